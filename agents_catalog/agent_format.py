@@ -1,0 +1,366 @@
+"""The agent file format: typed models for one agent (SPEC §3).
+
+An agent file is YAML. Each command in ``main`` (and in a named function) is a
+mapping with exactly one key, the command's name::
+
+    main:
+      - prompt: {name: chat, scope: conversation, system: "You book trips.", user: "{sys.query}"}
+      - data: {source: flights, match: "{sys.query}", into: flight}
+      - var: {name: conv.trip, value: {destination: "{flight.destination}"}}
+      - llm: {prompt: chat, reply: "Booked {conv.trip.destination}."}
+      - output: "{result}"
+      - end: {}
+
+Values are templates: ``{dotted.path}`` is replaced by the value at that path
+(``sys.query``, ``conv.trip.destination``, ``agent.notes``, ``result``, a local).
+There is no expression language: nothing in an agent file is evaluated as code.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Annotated, Any, Literal, Union
+
+from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag
+
+NAME_PATTERN = r"^[A-Za-z][A-Za-z0-9_]*[A-Za-z0-9]$"
+TAG_PATTERN = r"^[a-z0-9]+(_[a-z0-9]+)*$"
+IDENT_PATTERN = r"^[A-Za-z_][A-Za-z0-9_]*$"
+# A variable target: `conv.x`, `agent.x` or a local `x`, optionally with a sub-path.
+VAR_TARGET_PATTERN = r"^(?:(?:conv|agent)\.)?[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z0-9_]+)*$"
+
+PromptScope = Literal["conversation", "agent", "local"]
+InputType = Literal["str", "password", "text", "chooseOne", "chooseMany"]
+CompareOp = Literal["==", "!=", "<", "<=", ">", ">=", "contains", "not_contains"]
+DATA_SOURCES = (
+    "customers",
+    "orders",
+    "employees",
+    "flights",
+    "hotels",
+    "invoices",
+    "tickets",
+    "incidents",
+    "contracts",
+    "vendors",
+    "campaigns",
+    "candidates",
+    "products",
+    "assets",
+)
+DataSource = Literal[
+    "customers",
+    "orders",
+    "employees",
+    "flights",
+    "hotels",
+    "invoices",
+    "tickets",
+    "incidents",
+    "contracts",
+    "vendors",
+    "campaigns",
+    "candidates",
+    "products",
+    "assets",
+]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+# --- command arguments -------------------------------------------------------
+
+
+class PromptArgs(_Strict):
+    """Declare a named prompt (and its system text) and optionally add a user turn."""
+
+    name: str = Field(pattern=IDENT_PATTERN, max_length=64)
+    scope: PromptScope = "conversation"
+    system: str | None = Field(default=None, max_length=5000)
+    user: str | None = Field(default=None, max_length=5000)
+
+
+class LlmArgs(_Strict):
+    """Ask the model to answer the named prompt; the answer goes to `into`."""
+
+    prompt: str = Field(pattern=IDENT_PATTERN, max_length=64)
+    reply: str = Field(
+        max_length=5000,
+        description="The agent's reply template; the mock model fills it and adds what it recalls.",
+    )
+    into: str = Field(default="result", pattern=IDENT_PATTERN)
+
+
+class AskInput(_Strict):
+    name: str = Field(pattern=IDENT_PATTERN, max_length=64)
+    type: InputType = "str"
+    label: str = Field(max_length=200)
+    description: str | None = Field(default=None, max_length=1000)
+    options: list[str] | None = None
+    default: str | list[str] | None = None
+    hidden: bool = False
+
+
+class AskArgs(_Strict):
+    """Pause the run and ask the user; answers are stored in the local `into`."""
+
+    message: str = Field(max_length=5000)
+    inputs: list[AskInput] = Field(min_length=1)
+    into: str = Field(default="answers", pattern=IDENT_PATTERN)
+
+
+class VarArgs(_Strict):
+    """Set `conv.x`, `agent.x` or a local `x` to a (templated) value."""
+
+    name: str = Field(pattern=VAR_TARGET_PATTERN, max_length=200)
+    value: Any = None
+
+
+class Condition(_Strict):
+    """`exists: path`, `missing: path`, or `left` `op` `right` (templates)."""
+
+    exists: str | None = None
+    missing: str | None = None
+    left: str | None = None
+    op: CompareOp | None = None
+    right: Any = None
+
+
+class IfArgs(_Strict):
+    when: Condition
+    then: list[Command] = Field(default_factory=list)
+    else_: list[Command] = Field(default_factory=list, alias="else")
+
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+
+
+class ForArgs(_Strict):
+    """Run `do` once per item of the list at `each`, with the item in local `as`."""
+
+    each: str = Field(max_length=200)
+    as_: str = Field(alias="as", pattern=IDENT_PATTERN)
+    do: list[Command] = Field(default_factory=list)
+
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+
+
+class DataArgs(_Strict):
+    """Look up mock business records; the best match (or a list) goes to `into`."""
+
+    source: DataSource
+    match: str | None = Field(default=None, max_length=5000)
+    where: dict[str, Any] | None = None
+    limit: int = Field(default=1, ge=1, le=50)
+    into: str = Field(default="record", pattern=IDENT_PATTERN)
+    prompt: str | None = Field(
+        default=None,
+        pattern=IDENT_PATTERN,
+        description="Record the lookup as a tool call and its result in this prompt's history.",
+    )
+
+
+class OutputArgs(_Strict):
+    text: str = Field(max_length=100_000)
+    contentType: Literal["text", "html", "image"] = "text"  # noqa: N815 - wire name
+    mimeType: str | None = None  # noqa: N815 - wire name
+
+
+class EndArgs(_Strict):
+    pass
+
+
+class ReturnArgs(_Strict):
+    value: Any = None
+
+
+class FailArgs(_Strict):
+    message: str = Field(max_length=5000)
+
+
+class FuncArgs(_Strict):
+    """Call a named function of this agent; its return value goes to `into`."""
+
+    name: str = Field(pattern=IDENT_PATTERN)
+    args: dict[str, Any] = Field(default_factory=dict)
+    into: str | None = Field(default=None, pattern=IDENT_PATTERN)
+
+
+# --- commands (one key each) -------------------------------------------------
+
+
+class PromptCommand(_Strict):
+    prompt: PromptArgs
+
+
+class LlmCommand(_Strict):
+    llm: LlmArgs
+
+
+class AskCommand(_Strict):
+    ask: AskArgs
+
+
+class VarCommand(_Strict):
+    var: VarArgs
+
+
+class IfCommand(_Strict):
+    if_: IfArgs = Field(alias="if")
+
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+
+
+class ForCommand(_Strict):
+    for_: ForArgs = Field(alias="for")
+
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+
+
+class DataCommand(_Strict):
+    data: DataArgs
+
+
+class OutputCommand(_Strict):
+    output: str | OutputArgs
+
+
+class EndCommand(_Strict):
+    end: EndArgs | None = None
+
+
+class ReturnCommand(_Strict):
+    return_: ReturnArgs | None = Field(default=None, alias="return")
+
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+
+
+class FailCommand(_Strict):
+    fail: FailArgs
+
+
+class FuncCommand(_Strict):
+    func: FuncArgs
+
+
+COMMAND_NAMES = (
+    "prompt",
+    "llm",
+    "ask",
+    "var",
+    "if",
+    "for",
+    "data",
+    "output",
+    "end",
+    "return",
+    "fail",
+    "func",
+)
+_BY_ATTR = {
+    "prompt": "prompt",
+    "llm": "llm",
+    "ask": "ask",
+    "var": "var",
+    "if_": "if",
+    "for_": "for",
+    "data": "data",
+    "output": "output",
+    "end": "end",
+    "return_": "return",
+    "fail": "fail",
+    "func": "func",
+}
+
+
+def command_kind(value: Any) -> str | None:
+    """The command name of a raw mapping or a parsed command (the discriminator)."""
+    if isinstance(value, dict):
+        if len(value) == 1:
+            key = next(iter(value))
+            return key if key in COMMAND_NAMES else None
+        return None
+    if isinstance(value, BaseModel):
+        for attr in type(value).model_fields:
+            return _BY_ATTR.get(attr)
+    return None
+
+
+Command = Annotated[
+    Union[
+        Annotated[PromptCommand, Tag("prompt")],
+        Annotated[LlmCommand, Tag("llm")],
+        Annotated[AskCommand, Tag("ask")],
+        Annotated[VarCommand, Tag("var")],
+        Annotated[IfCommand, Tag("if")],
+        Annotated[ForCommand, Tag("for")],
+        Annotated[DataCommand, Tag("data")],
+        Annotated[OutputCommand, Tag("output")],
+        Annotated[EndCommand, Tag("end")],
+        Annotated[ReturnCommand, Tag("return")],
+        Annotated[FailCommand, Tag("fail")],
+        Annotated[FuncCommand, Tag("func")],
+    ],
+    Discriminator(
+        command_kind,
+        custom_error_type="invalid_command",
+        custom_error_message=(
+            "a command is a mapping with exactly one key, one of: " + ", ".join(COMMAND_NAMES)
+        ),
+    ),
+]
+
+IfArgs.model_rebuild()
+ForArgs.model_rebuild()
+
+
+def command_args(command: BaseModel) -> Any:
+    """The argument object of a parsed command (``{"llm": {...}}`` -> the LlmArgs)."""
+    attr = next(iter(type(command).model_fields))
+    args = getattr(command, attr)
+    if args is None and isinstance(command, EndCommand):
+        return EndArgs()
+    if args is None and isinstance(command, ReturnCommand):
+        return ReturnArgs()
+    return args
+
+
+class AgentDefinition(_Strict):
+    """One agent of the account, as written in its YAML file."""
+
+    name: str = Field(min_length=2, max_length=32, pattern=NAME_PATTERN)
+    title: str = Field(min_length=1, max_length=80)
+    tag: str = Field(min_length=1, max_length=16, pattern=TAG_PATTERN)
+    description: str = Field(min_length=1, max_length=5000)
+    examples: list[str] = Field(default_factory=list)
+    version: str = Field(default="1.0.0", pattern=r"^[0-9]+(\.[0-9]+){0,2}$")
+    main: list[Command] = Field(min_length=1)
+    functions: dict[str, list[Command]] = Field(default_factory=dict)
+
+    def function(self, name: str) -> list[Any]:
+        return list(self.main) if name == "main" else list(self.functions[name])
+
+
+def walk_commands(commands: list[Any]) -> Any:
+    """Yield every command of a block, depth first, including nested if/for bodies."""
+    for command in commands:
+        yield command
+        args = command_args(command)
+        if isinstance(args, IfArgs):
+            yield from walk_commands(list(args.then))
+            yield from walk_commands(list(args.else_))
+        elif isinstance(args, ForArgs):
+            yield from walk_commands(list(args.do))
+
+
+TEMPLATE_PATH_RE = re.compile(r"(?<!\{)\{([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z0-9_]+)*)\}(?!\})")
+
+
+def agent_json_schema() -> dict[str, Any]:
+    """The published JSON Schema of an agent file."""
+    schema = AgentDefinition.model_json_schema(by_alias=True)
+    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    schema["$id"] = "https://search2o.example/schemas/agent.json"
+    schema["title"] = "Agent definition"
+    return schema

@@ -1,0 +1,63 @@
+"""Safe YAML loading that remembers where each value came from.
+
+``load_with_lines`` returns the data and a map from a path (a tuple of keys and
+list indexes) to the 1-based ``(line, column)`` of the value at that path, so a
+validation error on ``main.3.llm.prompt`` can name the line it is on.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import yaml
+
+Path = tuple[str | int, ...]
+LineMap = dict[Path, tuple[int, int]]
+
+
+class YamlProblem(Exception):
+    """The text is not valid YAML; carries the 1-based line and column."""
+
+    def __init__(self, message: str, line: int, column: int) -> None:
+        super().__init__(message)
+        self.message = message
+        self.line = line
+        self.column = column
+
+
+def _walk(node: yaml.Node, path: Path, lines: LineMap) -> None:
+    lines[path] = (node.start_mark.line + 1, node.start_mark.column + 1)
+    if isinstance(node, yaml.MappingNode):
+        for key, value in node.value:
+            if isinstance(key, yaml.ScalarNode):
+                _walk(value, (*path, key.value), lines)
+    elif isinstance(node, yaml.SequenceNode):
+        for index, item in enumerate(node.value):
+            _walk(item, (*path, index), lines)
+
+
+def load_with_lines(text: str) -> tuple[Any, LineMap]:
+    """Parse one YAML document safely; raise YamlProblem with a line on bad YAML."""
+    try:
+        node = yaml.compose(text, Loader=yaml.SafeLoader)
+        data = yaml.safe_load(text)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line, column = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+        message = " ".join(str(part) for part in (exc.context, exc.problem) if part)
+        raise YamlProblem(message or "not valid YAML", line, column) from exc
+    except yaml.YAMLError as exc:
+        raise YamlProblem(f"not valid YAML: {exc}", 1, 1) from exc
+    lines: LineMap = {}
+    if node is not None:
+        _walk(node, (), lines)
+    return data, lines
+
+
+def line_of(lines: LineMap, path: Path) -> tuple[int, int]:
+    """The line of the deepest known prefix of `path` (a missing key points at its parent)."""
+    for end in range(len(path), -1, -1):
+        found = lines.get(tuple(path[:end]))
+        if found:
+            return found
+    return (1, 1)
