@@ -1,0 +1,145 @@
+"""StateCipher: AES-256-GCM encryption of conversation state and titles.
+
+For a record of conversation ``convid`` under account key ``K`` (key id ``kid``):
+
+- conversation key: ``HKDF-SHA256(ikm=K, salt=None, info=b"search2o-state/v1|conv|" + convid)``,
+  32 bytes.  Derived keys are cached (bounded LRU) because saves are hot.
+- nonce: 12 fresh random bytes per encryption.
+- associated data: the record header (magic, format version, length-prefixed key id, see
+  ``records``) followed by ``purpose``, ``convid`` and ``owner``, each as a 4-byte big-endian
+  length and its UTF-8 bytes.  Length prefixes make the encoding unambiguous, so a record only
+  opens for the exact conversation, owner, purpose, key id and format it was written for.
+
+``owner`` is compared byte for byte: callers pass the owner in the one canonical form the server
+uses for identities.  Errors: a bad record is :class:`InvalidRecord`; a key source that fails is
+:class:`KeyringError` (propagated, never turned into ``InvalidRecord``); bad arguments are
+``ValueError`` / ``TypeError``.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+from collections.abc import Callable
+from typing import Literal, get_args
+
+from cryptography.exceptions import InvalidTag
+from cryptography.hazmat.primitives import hashes
+from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+from cryptography.hazmat.primitives.kdf.hkdf import HKDF
+
+from mock_account.crypto.errors import InvalidRecord
+from mock_account.crypto.keys import KEY_SIZE, KeySource
+from mock_account.crypto.records import (
+    NONCE_SIZE,
+    build_record,
+    encode_header,
+    parse_record,
+    record_key_id,
+)
+
+Purpose = Literal["state", "title"]
+PURPOSES: tuple[str, ...] = get_args(Purpose)
+CONVERSATION_INFO_PREFIX = b"search2o-state/v1|conv|"
+DEFAULT_CACHE_SIZE = 4096
+
+
+def derive_conversation_key(account_key: bytes, convid: str) -> bytes:
+    """The 32-byte key of one conversation, derived from an account key."""
+    return HKDF(
+        algorithm=hashes.SHA256(),
+        length=KEY_SIZE,
+        salt=None,  # the account key is uniformly random, so HKDF needs no salt (RFC 5869 §3.1)
+        info=CONVERSATION_INFO_PREFIX + convid.encode("utf-8"),
+    ).derive(account_key)
+
+
+def _length_prefixed(*fields: bytes) -> bytes:
+    return b"".join(len(field).to_bytes(4, "big") + field for field in fields)
+
+
+def associated_data(header: bytes, *, convid: str, owner: str, purpose: str) -> bytes:
+    """The associated data binding a record to its header, purpose, conversation and owner."""
+    return header + _length_prefixed(
+        purpose.encode("utf-8"), convid.encode("utf-8"), owner.encode("utf-8")
+    )
+
+
+def _check_context(convid: object, owner: object, purpose: object) -> None:
+    for name, value in (("convid", convid), ("owner", owner)):
+        if not isinstance(value, str) or not value:
+            raise ValueError(f"{name} must be a non-empty string")
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError as exc:
+            raise ValueError(f"{name} is not valid Unicode text") from exc
+    if purpose not in PURPOSES:
+        raise ValueError(f"purpose must be one of {', '.join(PURPOSES)}, not {purpose!r}")
+
+
+class StateCipher:
+    """Encrypts and decrypts records for one key source.
+
+    ``random_bytes`` exists for known-answer tests only; production code keeps ``os.urandom``.
+    Thread-safe: the cipher holds no mutable state besides its (thread-safe) key cache.
+    """
+
+    def __init__(
+        self,
+        keys: KeySource,
+        *,
+        random_bytes: Callable[[int], bytes] = os.urandom,
+        cache_size: int = DEFAULT_CACHE_SIZE,
+    ) -> None:
+        if not isinstance(keys, KeySource):
+            raise TypeError("keys must provide current_key_id() and key(key_id)")
+        self._keys = keys
+        self._random_bytes = random_bytes
+        # Per instance, so keys of one cipher never outlive it in a global cache.  The key bytes
+        # are part of the cache key, so a source that changes a key's bytes is never served stale.
+        self._aead: Callable[[str, bytes, str], AESGCM] = functools.lru_cache(maxsize=cache_size)(
+            self._new_aead
+        )
+
+    @property
+    def keys(self) -> KeySource:
+        return self._keys
+
+    @staticmethod
+    def _new_aead(key_id: str, account_key: bytes, convid: str) -> AESGCM:
+        return AESGCM(derive_conversation_key(account_key, convid))
+
+    def encrypt(self, plaintext: bytes, *, convid: str, owner: str, purpose: Purpose) -> bytes:
+        """Encrypt ``plaintext`` under the current key into a version-1 record."""
+        if not isinstance(plaintext, bytes | bytearray | memoryview):
+            raise TypeError(f"plaintext must be bytes, not {type(plaintext).__name__}")
+        _check_context(convid, owner, purpose)
+        key_id = self._keys.current_key_id()
+        aead = self._aead(key_id, self._keys.key(key_id), convid)
+        nonce = self._random_bytes(NONCE_SIZE)
+        if not isinstance(nonce, bytes) or len(nonce) != NONCE_SIZE:
+            raise ValueError(f"random_bytes must return {NONCE_SIZE} bytes")
+        header = encode_header(key_id)
+        aad = associated_data(header, convid=convid, owner=owner, purpose=purpose)
+        return build_record(header, nonce, aead.encrypt(nonce, plaintext, aad))
+
+    def decrypt(self, blob: bytes, *, convid: str, owner: str, purpose: Purpose) -> bytes:
+        """Open a record written for exactly this conversation, owner and purpose."""
+        _check_context(convid, owner, purpose)
+        parsed = parse_record(blob)
+        aead = self._aead(parsed.key_id, self._keys.key(parsed.key_id), convid)
+        aad = associated_data(parsed.header, convid=convid, owner=owner, purpose=purpose)
+        try:
+            return aead.decrypt(parsed.nonce, parsed.ciphertext, aad)
+        except InvalidTag:
+            # Opaque on purpose: no chained cause, nothing that tells why it failed.
+            raise InvalidRecord() from None
+
+    def needs_reencryption(self, blob: bytes) -> bool:
+        """True when the record is not under the current key (rotation should rewrite it)."""
+        return record_key_id(blob) != self._keys.current_key_id()
+
+    def reencrypt(self, blob: bytes, *, convid: str, owner: str, purpose: Purpose) -> bytes:
+        """The same plaintext, encrypted again under the current key with a fresh nonce."""
+        plaintext = self.decrypt(blob, convid=convid, owner=owner, purpose=purpose)
+        return self.encrypt(plaintext, convid=convid, owner=owner, purpose=purpose)
