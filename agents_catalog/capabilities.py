@@ -1,0 +1,96 @@
+"""Capability files: what each department's agents do, before they become agent files.
+
+One YAML file per department in ``agents_catalog/capabilities/`` lists its agents
+(name, title, description, examples, the data they look up, the agreed variables
+they write and read, an optional form, refusals, extra prompts). The generator
+turns these into agent files; they are the account's content, kept apart from how
+an agent file is laid out.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from .errors import SchemeError
+
+# Which mock data source backs each agreed variable (the record fields match its schema).
+VARIABLE_SOURCES = {
+    "trip": "flights",
+    "customer": "customers",
+    "order": "orders",
+    "employee": "employees",
+    "ticket": "tickets",
+    "invoice": "invoices",
+    "expense": "expenses",
+    "incident": "incidents",
+    "contract": "contracts",
+    "vendor": "vendors",
+    "campaign": "campaigns",
+    "candidate": "candidates",
+}
+
+
+@dataclass(frozen=True)
+class Capability:
+    name: str
+    title: str
+    tag: str
+    description: str
+    examples: tuple[str, ...]
+    data: str | None = None
+    writes: tuple[str, ...] = ()
+    reads: tuple[str, ...] = ()
+    reply: str = ""
+    ask: dict[str, Any] | None = None
+    refuses: tuple[str, ...] = ()
+    refusal: str = ""
+    extra_prompt: str | None = None
+
+
+@dataclass(frozen=True)
+class Department:
+    tag: str
+    label: str
+    capabilities: tuple[Capability, ...] = field(default_factory=tuple)
+
+
+def default_capabilities_dir() -> Path:
+    return Path(str(resources.files("agents_catalog") / "capabilities"))
+
+
+def _capability(tag: str, raw: dict[str, Any]) -> Capability:
+    return Capability(
+        name=str(raw["name"]),
+        title=str(raw["title"]),
+        tag=tag,
+        description=" ".join(str(raw["description"]).split()),
+        examples=tuple(str(e) for e in raw.get("examples", [])),
+        data=raw.get("data"),
+        writes=tuple(raw.get("writes") or ()),
+        reads=tuple(raw.get("reads") or ()),
+        reply=" ".join(str(raw.get("reply", "")).split()),
+        ask=raw.get("ask"),
+        refuses=tuple(str(r) for r in raw.get("refuses") or ()),
+        refusal=" ".join(str(raw.get("refusal", "")).split()),
+        extra_prompt=raw.get("extra_prompt"),
+    )
+
+
+def load_departments(folder: str | Path | None = None) -> list[Department]:
+    """Every department of the capability folder, sorted by tag."""
+    folder = Path(folder) if folder else default_capabilities_dir()
+    departments = []
+    for path in sorted(folder.glob("*.yaml")):
+        try:
+            raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+            tag = str(raw["department"])
+            caps = tuple(_capability(tag, item) for item in raw["agents"])
+            departments.append(Department(tag, str(raw.get("label", tag)), caps))
+        except (OSError, yaml.YAMLError, KeyError, TypeError) as exc:
+            raise SchemeError(f"{path}: not a valid capability file: {exc}") from exc
+    return departments

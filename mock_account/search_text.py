@@ -1,0 +1,61 @@
+"""Text analysis for agent search: words -> index terms.
+
+Lower-cases, splits CamelCase agent names into words, drops stop words (including the
+filler of requests: "please", "I need", "can you"), and stems with the Snowball English
+stemmer so "booking", "booked" and "books" meet at "book".
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+import snowballstemmer
+
+# English function words plus the politeness and chat filler every request or follow-up
+# carries ("thanks, great", "can you tell me", "go ahead"); they say nothing about which
+# agent is meant, and a follow-up made only of them should go back to the last agent.
+STOP_WORDS = frozenset(
+    """
+    a about above after again all also am an and any are as at be been before being below
+    between both but by can could did do does doing done down during each else even ever
+    for from further get gets getting got had has have having he her here hers him his how
+    i i'd i'll i'm i've if in into is it it's its just let me more most much my myself no
+    nor not now of off on once only or other our ours out over own please quite really
+    same she should so some such than thank thanks that that's the their theirs them then
+    there these they this those through to too under until up us very want wants was we
+    were what when where which while who whom why will with would you your yours
+    hi hello hey need needs like kindly someone something somebody anyone anything
+    one help don doesn didn isn aren wasn weren won wouldn couldn shouldn haven hasn can't
+    thanks thank great ok okay yes yeah sure cool fine just also maybe actually anyway same
+    tell say said make do go ahead know lot lots thing things stuff way still yet
+    """.split()
+)
+
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
+_WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
+_STEMMER = snowballstemmer.stemmer("english")
+
+
+def split_name(name: str) -> str:
+    """``ResetVPNPassword_v2`` -> ``Reset VPN Password v2``."""
+    return _CAMEL.sub(" ", name).replace("_", " ")
+
+
+@lru_cache(maxsize=65536)
+def stem(word: str) -> str:
+    return _STEMMER.stemWord(word)
+
+
+def terms(text: str) -> list[str]:
+    """The index terms of `text`, in order, repeats kept (they are term frequencies)."""
+    found = []
+    for word in _WORD.findall(text.lower().replace("\u2019", "'")):
+        if word in STOP_WORDS:
+            continue
+        # "won't", "laptop's": keep the stem of the word before the apostrophe.
+        base = word.split("'", 1)[0]
+        if not base or base in STOP_WORDS:
+            continue
+        found.append(stem(base))
+    return found

@@ -1,0 +1,157 @@
+"""The conversation store contract: typed records and the abstract store every backend implements.
+
+The store keeps, per conversation of an account, an *entry* (owner, encrypted title, timestamps,
+pinned flag, state version) and optionally the encrypted *state blob*. Blobs and titles are opaque
+bytes: encryption happens before they reach the store. Writes of the state are compare-and-swap on
+``state_version`` so a concurrent follow-up can never silently overwrite another one.
+
+Ownership: a conversation belongs to one ``owner`` (user email) in one ``account``. Listing is
+per owner; ``commit_run`` treats a conversation of another owner like a missing one.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import datetime
+from types import TracebackType
+
+
+@dataclass(frozen=True)
+class ConversationEntry:
+    """What the conversation list shows about one conversation (timestamps are tz-aware UTC)."""
+
+    account: str
+    convid: str
+    owner: str
+    title: bytes
+    created: datetime
+    last_executed: datetime
+    last_read: datetime
+    pinned: bool
+    state_version: int  # 0 = no state saved yet
+
+    @property
+    def last_used(self) -> datetime:
+        """The later of the last run and the last read: what lists and retention go by."""
+        return max(self.last_executed, self.last_read)
+
+
+@dataclass(frozen=True)
+class StoredState:
+    """A conversation's entry with its state blob (``None`` when the state lives in hooks)."""
+
+    entry: ConversationEntry
+    blob: bytes | None
+
+
+class ConversationStore(ABC):
+    """A backend keeping conversation entries, state blobs and idempotency records."""
+
+    @abstractmethod
+    def commit_run(
+        self,
+        *,
+        account: str,
+        convid: str,
+        owner: str,
+        expected_version: int,
+        blob: bytes | None,
+        now: datetime,
+        title_if_new: bytes,
+    ) -> ConversationEntry:
+        """Save the state of a finished run atomically (compare-and-swap on the version).
+
+        ``expected_version == 0`` creates the conversation and fails with ``VersionConflict`` if
+        it exists; otherwise the stored version must equal ``expected_version`` and the owner must
+        match, else ``VersionConflict``. Sets ``state_version = expected_version + 1`` and
+        ``last_executed = now``; stores ``blob`` (``None`` keeps no state). A new conversation
+        gets ``title_if_new``, ``created = last_read = now`` and ``pinned = False``; the title and
+        pinned flag of an existing conversation are never touched.
+        """
+
+    @abstractmethod
+    def load(self, account: str, convid: str) -> StoredState | None:
+        """The entry and state blob, read consistently; ``None`` if the conversation is missing."""
+
+    @abstractmethod
+    def get_entry(self, account: str, convid: str) -> ConversationEntry | None:
+        """The entry alone; ``None`` if the conversation is missing."""
+
+    @abstractmethod
+    def update_entry(
+        self,
+        account: str,
+        convid: str,
+        *,
+        title: bytes | None = None,
+        pinned: bool | None = None,
+        last_read: datetime | None = None,
+    ) -> bool:
+        """Change only the given fields (the version is untouched); ``False`` if missing."""
+
+    @abstractmethod
+    def replace_blob(
+        self, account: str, convid: str, *, expected_version: int, blob: bytes
+    ) -> None:
+        """Swap the state blob (key re-encryption): CAS on the version, which goes up by one.
+
+        ``last_executed`` is kept. ``VersionConflict`` if the version differs or it is missing.
+        """
+
+    @abstractmethod
+    def delete(self, account: str, convid: str) -> bool:
+        """Remove the entry and its state; ``False`` if there was nothing to remove."""
+
+    @abstractmethod
+    def list_pinned(self, account: str, owner: str) -> list[ConversationEntry]:
+        """The owner's pinned conversations, most recently used first."""
+
+    @abstractmethod
+    def list_recent(
+        self, account: str, owner: str, *, limit: int, cursor: str | None
+    ) -> tuple[list[ConversationEntry], str | None]:
+        """One page of the owner's unpinned conversations and the cursor of the next page.
+
+        Ordered by ``last_used`` descending, then ``convid`` descending. The cursor is opaque;
+        ``None`` starts at the top and a ``None`` next cursor means there is no further page.
+        A malformed cursor raises ``InvalidCursor``.
+        """
+
+    @abstractmethod
+    def count_pinned(self, account: str, owner: str) -> int:
+        """How many conversations the owner has pinned."""
+
+    @abstractmethod
+    def iter_entries(self, account: str | None = None) -> Iterator[ConversationEntry]:
+        """Every entry (of one account, or of all), in no particular order."""
+
+    @abstractmethod
+    def remember(
+        self, key: str, request_hash: str, response: bytes, now: datetime
+    ) -> tuple[str, bytes] | None:
+        """Record an idempotent response: ``None`` if newly stored, else what was stored first."""
+
+    @abstractmethod
+    def recall(self, key: str) -> tuple[str, bytes] | None:
+        """The ``(request_hash, response)`` remembered under ``key``, if any."""
+
+    @abstractmethod
+    def check_integrity(self) -> list[str]:
+        """Problems found in the stored data (an empty list means healthy)."""
+
+    @abstractmethod
+    def close(self) -> None:
+        """Release connections and files; calling it again does nothing."""
+
+    def __enter__(self) -> ConversationStore:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()

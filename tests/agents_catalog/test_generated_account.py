@@ -1,0 +1,120 @@
+"""Facts of the committed 200-agent account, computed from its files."""
+
+from __future__ import annotations
+
+from collections import Counter
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from agents_catalog.agent_format import AskArgs, PromptArgs, command_args, walk_commands
+from agents_catalog.generator import DEFAULT_SEED, generate_files
+from agents_catalog.graph import build_handoff_graph
+from agents_catalog.loader import load_account
+from agents_catalog.scheme import load_scheme
+from mock_account.business_data import BusinessData
+from mock_account.deployment import default_account_dir
+from mock_account.mock_model import MockModel
+from mock_account.runtime import Engine
+
+ACCOUNT = default_account_dir()
+
+
+@pytest.fixture(scope="module")
+def agents():
+    return load_account(ACCOUNT)
+
+
+def test_committed_account_is_what_the_generator_makes() -> None:
+    files = generate_files(count=200, seed=DEFAULT_SEED)
+    committed = {p.name: p.read_text(encoding="utf-8") for p in Path(ACCOUNT).glob("*.yaml")}
+    assert sorted(committed) == sorted(files)
+    mismatched = [name for name, text in files.items() if committed[name] != text]
+    assert mismatched == []
+
+
+def test_same_seed_same_bytes_other_seed_other_wording() -> None:
+    assert generate_files(count=30, seed=3) == generate_files(count=30, seed=3)
+    assert generate_files(count=200, seed=3) != generate_files(count=200, seed=4)
+
+
+def test_two_hundred_agents_in_at_least_ten_departments(agents) -> None:
+    per_department = Counter(a.tag for a in agents)
+    assert len(agents) == 200
+    assert len(per_department) >= 10
+    assert min(per_department.values()) >= 10
+
+
+def test_names_and_titles_are_unique_and_examples_plentiful(agents) -> None:
+    assert len({a.name for a in agents}) == len(agents)
+    assert len({a.title.lower() for a in agents}) == len(agents)
+    assert all(len(a.examples) >= 3 for a in agents)
+    assert all(len(a.description) >= 100 for a in agents)
+
+
+def test_every_agent_talks_through_the_conversation_scoped_chat_prompt(agents) -> None:
+    scheme = load_scheme()
+    for agent in agents:
+        prompts = [
+            command_args(c) for c in walk_commands(list(agent.main))
+            if isinstance(command_args(c), PromptArgs)
+        ]
+        chat = [p for p in prompts if p.name == "chat"]
+        assert chat and all(p.scope == scheme.prompts["chat"].scope for p in chat), agent.name
+
+
+def test_account_has_agent_and_local_prompts_asks_of_every_type_and_failures(agents) -> None:
+    scopes: Counter[str] = Counter()
+    input_types: set[str] = set()
+    failing = 0
+    for agent in agents:
+        commands = list(walk_commands(list(agent.main)))
+        for command in commands:
+            args = command_args(command)
+            if isinstance(args, PromptArgs):
+                scopes[args.scope] += 1
+            if isinstance(args, AskArgs):
+                input_types.update(i.type for i in args.inputs)
+        failing += any(type(command_args(c)).__name__ == "FailArgs" for c in commands)
+    assert scopes["agent"] >= 5 and scopes["local"] >= 5
+    assert input_types == {"str", "password", "text", "chooseOne", "chooseMany"}
+    assert failing >= 5
+
+
+def test_every_agreed_variable_is_handed_across_departments(agents) -> None:
+    graph = build_handoff_graph(agents)
+    tags = {a.name: a.tag for a in agents}
+    for variable in load_scheme().variables:
+        writers = graph.writers(variable)
+        writer_tags = {tags[w] for w in writers}
+        outside_readers = [r for r in graph.readers(variable) if tags[r] not in writer_tags]
+        assert len(writers) >= 3, variable
+        assert len(outside_readers) >= 3, variable
+
+
+def test_every_written_value_matches_its_schema_when_the_agent_runs(agents) -> None:
+    scheme = load_scheme()
+    engine = Engine({a.name: a for a in agents}, MockModel(), BusinessData(seed=7))
+    now = datetime(2026, 11, 29, tzinfo=UTC)
+    checked = 0
+    for agent in agents:
+        outcome = engine.run(agent.name, None, {"query": agent.examples[0]}, user="u",
+                             convid="c" * 22, now=now)
+        while outcome.result_code == "ask":
+            answers = {
+                i["name"]: i.get("default") or (
+                    (i.get("options") or ["x"])[:1] if i["type"] == "chooseMany"
+                    else (i.get("options") or ["an answer"])[0]
+                )
+                for i in outcome.ask_input["inputs"]
+            }
+            outcome = engine.run(agent.name, outcome.state, answers, user="u",
+                                 convid="c" * 22, now=now)
+        if outcome.result_code == "failCommand":
+            continue
+        assert outcome.result_code == "success", (agent.name, outcome.error)
+        for variable, value in outcome.state["conv"].items():
+            assert scheme.variables[variable].errors(value) == [], (agent.name, variable)
+            checked += 1
+    assert checked >= 36  # at least 3 writers for each of the 12 variables ran
