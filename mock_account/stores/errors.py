@@ -29,6 +29,13 @@ class StoreUnavailable(StoreError):
 class VersionConflict(StoreError):
     """Someone else saved the conversation first (or it does not exist for this writer)."""
 
+    @classmethod
+    def lost(cls, convid: str, expected_version: int) -> VersionConflict:
+        """The conflict of a write that expected ``expected_version`` (0: a new conversation)."""
+        if expected_version == 0:
+            return cls(f"conversation {convid!r} already exists")
+        return cls(f"conversation {convid!r} is no longer at version {expected_version}")
+
 
 class InvalidCursor(StoreError):
     """A paging cursor is not one the store handed out."""

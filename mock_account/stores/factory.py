@@ -19,7 +19,7 @@ Backend modules are imported on demand, so using SQLite never loads psycopg or r
 from __future__ import annotations
 
 from collections.abc import Callable
-from urllib.parse import SplitResult, parse_qsl, urlencode, urlsplit, urlunsplit
+from urllib.parse import SplitResult, parse_qsl, unquote, urlencode, urlsplit, urlunsplit
 
 from mock_account.stores.base import ConversationStore
 from mock_account.stores.errors import StoreConfigError
@@ -71,7 +71,7 @@ def _open_sqlite(url: str, parts: SplitResult, query: dict[str, str]) -> Convers
     synchronous = _take(query, "synchronous", "NORMAL", url)
     timeout = _number(query, "timeout", "10", url, float)
     _no_more(query, url, "synchronous, timeout")
-    return SqliteStore(parts.path[1:], synchronous=synchronous, timeout=timeout)
+    return SqliteStore(unquote(parts.path[1:]), synchronous=synchronous, timeout=timeout)
 
 
 def _open_postgres(url: str, parts: SplitResult, query: dict[str, str]) -> ConversationStore:
@@ -94,6 +94,11 @@ def _open_redis(url: str, parts: SplitResult, query: dict[str, str]) -> Conversa
     from mock_account.stores.redis_store import RedisStore
 
     prefix = _take(query, "prefix", "convstore", url)
+    database = parts.path.strip("/")
+    if database and not database.isdigit():
+        raise StoreConfigError(
+            f"store URL {_redact(url)}: the Redis database must be a number, got {database!r}"
+        )
     return RedisStore(urlunsplit(parts._replace(query=urlencode(query))), prefix=prefix)
 
 
@@ -105,6 +110,10 @@ def open_store(url: str) -> ConversationStore:
     """
     parts = urlsplit(url.strip())
     scheme = parts.scheme.lower()
+    try:
+        parts.port  # noqa: B018 - parsing the port validates it
+    except ValueError as exc:
+        raise StoreConfigError(f"store URL {_redact(url)}: {exc}") from exc
     try:
         query = dict(
             parse_qsl(parts.query, keep_blank_values=True, strict_parsing=bool(parts.query))

@@ -40,7 +40,7 @@ class MemoryStore(ConversationStore):
             current = self._entries.get(key)
             if expected_version == 0:
                 if current is not None:
-                    raise VersionConflict(f"conversation {convid!r} already exists")
+                    raise VersionConflict.lost(convid, 0)
                 entry = ConversationEntry(
                     account=account,
                     convid=convid,
@@ -58,9 +58,7 @@ class MemoryStore(ConversationStore):
                     or current.owner != owner
                     or current.state_version != expected_version
                 ):
-                    raise VersionConflict(
-                        f"conversation {convid!r} is no longer at version {expected_version}"
-                    )
+                    raise VersionConflict.lost(convid, expected_version)
                 entry = dataclasses.replace(
                     current, last_executed=now, state_version=expected_version + 1
                 )
@@ -109,9 +107,7 @@ class MemoryStore(ConversationStore):
         with self._lock:
             current = self._entries.get(key)
             if current is None or current.state_version != expected_version:
-                raise VersionConflict(
-                    f"conversation {convid!r} is no longer at version {expected_version}"
-                )
+                raise VersionConflict.lost(convid, expected_version)
             self._entries[key] = dataclasses.replace(current, state_version=expected_version + 1)
             self._blobs[key] = bytes(blob)
 

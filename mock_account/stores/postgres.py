@@ -19,7 +19,12 @@ from psycopg_pool import ConnectionPool
 from mock_account.stores import postgres_schema
 from mock_account.stores.base import ConversationEntry, ConversationStore, StoredState
 from mock_account.stores.codec import decode_cursor, encode_cursor, from_micros, utc
-from mock_account.stores.errors import StoreError, StoreUnavailable, VersionConflict
+from mock_account.stores.errors import (
+    StoreConfigError,
+    StoreError,
+    StoreUnavailable,
+    VersionConflict,
+)
 
 _COLUMNS = "account, convid, owner, title, created, last_executed, last_read, pinned, state_version"
 _BATCH = 500
@@ -99,7 +104,10 @@ class PostgresStore(ConversationStore):
         timeout: float = 10.0,
     ) -> None:
         self.schema = postgres_schema.check_schema_name(schema)
-        self.where = describe(conninfo)
+        try:
+            self.where = describe(conninfo)
+        except psycopg.ProgrammingError as exc:
+            raise StoreConfigError(f"invalid PostgreSQL URL: {str(exc).strip()}") from exc
         self._password = str(conninfo_to_dict(conninfo).get("password") or "")
         with self._errors():
             with psycopg.connect(conninfo, autocommit=True) as conn:
@@ -162,11 +170,7 @@ class PostgresStore(ConversationStore):
                 cur.execute(self._sql["advance"], (t, t, account, convid, owner, expected_version))
             row = cur.fetchone()
             if row is None:
-                raise VersionConflict(
-                    f"conversation {convid!r} already exists"
-                    if expected_version == 0
-                    else f"conversation {convid!r} is no longer at version {expected_version}"
-                )
+                raise VersionConflict.lost(convid, expected_version)
             self._put_blob(cur, account, convid, blob)
         return _entry(row)
 
@@ -223,9 +227,7 @@ class PostgresStore(ConversationStore):
     ) -> None:
         with self._cursor(transaction=True) as cur:
             if cur.execute(self._sql["bump"], (account, convid, expected_version)).rowcount != 1:
-                raise VersionConflict(
-                    f"conversation {convid!r} is no longer at version {expected_version}"
-                )
+                raise VersionConflict.lost(convid, expected_version)
             self._put_blob(cur, account, convid, blob)
 
     def delete(self, account: str, convid: str) -> bool:

@@ -114,14 +114,19 @@ class UserIndex:
         problems: list[str] = []
         for e in entries:
             recent, pinned, _ = user_keys(self._prefix, e.account, e.owner)
-            inside, outside = (pinned, recent) if e.pinned else (recent, pinned)
+            (inside, right), (outside, wrong) = (
+                ((pinned, "pinned"), (recent, "recent"))
+                if e.pinned
+                else ((recent, "recent"), (pinned, "pinned"))
+            )
+            where = f"conversation {e.convid!r} of account {e.account!r}"
             score = self._redis.zscore(inside, e.convid)
-            if score is None or int(score) != to_micros(e.last_used):
-                problems.append(f"conversation {e.convid!r} of account {e.account!r}: not indexed")
+            if score is None:
+                problems.append(f"{where}: missing from the {right} list")
+            elif int(score) != to_micros(e.last_used):
+                problems.append(f"{where}: listed with a stale last_used")
             if self._redis.zscore(outside, e.convid) is not None:
-                problems.append(
-                    f"conversation {e.convid!r} of account {e.account!r}: in both lists"
-                )
+                problems.append(f"{where}: listed among the {wrong} conversations")
         known = {(e.account, e.owner, e.convid) for e in entries}
         for kind in ("recent", "pinned"):
             pattern = f"{self._prefix}:user:*:{kind}"

@@ -17,6 +17,7 @@ repairs what a writer that died between the two steps left behind (see ``redis_i
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -45,6 +46,7 @@ from mock_account.stores.redis_layout import (
     q,
 )
 
+log = logging.getLogger(__name__)
 PREFIX_RE = re.compile(r"[A-Za-z0-9_.:-]{1,64}")
 _BATCH = 200
 _SCRIPTS = ("COMMIT", "UPDATE", "REPLACE", "DELETE", "REMEMBER")
@@ -74,8 +76,11 @@ class RedisStore(ConversationStore):
             name: self._redis.register_script(getattr(redis_scripts, name)) for name in _SCRIPTS
         }
         self._index = UserIndex(self._redis, prefix)
-        with self._errors():
-            self._redis.ping()
+        try:
+            with self._errors():
+                self._redis.ping()
+        except TypeError as exc:  # redis-py passes unknown URL options on to the connection
+            raise StoreConfigError(f"{self.where}: unsupported URL option ({exc})") from exc
 
     @contextmanager
     def _errors(self) -> Iterator[None]:
@@ -90,8 +95,13 @@ class RedisStore(ConversationStore):
         """Run a conversation script, then bring the owner's index up to date with its result."""
         with self._errors():
             fields = as_fields(self._scripts[script](keys=keys, args=args))
-            if fields:
+        if fields:
+            try:
                 self._index.sync(fields)
+            except redis.RedisError as exc:
+                # The change itself is saved: reporting a failure would make the caller redo a
+                # write that happened. Listing heals a stale index; check_integrity reports it.
+                log.warning("%s: index update of %r failed: %s", self.where, fields[b"convid"], exc)
         return fields
 
     # -- conversations ---------------------------------------------------------------------------
@@ -119,11 +129,7 @@ class RedisStore(ConversationStore):
         ]
         entry = entry_of(self._run("COMMIT", conv_keys(self.prefix, account, convid), args))
         if entry is None:
-            raise VersionConflict(
-                f"conversation {convid!r} already exists"
-                if expected_version == 0
-                else f"conversation {convid!r} is no longer at version {expected_version}"
-            )
+            raise VersionConflict.lost(convid, expected_version)
         return entry
 
     def load(self, account: str, convid: str) -> StoredState | None:
@@ -161,9 +167,7 @@ class RedisStore(ConversationStore):
     ) -> None:
         keys = conv_keys(self.prefix, account, convid)
         if not self._run("REPLACE", keys, [expected_version, blob]):
-            raise VersionConflict(
-                f"conversation {convid!r} is no longer at version {expected_version}"
-            )
+            raise VersionConflict.lost(convid, expected_version)
 
     def delete(self, account: str, convid: str) -> bool:
         with self._errors():

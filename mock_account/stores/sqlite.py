@@ -1,31 +1,25 @@
 """SQLite conversation store (the embedded default): WAL journal, atomic compare-and-swap writes.
 
-Each thread gets its own connection. Every write runs in ``BEGIN IMMEDIATE``, which takes the
-database's write lock before reading, so the version check and the write are one atomic step
-across threads and processes alike; other writers wait up to ``timeout`` seconds for the lock.
-Reads are single statements, hence one consistent snapshot (WAL readers never block writers).
+Each thread gets its own connection (see ``sqlite_connections``). Every write runs in
+``BEGIN IMMEDIATE``, which takes the database's write lock before reading, so the version check
+and the write are one atomic step across threads and processes alike; other writers wait up to
+``timeout`` seconds for the lock. Reads are single statements, hence one consistent snapshot
+(WAL readers never block writers).
 """
 
 from __future__ import annotations
 
 import sqlite3
-import threading
 from collections.abc import Iterator
-from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
 
 from mock_account.stores import sqlite_schema
 from mock_account.stores.base import ConversationEntry, ConversationStore, StoredState
 from mock_account.stores.codec import decode_cursor, encode_cursor, from_micros, to_micros
-from mock_account.stores.errors import (
-    StoreConfigError,
-    StoreError,
-    StoreUnavailable,
-    VersionConflict,
-)
+from mock_account.stores.errors import VersionConflict
+from mock_account.stores.sqlite_connections import SqliteConnections
 
-SYNCHRONOUS_MODES = ("OFF", "NORMAL", "FULL", "EXTRA")
 _COLUMNS = "account, convid, owner, title, created, last_executed, last_read, pinned, state_version"
 _BATCH = 500
 
@@ -51,74 +45,15 @@ class SqliteStore(ConversationStore):
         self, path: str | Path, *, synchronous: str = "NORMAL", timeout: float = 10.0
     ) -> None:
         self.path = Path(path)
-        self._synchronous = synchronous.upper()
-        if self._synchronous not in SYNCHRONOUS_MODES:
-            raise StoreConfigError(
-                f"SQLite synchronous must be one of {', '.join(SYNCHRONOUS_MODES)}, "
-                f"got {synchronous!r}"
-            )
-        self._timeout = timeout
-        self._local = threading.local()
-        self._connections: list[sqlite3.Connection] = []
-        self._connections_lock = threading.Lock()
-        self._closed = False
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise StoreUnavailable(
-                f"SQLite store {self.path}: cannot create its folder: {exc}"
-            ) from exc
-        with self._errors():
-            self._conn().execute("PRAGMA journal_mode=WAL")
-            with self._write() as conn:
+        self._db = SqliteConnections(self.path, synchronous=synchronous, timeout=timeout)
+        with self._db.errors():
+            self._db.conn().execute("PRAGMA journal_mode=WAL")
+            with self._db.write() as conn:
                 sqlite_schema.migrate(conn, str(self.path))
 
-    # -- connections, transactions, errors -------------------------------------------------------
-
-    def _conn(self) -> sqlite3.Connection:
-        if self._closed:
-            raise StoreError(f"SQLite store {self.path} is closed")
-        conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
-        if conn is None:
-            # Autocommit mode: transactions are explicit, so BEGIN IMMEDIATE is under our control.
-            conn = sqlite3.connect(
-                self.path, timeout=self._timeout, isolation_level=None, check_same_thread=False
-            )
-            conn.execute(f"PRAGMA synchronous={self._synchronous}")
-            self._local.conn = conn
-            with self._connections_lock:
-                self._connections.append(conn)
-        return conn
-
-    @contextmanager
-    def _write(self) -> Iterator[sqlite3.Connection]:
-        conn = self._conn()
-        conn.execute("BEGIN IMMEDIATE")
-        try:
-            yield conn
-        except BaseException:
-            conn.execute("ROLLBACK")
-            raise
-        conn.execute("COMMIT")
-
-    @contextmanager
-    def _errors(self) -> Iterator[None]:
-        try:
-            yield
-        except sqlite3.OperationalError as exc:
-            text = str(exc)
-            if "locked" in text or "busy" in text:
-                raise StoreUnavailable(
-                    f"SQLite store {self.path} is busy: another writer held it for more than "
-                    f"{self._timeout:g}s"
-                ) from exc
-            raise StoreUnavailable(f"SQLite store {self.path}: {text}") from exc
-        except sqlite3.Error as exc:
-            raise StoreError(f"SQLite store {self.path}: {exc}") from exc
-
     def _read_one(self, sql: str, params: tuple) -> tuple | None:
-        with self._errors():
-            return self._conn().execute(sql, params).fetchone()
+        with self._db.errors():
+            return self._db.conn().execute(sql, params).fetchone()
 
     # -- conversations ---------------------------------------------------------------------------
 
@@ -135,7 +70,7 @@ class SqliteStore(ConversationStore):
     ) -> ConversationEntry:
         t = to_micros(now, "now")
         key = (account, convid)
-        with self._errors(), self._write() as conn:
+        with self._db.errors(), self._db.write() as conn:
             if expected_version == 0:
                 cur = conn.execute(
                     "INSERT INTO entries VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, 1) "
@@ -150,11 +85,7 @@ class SqliteStore(ConversationStore):
                     (t, t, account, convid, owner, expected_version),
                 )
             if cur.rowcount != 1:
-                raise VersionConflict(
-                    f"conversation {convid!r} already exists"
-                    if expected_version == 0
-                    else f"conversation {convid!r} is no longer at version {expected_version}"
-                )
+                raise VersionConflict.lost(convid, expected_version)
             self._put_blob(conn, key, blob)
             row = conn.execute(
                 f"SELECT {_COLUMNS} FROM entries WHERE account = ? AND convid = ?", key
@@ -211,7 +142,7 @@ class SqliteStore(ConversationStore):
             t = to_micros(last_read, "last_read")
             sets += ["last_read = ?", "last_used = max(last_executed, ?)"]
             params += [t, t]
-        with self._errors(), self._write() as conn:
+        with self._db.errors(), self._db.write() as conn:
             sql = f"UPDATE entries SET {', '.join(sets)}" if sets else "SELECT 1 FROM entries"
             cur = conn.execute(
                 f"{sql} WHERE account = ? AND convid = ?", (*params, account, convid)
@@ -221,20 +152,18 @@ class SqliteStore(ConversationStore):
     def replace_blob(
         self, account: str, convid: str, *, expected_version: int, blob: bytes
     ) -> None:
-        with self._errors(), self._write() as conn:
+        with self._db.errors(), self._db.write() as conn:
             cur = conn.execute(
                 "UPDATE entries SET state_version = state_version + 1 "
                 "WHERE account = ? AND convid = ? AND state_version = ?",
                 (account, convid, expected_version),
             )
             if cur.rowcount != 1:
-                raise VersionConflict(
-                    f"conversation {convid!r} is no longer at version {expected_version}"
-                )
+                raise VersionConflict.lost(convid, expected_version)
             self._put_blob(conn, (account, convid), blob)
 
     def delete(self, account: str, convid: str) -> bool:
-        with self._errors(), self._write() as conn:
+        with self._db.errors(), self._db.write() as conn:
             conn.execute("DELETE FROM states WHERE account = ? AND convid = ?", (account, convid))
             cur = conn.execute(
                 "DELETE FROM entries WHERE account = ? AND convid = ?", (account, convid)
@@ -244,8 +173,8 @@ class SqliteStore(ConversationStore):
     # -- listing ---------------------------------------------------------------------------------
 
     def _select(self, sql: str, params: tuple) -> list[ConversationEntry]:
-        with self._errors():
-            return [_entry(r) for r in self._conn().execute(sql, params).fetchall()]
+        with self._db.errors():
+            return [_entry(r) for r in self._db.conn().execute(sql, params).fetchall()]
 
     def list_pinned(self, account: str, owner: str) -> list[ConversationEntry]:
         return self._select(
@@ -298,7 +227,7 @@ class SqliteStore(ConversationStore):
         self, key: str, request_hash: str, response: bytes, now: datetime
     ) -> tuple[str, bytes] | None:
         t = to_micros(now, "now")
-        with self._errors(), self._write() as conn:
+        with self._db.errors(), self._db.write() as conn:
             row = conn.execute(
                 "SELECT request_hash, response FROM idempotency WHERE key = ?", (key,)
             ).fetchone()
@@ -314,8 +243,8 @@ class SqliteStore(ConversationStore):
         return None if row is None else (row[0], bytes(row[1]))
 
     def check_integrity(self) -> list[str]:
-        with self._errors():
-            conn = self._conn()
+        with self._db.errors():
+            conn = self._db.conn()
             problems = [r[0] for r in conn.execute("PRAGMA integrity_check") if r[0] != "ok"]
             for query, what in sqlite_schema.CONSISTENCY_CHECKS:
                 problems += [
@@ -325,8 +254,4 @@ class SqliteStore(ConversationStore):
         return problems
 
     def close(self) -> None:
-        self._closed = True
-        with self._connections_lock:
-            connections, self._connections = self._connections, []
-        for conn in connections:
-            conn.close()
+        self._db.close()

@@ -1,0 +1,92 @@
+"""Connections of a SQLite store: one per thread, explicit write transactions, error translation.
+
+Connections are in autocommit mode so that transactions are explicit: ``write()`` opens them with
+``BEGIN IMMEDIATE``, which takes the write lock before the first read, so a read-check-write
+sequence inside is atomic against every other thread and process using the file.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from mock_account.stores.errors import StoreConfigError, StoreError, StoreUnavailable
+
+SYNCHRONOUS_MODES = ("OFF", "NORMAL", "FULL", "EXTRA")
+
+
+class SqliteConnections:
+    """Per-thread connections to one database file (its folder is created if missing)."""
+
+    def __init__(self, path: Path, *, synchronous: str, timeout: float) -> None:
+        self.path = path
+        self._synchronous = synchronous.upper()
+        if self._synchronous not in SYNCHRONOUS_MODES:
+            raise StoreConfigError(
+                f"SQLite synchronous must be one of {', '.join(SYNCHRONOUS_MODES)}, "
+                f"got {synchronous!r}"
+            )
+        self._timeout = timeout
+        self._local = threading.local()
+        self._all: list[sqlite3.Connection] = []
+        self._all_lock = threading.Lock()
+        self._closed = False
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise StoreUnavailable(f"SQLite store {path}: cannot create its folder: {exc}") from exc
+
+    def conn(self) -> sqlite3.Connection:
+        """This thread's connection, opened on first use."""
+        if self._closed:
+            raise StoreError(f"SQLite store {self.path} is closed")
+        conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
+        if conn is None:
+            conn = sqlite3.connect(
+                self.path, timeout=self._timeout, isolation_level=None, check_same_thread=False
+            )
+            conn.execute(f"PRAGMA synchronous={self._synchronous}")
+            self._local.conn = conn
+            with self._all_lock:
+                self._all.append(conn)
+        return conn
+
+    @contextmanager
+    def write(self) -> Iterator[sqlite3.Connection]:
+        """A write transaction holding the database's write lock from its start."""
+        conn = self.conn()
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield conn
+            conn.execute("COMMIT")
+        except BaseException:
+            if conn.in_transaction:  # also when COMMIT itself failed
+                conn.execute("ROLLBACK")
+            raise
+
+    @contextmanager
+    def errors(self) -> Iterator[None]:
+        """Translate sqlite3 errors into store errors naming the file."""
+        try:
+            yield
+        except sqlite3.OperationalError as exc:
+            text = str(exc)
+            if "locked" in text or "busy" in text:
+                raise StoreUnavailable(
+                    f"SQLite store {self.path} is busy: another writer held it for more than "
+                    f"{self._timeout:g}s"
+                ) from exc
+            raise StoreUnavailable(f"SQLite store {self.path}: {text}") from exc
+        except sqlite3.Error as exc:
+            raise StoreError(f"SQLite store {self.path}: {exc}") from exc
+
+    def close(self) -> None:
+        """Close every thread's connection; later use raises ``StoreError``."""
+        self._closed = True
+        with self._all_lock:
+            connections, self._all = self._all, []
+        for conn in connections:
+            conn.close()

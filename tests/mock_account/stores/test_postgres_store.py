@@ -1,0 +1,90 @@
+"""PostgreSQL specifics: recovery from dropped connections, migrations, integrity checks."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+from store_backends import backend_url, open_or_skip, with_option
+
+from mock_account.stores import ConversationStore, StoreError, open_store
+
+psycopg = pytest.importorskip("psycopg")
+
+NOW = datetime(2026, 3, 1, tzinfo=UTC)
+
+
+@pytest.fixture
+def pg_url(tmp_path: Path) -> Iterator[str]:
+    url, cleanup = backend_url("postgres", tmp_path)
+    open_or_skip(url, "postgres").close()
+    try:
+        yield url
+    finally:
+        cleanup()
+
+
+def _admin(url: str) -> psycopg.Connection:
+    plain = url.split("?")[0] + "?connect_timeout=5"
+    return psycopg.connect(plain, autocommit=True)
+
+
+def _schema(url: str) -> str:
+    return url.split("schema=")[1].split("&")[0]
+
+
+def _create(store: ConversationStore, convid: str) -> None:
+    store.commit_run(
+        account="acme",
+        convid=convid,
+        owner="ada@example.com",
+        expected_version=0,
+        blob=b"s",
+        now=NOW,
+        title_if_new=b"t",
+    )
+
+
+def test_store_recovers_after_its_connections_are_killed(pg_url: str) -> None:
+    name = f"store-test-{uuid.uuid4().hex[:10]}"
+    with open_store(with_option(pg_url, f"application_name={name}&pool_max=2")) as store:
+        _create(store, "c1")
+        with _admin(pg_url) as admin:
+            killed = admin.execute(
+                "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+                "WHERE application_name = %s",
+                (name,),
+            ).fetchone()[0]
+        assert killed >= 1
+        assert store.get_entry("acme", "c1").state_version == 1
+        _create(store, "c2")
+        assert {e.convid for e in store.iter_entries()} == {"c1", "c2"}
+
+
+def test_reopening_keeps_data_and_schema_version(pg_url: str) -> None:
+    with open_store(pg_url) as store:
+        _create(store, "c1")
+    with open_store(pg_url) as store:
+        assert store.get_entry("acme", "c1") is not None
+        assert store.check_integrity() == []
+    with _admin(pg_url) as admin:
+        rows = admin.execute(f'SELECT version FROM "{_schema(pg_url)}".schema_version').fetchall()
+    assert rows == [(1,)]
+
+
+def test_newer_schema_is_refused(pg_url: str) -> None:
+    with _admin(pg_url) as admin:
+        admin.execute(f'UPDATE "{_schema(pg_url)}".schema_version SET version = 99')
+    with pytest.raises(StoreError, match="version 99, newer"):
+        open_store(pg_url)
+
+
+def test_integrity_check_reports_stale_rows(pg_url: str) -> None:
+    with open_store(pg_url) as store:
+        _create(store, "c1")
+        with _admin(pg_url) as admin:
+            admin.execute(f"UPDATE \"{_schema(pg_url)}\".entries SET last_used = 'epoch'")
+        assert store.check_integrity() == ["conversation 'c1' of account 'acme': stale last_used"]
