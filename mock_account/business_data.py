@@ -32,8 +32,15 @@ FIELDS: dict[str, tuple[str, ...]] = {
     "orders": ("id", "customer_id", "product", "quantity", "total", "currency", "status"),
     "employees": ("id", "name", "email", "department", "title", "manager", "location"),
     "flights": (
-        "destination", "origin", "start_date", "end_date", "purpose", "flight", "hotel",
-        "cost", "currency",
+        "destination",
+        "origin",
+        "start_date",
+        "end_date",
+        "purpose",
+        "flight",
+        "hotel",
+        "cost",
+        "currency",
     ),
     "hotels": ("name", "city", "nightly_rate", "currency", "stars"),
     "invoices": ("number", "amount", "currency", "due_date", "status", "party"),
@@ -278,9 +285,7 @@ class BusinessData:
 
     def _source(self, source: str) -> list[Record]:
         if source not in FIELDS:
-            raise ValueError(
-                f"unknown data source '{source}'; known sources: {', '.join(SOURCES)}"
-            )
+            raise ValueError(f"unknown data source '{source}'; known sources: {', '.join(SOURCES)}")
         if source not in self._records:
             if source in self._building:
                 raise RuntimeError(f"data source '{source}' refers to itself")
@@ -306,14 +311,16 @@ class BusinessData:
             company = b.company(seen)
             contact, first, last = b.person(people)
             domain = _slug(company.split()[0]) + ".com"
-            out.append({
-                "id": f"CUS-{i:05d}",
-                "name": company,
-                "contact": contact,
-                "email": f"{_slug(first)}.{_slug(last)}@{domain}",
-                "tier": b.pick(vocab.CUSTOMER_TIERS, vocab.CUSTOMER_TIER_WEIGHTS),
-                "country": b.pick(vocab.CITIES)[1],
-            })
+            out.append(
+                {
+                    "id": f"CUS-{i:05d}",
+                    "name": company,
+                    "contact": contact,
+                    "email": f"{_slug(first)}.{_slug(last)}@{domain}",
+                    "tier": b.pick(vocab.CUSTOMER_TIERS, vocab.CUSTOMER_TIER_WEIGHTS),
+                    "country": b.pick(vocab.CITIES)[1],
+                }
+            )
         return out
 
     def _build_products(self, b: _Builder) -> list[Record]:
@@ -324,14 +331,16 @@ class BusinessData:
             category = b.pick(categories)
             nouns, low, high = vocab.PRODUCT_CATEGORIES[category]
             name = b.unique(lambda n=nouns: f"{b.pick(vocab.PRODUCT_LINES)} {b.pick(n)}", seen)
-            out.append({
-                "sku": f"SKU-{i:05d}",
-                "name": name,
-                "category": category,
-                "price": b.money(low, high),
-                "currency": b.pick(vocab.BOOKING_CURRENCIES),
-                "stock": b.rng.choice((0, 0, *range(1, 500))),
-            })
+            out.append(
+                {
+                    "sku": f"SKU-{i:05d}",
+                    "name": name,
+                    "category": category,
+                    "price": b.money(low, high),
+                    "currency": b.pick(vocab.BOOKING_CURRENCIES),
+                    "stock": b.rng.choice((0, 0, *range(1, 500))),
+                }
+            )
         return out
 
     def _build_orders(self, b: _Builder) -> list[Record]:
@@ -341,15 +350,17 @@ class BusinessData:
         for i in range(1, self.size + 1):
             product = b.pick(products)
             quantity = b.pick((1, 1, 2, 3, 5, 10, 20, 50))
-            out.append({
-                "id": f"ORD-{i:06d}",
-                "customer_id": b.pick(customers),
-                "product": product["name"],
-                "quantity": quantity,
-                "total": round(product["price"] * quantity, 2),
-                "currency": product["currency"],
-                "status": b.pick(vocab.ORDER_STATUSES, vocab.ORDER_STATUS_WEIGHTS),
-            })
+            out.append(
+                {
+                    "id": f"ORD-{i:06d}",
+                    "customer_id": b.pick(customers),
+                    "product": product["name"],
+                    "quantity": quantity,
+                    "total": round(product["price"] * quantity, 2),
+                    "currency": product["currency"],
+                    "status": b.pick(vocab.ORDER_STATUSES, vocab.ORDER_STATUS_WEIGHTS),
+                }
+            )
         return out
 
     def _build_employees(self, b: _Builder) -> list[Record]:
@@ -360,15 +371,17 @@ class BusinessData:
 
         def add(department: str, title: str, manager: str) -> str:
             name, first, last = b.person(seen)
-            out.append({
-                "id": f"EMP-{len(out) + 1:05d}",
-                "name": name,
-                "email": f"{_slug(first)}.{_slug(last)}@{vocab.COMPANY_DOMAIN}",
-                "department": department,
-                "title": title,
-                "manager": manager,
-                "location": b.pick(vocab.OFFICES)[0],
-            })
+            out.append(
+                {
+                    "id": f"EMP-{len(out) + 1:05d}",
+                    "name": name,
+                    "email": f"{_slug(first)}.{_slug(last)}@{vocab.COMPANY_DOMAIN}",
+                    "department": department,
+                    "title": title,
+                    "manager": manager,
+                    "location": b.pick(vocab.OFFICES)[0],
+                }
+            )
             return name
 
         ceo = add("Executive", "Chief Executive Officer", "Board of Directors")
@@ -388,19 +401,19 @@ class BusinessData:
         out = []
         for city, _country, currency in cities[: self.size]:
             name = b.unique(
-                lambda c=city: (
-                    f"{b.pick(vocab.HOTEL_PREFIXES)} {b.pick(vocab.HOTEL_SUFFIXES)} {c}"
-                ),
+                lambda c=city: f"{b.pick(vocab.HOTEL_PREFIXES)} {b.pick(vocab.HOTEL_SUFFIXES)} {c}",
                 seen,
             )
             stars = b.pick((3, 3, 4, 4, 4, 5))
-            out.append({
-                "name": name,
-                "city": city,
-                "nightly_rate": b.money(60 + 40 * stars, 120 + 80 * stars),
-                "currency": currency if currency in vocab.BOOKING_CURRENCIES else "USD",
-                "stars": stars,
-            })
+            out.append(
+                {
+                    "name": name,
+                    "city": city,
+                    "nightly_rate": b.money(60 + 40 * stars, 120 + 80 * stars),
+                    "currency": currency if currency in vocab.BOOKING_CURRENCIES else "USD",
+                    "stars": stars,
+                }
+            )
         return out
 
     def _build_flights(self, b: _Builder) -> list[Record]:
@@ -413,17 +426,19 @@ class BusinessData:
             destination = b.pick([c for c in vocab.CITIES if c[0] != origin])[0]
             start = b.day(3, 240)
             hotel_choices = hotels.get(destination) or [f"Central Hotel {destination}"]
-            out.append({
-                "destination": destination,
-                "origin": origin,
-                "start_date": start.isoformat(),
-                "end_date": (start + timedelta(days=b.rng.randint(1, 7))).isoformat(),
-                "purpose": b.pick(vocab.TRIP_PURPOSES),
-                "flight": f"{b.pick(vocab.AIRLINES)} {b.rng.randint(100, 9899)}",
-                "hotel": b.pick(hotel_choices),
-                "cost": b.money(240, 3900),
-                "currency": currency if currency in vocab.BOOKING_CURRENCIES else "USD",
-            })
+            out.append(
+                {
+                    "destination": destination,
+                    "origin": origin,
+                    "start_date": start.isoformat(),
+                    "end_date": (start + timedelta(days=b.rng.randint(1, 7))).isoformat(),
+                    "purpose": b.pick(vocab.TRIP_PURPOSES),
+                    "flight": f"{b.pick(vocab.AIRLINES)} {b.rng.randint(100, 9899)}",
+                    "hotel": b.pick(hotel_choices),
+                    "cost": b.money(240, 3900),
+                    "currency": currency if currency in vocab.BOOKING_CURRENCIES else "USD",
+                }
+            )
         return out
 
     def _build_invoices(self, b: _Builder) -> list[Record]:
@@ -433,14 +448,16 @@ class BusinessData:
             status = b.pick(vocab.INVOICE_STATUSES, vocab.INVOICE_STATUS_WEIGHTS)
             # An overdue invoice is due in the past; a draft or sent one mostly later.
             due = b.day(-75, -1) if status == "overdue" else b.day(-45, 60)
-            out.append({
-                "number": f"INV-{i:06d}",
-                "amount": b.money(150, 48000),
-                "currency": b.pick(vocab.BOOKING_CURRENCIES),
-                "due_date": due.isoformat(),
-                "status": status,
-                "party": b.pick(parties),
-            })
+            out.append(
+                {
+                    "number": f"INV-{i:06d}",
+                    "amount": b.money(150, 48000),
+                    "currency": b.pick(vocab.BOOKING_CURRENCIES),
+                    "due_date": due.isoformat(),
+                    "status": status,
+                    "party": b.pick(parties),
+                }
+            )
         return out
 
     def _build_expenses(self, b: _Builder) -> list[Record]:
@@ -450,14 +467,16 @@ class BusinessData:
             category = b.pick(list(vocab.EXPENSE_CATEGORIES))
             low, high, notes = vocab.EXPENSE_CATEGORIES[category]
             note = b.pick(notes).format(city=b.pick(vocab.CITIES)[0], company=b.pick(companies))
-            out.append({
-                "id": f"EXP-{i:05d}",
-                "category": category,
-                "amount": b.money(low, high),
-                "currency": b.pick(vocab.BOOKING_CURRENCIES),
-                "date": b.day(-120, 0).isoformat(),
-                "note": note,
-            })
+            out.append(
+                {
+                    "id": f"EXP-{i:05d}",
+                    "category": category,
+                    "amount": b.money(low, high),
+                    "currency": b.pick(vocab.BOOKING_CURRENCIES),
+                    "date": b.day(-120, 0).isoformat(),
+                    "note": note,
+                }
+            )
         return out
 
     def _build_tickets(self, b: _Builder) -> list[Record]:
@@ -467,14 +486,16 @@ class BusinessData:
         ] or self._names("employees")
         out = []
         for i in range(1, self.size + 1):
-            out.append({
-                "id": f"TCK-{i:06d}",
-                "subject": b.pick(vocab.TICKET_SUBJECTS),
-                "priority": b.pick(vocab.TICKET_PRIORITIES, vocab.TICKET_PRIORITY_WEIGHTS),
-                "status": b.pick(vocab.TICKET_STATUSES, vocab.TICKET_STATUS_WEIGHTS),
-                "customer_id": b.pick(customers),
-                "assignee": b.pick(staff),
-            })
+            out.append(
+                {
+                    "id": f"TCK-{i:06d}",
+                    "subject": b.pick(vocab.TICKET_SUBJECTS),
+                    "priority": b.pick(vocab.TICKET_PRIORITIES, vocab.TICKET_PRIORITY_WEIGHTS),
+                    "status": b.pick(vocab.TICKET_STATUSES, vocab.TICKET_STATUS_WEIGHTS),
+                    "customer_id": b.pick(customers),
+                    "assignee": b.pick(staff),
+                }
+            )
         return out
 
     def _build_incidents(self, b: _Builder) -> list[Record]:
@@ -484,14 +505,16 @@ class BusinessData:
             started = datetime.combine(
                 b.day(-60, 0), time(b.rng.randint(0, 23), b.rng.randrange(0, 60, 5))
             )
-            out.append({
-                "id": f"INC-{i:05d}",
-                "service": service,
-                "severity": b.pick(vocab.INCIDENT_SEVERITIES, vocab.INCIDENT_SEVERITY_WEIGHTS),
-                "status": b.pick(vocab.INCIDENT_STATUSES, vocab.INCIDENT_STATUS_WEIGHTS),
-                "summary": b.pick(vocab.INCIDENT_SYMPTOMS).format(service=service),
-                "started_at": started.isoformat(timespec="minutes") + "Z",
-            })
+            out.append(
+                {
+                    "id": f"INC-{i:05d}",
+                    "service": service,
+                    "severity": b.pick(vocab.INCIDENT_SEVERITIES, vocab.INCIDENT_SEVERITY_WEIGHTS),
+                    "status": b.pick(vocab.INCIDENT_STATUSES, vocab.INCIDENT_STATUS_WEIGHTS),
+                    "summary": b.pick(vocab.INCIDENT_SYMPTOMS).format(service=service),
+                    "started_at": started.isoformat(timespec="minutes") + "Z",
+                }
+            )
         return out
 
     def _build_contracts(self, b: _Builder) -> list[Record]:
@@ -499,27 +522,31 @@ class BusinessData:
         out = []
         for i in range(1, self.size + 1):
             kind = b.pick(vocab.CONTRACT_KINDS)
-            out.append({
-                "id": f"CTR-{i:05d}",
-                "counterparty": b.pick(parties),
-                "kind": kind,
-                "value": 0.0 if kind == "nda" else b.money(2000, 750000),
-                "currency": b.pick(vocab.BOOKING_CURRENCIES),
-                "renewal_date": b.day(15, 720).isoformat(),
-            })
+            out.append(
+                {
+                    "id": f"CTR-{i:05d}",
+                    "counterparty": b.pick(parties),
+                    "kind": kind,
+                    "value": 0.0 if kind == "nda" else b.money(2000, 750000),
+                    "currency": b.pick(vocab.BOOKING_CURRENCIES),
+                    "renewal_date": b.day(15, 720).isoformat(),
+                }
+            )
         return out
 
     def _build_vendors(self, b: _Builder) -> list[Record]:
         seen: set[str] = set()
         out = []
         for i in range(1, self.size + 1):
-            out.append({
-                "id": f"VEN-{i:04d}",
-                "name": b.company(seen),
-                "category": b.pick(vocab.VENDOR_CATEGORIES),
-                "country": b.pick(vocab.CITIES)[1],
-                "rating": round(b.rng.uniform(2.0, 5.0), 1),
-            })
+            out.append(
+                {
+                    "id": f"VEN-{i:04d}",
+                    "name": b.company(seen),
+                    "category": b.pick(vocab.VENDOR_CATEGORIES),
+                    "country": b.pick(vocab.CITIES)[1],
+                    "rating": round(b.rng.uniform(2.0, 5.0), 1),
+                }
+            )
         return out
 
     def _build_campaigns(self, b: _Builder) -> list[Record]:
@@ -531,14 +558,16 @@ class BusinessData:
             name = b.unique(
                 lambda s=season, y=start.year: f"{s} {y} {b.pick(vocab.CAMPAIGN_THEMES)}", seen
             )
-            out.append({
-                "name": name,
-                "channel": b.pick(vocab.CAMPAIGN_CHANNELS),
-                "budget": b.money(2000, 250000),
-                "currency": b.pick(vocab.BOOKING_CURRENCIES),
-                "start_date": start.isoformat(),
-                "audience": b.pick(vocab.CAMPAIGN_AUDIENCES),
-            })
+            out.append(
+                {
+                    "name": name,
+                    "channel": b.pick(vocab.CAMPAIGN_CHANNELS),
+                    "budget": b.money(2000, 250000),
+                    "currency": b.pick(vocab.BOOKING_CURRENCIES),
+                    "start_date": start.isoformat(),
+                    "audience": b.pick(vocab.CAMPAIGN_AUDIENCES),
+                }
+            )
         return out
 
     def _build_candidates(self, b: _Builder) -> list[Record]:
@@ -546,13 +575,15 @@ class BusinessData:
         out = []
         for i in range(1, self.size + 1):
             name, first, last = b.person(seen)
-            out.append({
-                "id": f"CAN-{i:05d}",
-                "name": name,
-                "role": b.pick(vocab.CANDIDATE_ROLES),
-                "stage": b.pick(vocab.CANDIDATE_STAGES, vocab.CANDIDATE_STAGE_WEIGHTS),
-                "email": f"{_slug(first)}.{_slug(last)}@{b.fake.free_email_domain()}",
-            })
+            out.append(
+                {
+                    "id": f"CAN-{i:05d}",
+                    "name": name,
+                    "role": b.pick(vocab.CANDIDATE_ROLES),
+                    "stage": b.pick(vocab.CANDIDATE_STAGES, vocab.CANDIDATE_STAGE_WEIGHTS),
+                    "email": f"{_slug(first)}.{_slug(last)}@{b.fake.free_email_domain()}",
+                }
+            )
         return out
 
     def _build_assets(self, b: _Builder) -> list[Record]:
@@ -562,13 +593,15 @@ class BusinessData:
             kind = b.pick(list(vocab.ASSET_MODELS))
             status = b.pick(vocab.ASSET_STATUSES, vocab.ASSET_STATUS_WEIGHTS)
             holder = b.pick(employees) if status in ("in use", "in repair") else "IT storeroom"
-            out.append({
-                "tag": f"AST-{i:05d}",
-                "kind": kind,
-                "model": b.pick(vocab.ASSET_MODELS[kind]),
-                "assigned_to": holder,
-                "status": status,
-            })
+            out.append(
+                {
+                    "tag": f"AST-{i:05d}",
+                    "kind": kind,
+                    "model": b.pick(vocab.ASSET_MODELS[kind]),
+                    "assigned_to": holder,
+                    "status": status,
+                }
+            )
         return out
 
 

@@ -97,15 +97,42 @@ TRIP_PURPOSES = (
 )
 
 HOTEL_PREFIXES = (
-    "Grand", "Park", "Riverside", "Central", "Harbour", "Royal", "Garden", "Skyline",
-    "Old Town", "Station", "Lakeside", "Meridian",
+    "Grand",
+    "Park",
+    "Riverside",
+    "Central",
+    "Harbour",
+    "Royal",
+    "Garden",
+    "Skyline",
+    "Old Town",
+    "Station",
+    "Lakeside",
+    "Meridian",
 )
 HOTEL_SUFFIXES = ("Hotel", "Suites", "Inn", "Plaza", "Residences")
 
 INDUSTRY_WORDS = (
-    "Logistics", "Systems", "Foods", "Analytics", "Manufacturing", "Health", "Energy",
-    "Retail", "Labs", "Consulting", "Media", "Pharma", "Motors", "Finance", "Software",
-    "Textiles", "Robotics", "Hospitality", "Telecom", "Construction",
+    "Logistics",
+    "Systems",
+    "Foods",
+    "Analytics",
+    "Manufacturing",
+    "Health",
+    "Energy",
+    "Retail",
+    "Labs",
+    "Consulting",
+    "Media",
+    "Pharma",
+    "Motors",
+    "Finance",
+    "Software",
+    "Textiles",
+    "Robotics",
+    "Hospitality",
+    "Telecom",
+    "Construction",
 )
 LEGAL_FORMS = ("Inc.", "Ltd", "GmbH", "LLC", "S.A.", "B.V.", "Group", "Corp.")
 
@@ -134,40 +161,68 @@ INVOICE_STATUS_WEIGHTS = (10, 30, 40, 15, 5)
 
 # expense category -> (minimum, maximum amount, notes; {city} and {company} are filled in)
 EXPENSE_CATEGORIES: dict[str, tuple[float, float, tuple[str, ...]]] = {
-    "travel": (18.0, 950.0, (
-        "Taxi from the airport to the hotel in {city}",
-        "Train ticket to {city} for a client visit",
-        "Rental car for the {city} site visit",
-    )),
-    "meals": (12.0, 380.0, (
-        "Team dinner with {company} in {city}",
-        "Lunch with a prospect from {company}",
-        "Breakfast during the {city} conference",
-    )),
-    "lodging": (90.0, 1400.0, (
-        "Two nights at a hotel in {city}",
-        "Hotel stay for the {city} workshop",
-    )),
-    "equipment": (25.0, 1900.0, (
-        "Replacement laptop charger",
-        "Ergonomic keyboard for the home office",
-        "Headset for customer calls",
-    )),
-    "software": (9.0, 600.0, (
-        "Annual licence for a diagramming tool",
-        "Monthly subscription to a design app",
-        "Stock photo credits for a campaign",
-    )),
-    "training": (49.0, 2500.0, (
-        "Online course on data analysis",
-        "Conference ticket for a security summit in {city}",
-        "Certification exam fee",
-    )),
-    "other": (5.0, 300.0, (
-        "Courier to send contract originals to {company}",
-        "Parking at the {city} office",
-        "Printing of trade fair brochures",
-    )),
+    "travel": (
+        18.0,
+        950.0,
+        (
+            "Taxi from the airport to the hotel in {city}",
+            "Train ticket to {city} for a client visit",
+            "Rental car for the {city} site visit",
+        ),
+    ),
+    "meals": (
+        12.0,
+        380.0,
+        (
+            "Team dinner with {company} in {city}",
+            "Lunch with a prospect from {company}",
+            "Breakfast during the {city} conference",
+        ),
+    ),
+    "lodging": (
+        90.0,
+        1400.0,
+        (
+            "Two nights at a hotel in {city}",
+            "Hotel stay for the {city} workshop",
+        ),
+    ),
+    "equipment": (
+        25.0,
+        1900.0,
+        (
+            "Replacement laptop charger",
+            "Ergonomic keyboard for the home office",
+            "Headset for customer calls",
+        ),
+    ),
+    "software": (
+        9.0,
+        600.0,
+        (
+            "Annual licence for a diagramming tool",
+            "Monthly subscription to a design app",
+            "Stock photo credits for a campaign",
+        ),
+    ),
+    "training": (
+        49.0,
+        2500.0,
+        (
+            "Online course on data analysis",
+            "Conference ticket for a security summit in {city}",
+            "Certification exam fee",
+        ),
+    ),
+    "other": (
+        5.0,
+        300.0,
+        (
+            "Courier to send contract originals to {company}",
+            "Parking at the {city} office",
+            "Printing of trade fair brochures",
+        ),
+    ),
 }
 
 TICKET_SUBJECTS = (
@@ -294,8 +349,18 @@ PRODUCT_CATEGORIES: dict[str, tuple[tuple[str, ...], float, float]] = {
     "storage": (("External SSD", "Network Storage Drive", "USB Flash Drive"), 15, 900),
 }
 PRODUCT_LINES = (
-    "Aero", "Nova", "Pulse", "Vertex", "Orbit", "Summit", "Atlas", "Zen", "Halo", "Flux",
-    "Core", "Prime",
+    "Aero",
+    "Nova",
+    "Pulse",
+    "Vertex",
+    "Orbit",
+    "Summit",
+    "Atlas",
+    "Zen",
+    "Halo",
+    "Flux",
+    "Core",
+    "Prime",
 )
 
 # asset kind -> models

@@ -13,9 +13,9 @@ so the ranking is plain BM25.
 
 No match: a hit is returned only when its shown score reaches `threshold` (the share
 of the request it covers, an absolute value on the 0..1 scale) *and* its BM25 score
-reaches `min_bm25` (the evidence: `min_evidence` times the most one word used by a
-single agent can score, so it scales with the account's size). The first
-drops an agent that shares a word or two with a long request about something else;
+reaches `min_bm25` (the evidence: `min_evidence` times the most that a word used by a
+single agent can score, so it scales with the account's size). The first drops an
+agent that shares a word or two with a long request about something else;
 the second drops a short chat follow-up ("what about next week?") that happens to
 share one common word with some agent. Gibberish shares nothing and matches nothing.
 With no match, the follow-up behaviour sends a follow-up to the agent that answered
@@ -61,13 +61,13 @@ class BM25Params:
     """Ranking parameters; the defaults are tuned on the account's evaluation set."""
 
     k1: float = 1.2
-    b: float = 0.75
-    title: float = 3.0
-    examples: float = 2.0
+    b: float = 0.9
+    title: float = 2.0
+    examples: float = 1.5
     description: float = 1.0
     name: float = 1.0
     threshold: float = 0.05
-    min_evidence: float = 0.5
+    min_evidence: float = 0.55
 
 
 @dataclass(frozen=True)
@@ -77,7 +77,7 @@ class _Agent:
     tag: str
 
 
-@dataclass
+@dataclass(eq=False)
 class SearchIndex:
     """A BM25 index over a fixed set of agents; build it with `SearchIndex.build`."""
 
@@ -95,7 +95,8 @@ class SearchIndex:
 
     @property
     def min_bm25(self) -> float:
-        """The least BM25 score of a hit: `min_evidence` of one rare word's best score."""
+        """The least BM25 score of a hit: `min_evidence` times the most that a word
+        used by a single agent can score."""
         n = len(self.agents)
         own_word_idf = float(np.log1p((n - 0.5) / 1.5))  # a word only one agent uses
         return self.params.min_evidence * own_word_idf * (self.params.k1 + 1.0)
@@ -156,7 +157,8 @@ class SearchIndex:
         if ceiling <= 0.0 or not len(scores):
             return []
         normalised = scores / ceiling
-        keep = (normalised >= self.params.threshold) & (scores >= self.min_bm25)
+        keep = (scores > 0.0) & (normalised >= self.params.threshold)
+        keep &= scores >= self.min_bm25
         if tag is not None:
             keep &= self.tags == tag
         # Best first; equal scores in name order so every run lists the same hits.

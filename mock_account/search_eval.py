@@ -24,7 +24,7 @@ from typing import Any
 
 import yaml
 
-from .search import SearchIndex, Searchable
+from .search import Searchable, SearchIndex
 
 
 class EvalError(Exception):
