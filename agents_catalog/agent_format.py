@@ -290,7 +290,7 @@ def command_kind(value: Any) -> str | None:
 
 
 Command = Annotated[
-    Union[
+    Union[  # noqa: UP007 - the discriminated union reads best as a list
         Annotated[PromptCommand, Tag("prompt")],
         Annotated[LlmCommand, Tag("llm")],
         Annotated[AskCommand, Tag("ask")],

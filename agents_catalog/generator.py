@@ -92,13 +92,22 @@ def _agent_document(
             {
                 "if": {
                     "when": {"left": "{sys.query}", "op": "contains", "right": phrase},
-                    "then": [{"fail": {"message": cap.refusal or f"{cap.title}: I can't do that."}}],
+                    "then": [
+                        {"fail": {"message": cap.refusal or f"{cap.title}: I can't do that."}}
+                    ],
                 }
             }
         )
     system = rng.choice(SYSTEM_STYLES).format(title=cap.title, label=label)
     main.append(
-        {"prompt": {"name": "chat", "scope": "conversation", "system": system, "user": "{sys.query}"}}
+        {
+            "prompt": {
+                "name": "chat",
+                "scope": "conversation",
+                "system": system,
+                "user": "{sys.query}",
+            }
+        }
     )
     if cap.extra_prompt == "agent":
         main.append(
@@ -126,7 +135,9 @@ def _agent_document(
     if cap.ask:
         ask = {"message": cap.ask["message"], "inputs": cap.ask["inputs"], "into": "answers"}
         main.append({"ask": ask})
-        shown = [i for i in cap.ask["inputs"] if i.get("type") != "password" and not i.get("hidden")]
+        shown = [
+            i for i in cap.ask["inputs"] if i.get("type") != "password" and not i.get("hidden")
+        ]
         if shown:
             noted = ", ".join(f"{i['label']}: {{answers.{i['name']}}}" for i in shown[:3])
             reply = f"{reply} Noted - {noted}."
@@ -134,7 +145,9 @@ def _agent_document(
         match = "{sys.query}" + "".join(
             f" {{conv.{var}.{KEY_FIELDS[var]}}}" for var in cap.reads if var in KEY_FIELDS
         )
-        main.append({"data": {"source": cap.data, "match": match, "into": "record", "prompt": "chat"}})
+        main.append(
+            {"data": {"source": cap.data, "match": match, "into": "record", "prompt": "chat"}}
+        )
     for var in cap.reads:
         main.append(
             {
@@ -197,8 +210,10 @@ def generate_files(
     pool = [(cap, dep.label) for dep in departments for cap in dep.capabilities]
     if not 1 <= count <= len(pool):
         raise GeneratorError(f"--count must be between 1 and {len(pool)} (got {count})")
-    chosen = sorted(random.Random(seed).sample(range(len(pool)), count)) if count < len(pool) else (
-        list(range(len(pool)))
+    chosen = (
+        sorted(random.Random(seed).sample(range(len(pool)), count))
+        if count < len(pool)
+        else (list(range(len(pool))))
     )
     files: dict[str, str] = {}
     for index in chosen:

@@ -80,7 +80,9 @@ def parse_scheme(text: str, source: str = "<scheme>") -> NamingScheme:
     for name, spec in raw_prompts.items():
         if not isinstance(spec, dict) or spec.get("scope") not in SCOPES:
             raise fail(("prompts", name), f"prompt '{name}' needs a scope, one of {SCOPES}")
-        prompts[str(name)] = StandardPrompt(str(name), spec["scope"], str(spec.get("description", "")))
+        prompts[str(name)] = StandardPrompt(
+            str(name), spec["scope"], str(spec.get("description", ""))
+        )
     variables: dict[str, AgreedVariable] = {}
     raw_vars = data.get("variables")
     if not isinstance(raw_vars, dict) or not raw_vars:

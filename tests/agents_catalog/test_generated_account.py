@@ -57,7 +57,8 @@ def test_every_agent_talks_through_the_conversation_scoped_chat_prompt(agents) -
     scheme = load_scheme()
     for agent in agents:
         prompts = [
-            command_args(c) for c in walk_commands(list(agent.main))
+            command_args(c)
+            for c in walk_commands(list(agent.main))
             if isinstance(command_args(c), PromptArgs)
         ]
         chat = [p for p in prompts if p.name == "chat"]
@@ -99,18 +100,22 @@ def test_every_written_value_matches_its_schema_when_the_agent_runs(agents) -> N
     now = datetime(2026, 11, 29, tzinfo=UTC)
     checked = 0
     for agent in agents:
-        outcome = engine.run(agent.name, None, {"query": agent.examples[0]}, user="u",
-                             convid="c" * 22, now=now)
+        outcome = engine.run(
+            agent.name, None, {"query": agent.examples[0]}, user="u", convid="c" * 22, now=now
+        )
         while outcome.result_code == "ask":
             answers = {
-                i["name"]: i.get("default") or (
-                    (i.get("options") or ["x"])[:1] if i["type"] == "chooseMany"
+                i["name"]: i.get("default")
+                or (
+                    (i.get("options") or ["x"])[:1]
+                    if i["type"] == "chooseMany"
                     else (i.get("options") or ["an answer"])[0]
                 )
                 for i in outcome.ask_input["inputs"]
             }
-            outcome = engine.run(agent.name, outcome.state, answers, user="u",
-                                 convid="c" * 22, now=now)
+            outcome = engine.run(
+                agent.name, outcome.state, answers, user="u", convid="c" * 22, now=now
+            )
         if outcome.result_code == "failCommand":
             continue
         assert outcome.result_code == "success", (agent.name, outcome.error)

@@ -1,0 +1,92 @@
+"""``agents-catalog``: generate the account, publish the agent schema, check agents.
+
+Exit codes: 0 fine, 1 findings (``check``), 2 bad usage or unreadable input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from .agent_format import agent_json_schema
+from .check_cli import add_check_commands
+from .errors import CatalogError
+from .generator import DEFAULT_SEED, GeneratorError, generate_files, write_account
+from .loader import load_account
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # argparse exits 2 with usage; keep it one line
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
+def _generate(args: argparse.Namespace) -> int:
+    files = generate_files(count=args.count, seed=args.seed)
+    injected = []
+    if args.violations:
+        from .violations import inject_violations
+
+        try:
+            files, injected = inject_violations(files, args.violations, args.seed)
+        except ValueError as exc:
+            raise GeneratorError(str(exc)) from exc
+    out = write_account(files, args.out, force=args.force)
+    print(f"wrote {len(files)} agents to {out}")
+    for item in injected:
+        print(f"injected {item.rule_id} in {item.file}: {item.description}")
+    return 0
+
+
+def _schema(args: argparse.Namespace) -> int:
+    print(json.dumps(agent_json_schema(), indent=2, sort_keys=True))
+    return 0
+
+
+def _validate(args: argparse.Namespace) -> int:
+    agents = []
+    for path in args.paths:
+        agents.extend(load_account(path))
+    print(f"{len(agents)} valid agents")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="agents-catalog", description=__doc__.splitlines()[0])
+    commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    gen = commands.add_parser("generate", help="generate the mock account's agent files")
+    gen.add_argument("--count", type=int, default=200, help="number of agents (1..200)")
+    gen.add_argument("--seed", type=int, default=DEFAULT_SEED, help="same seed, same files")
+    gen.add_argument("--out", type=Path, required=True, help="folder to write (created)")
+    gen.add_argument("--violations", type=int, default=0, help="inject K naming violations")
+    gen.add_argument("--force", action="store_true", help="replace a non-empty --out folder")
+    gen.set_defaults(func=_generate)
+
+    schema = commands.add_parser("schema", help="print the JSON Schema of an agent file")
+    schema.set_defaults(func=_schema)
+
+    validate = commands.add_parser("validate", help="load agent folders and report problems")
+    validate.add_argument("paths", nargs="+", type=Path)
+    validate.set_defaults(func=_validate)
+
+    add_check_commands(commands)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return int(args.func(args))
+    except CatalogError as exc:
+        print(f"agents-catalog: {exc}", file=sys.stderr)
+        return 2
+    except GeneratorError as exc:
+        print(f"agents-catalog: {exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
