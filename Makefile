@@ -13,7 +13,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 demo: $(STAMP)
-	$(BIN)/mock-account chat
+	$(BIN)/python -m demo_app
 
 chat: $(STAMP)
 	$(BIN)/mock-account chat

@@ -9,6 +9,8 @@ reported so the HTTP layer can send it as ``Server-Timing``.
 
 from __future__ import annotations
 
+import contextlib
+import json
 import secrets
 import string
 import threading
@@ -22,11 +24,18 @@ from agents_catalog.agent_format import AgentDefinition
 
 from .crypto import InvalidRecord, StateCipher, record_info
 from .errors import PinLimitReached, UnknownConversation
+from .routing import choose_agent
 from .runtime import Engine, RunOutcome
 from .search import SearchHit, SearchIndex
-from .routing import choose_agent
 from .state import DEFAULT_MAX_STATE_BYTES, StateInvalid, check_state, empty_state, parse_state
-from .stores import ConversationEntry, ConversationStore, StoreUnavailable, VersionConflict
+from .state_hooks import HookFailed, LoadedHooks
+from .stores import (
+    ConversationEntry,
+    ConversationStore,
+    StoreError,
+    StoreUnavailable,
+    VersionConflict,
+)
 from .users import User
 
 CONVID_ALPHABET = string.ascii_letters + string.digits
@@ -74,7 +83,9 @@ class ExecResult:
             "convid": self.convid,
             "agentName": self.agent_name,
             "output": (
-                {"agentName": self.agent_name, "parts": self.parts} if self.parts is not None else None
+                {"agentName": self.agent_name, "parts": self.parts}
+                if self.parts is not None
+                else None
             ),
             "resultCode": self.result_code,
         }
@@ -115,6 +126,8 @@ class MockAccount:
         clock: Clock = utc_now,
         max_state_bytes: int = DEFAULT_MAX_STATE_BYTES,
         pin_limit: int = DEFAULT_PIN_LIMIT,
+        state_hooks: LoadedHooks | None = None,
+        hooks_error: str | None = None,
     ) -> None:
         self.agents = {a.name: a for a in agents}
         self.engine = engine
@@ -124,10 +137,16 @@ class MockAccount:
         self.clock = clock
         self.max_state_bytes = max_state_bytes
         self.pin_limit = pin_limit
+        # With state hooks the cloud keeps only the entry; ``hooks_error`` is why the configured
+        # hooks could not be loaded (then no agent runs, rather than runs that silently lose state).
+        self.state_hooks = state_hooks
+        self.hooks_error = hooks_error
 
     # --- search ---------------------------------------------------------------
 
-    def search(self, user: User, query: str, tag: str | None = None, limit: int = 10) -> list[SearchHit]:
+    def search(
+        self, user: User, query: str, tag: str | None = None, limit: int = 10
+    ) -> list[SearchHit]:
         return self.index.search(query, tag=tag, limit=limit)
 
     def route(
@@ -156,7 +175,9 @@ class MockAccount:
             return "(this title cannot be read)"
 
     def _view(self, user: User, entry: ConversationEntry) -> ConversationView:
-        return ConversationView(entry.convid, self._title(user, entry), entry.last_executed, entry.pinned)
+        return ConversationView(
+            entry.convid, self._title(user, entry), entry.last_executed, entry.pinned
+        )
 
     def get_conversation(self, user: User, convid: str) -> ConversationView:
         entry = self._entry(user, convid)
@@ -189,22 +210,52 @@ class MockAccount:
         self.store.update_entry(user.account, convid, pinned=pinned)
 
     def delete(self, user: User, convid: str) -> None:
+        """Delete a conversation; with state hooks, the hook deletes its state first.
+
+        A failing ``deleteConversation`` (``HookFailed``) leaves the entry, so nothing is orphaned.
+        """
         self._entry(user, convid)
+        hooks = self._hooks()
+        if hooks is not None and hooks.keeps_state:
+            hooks.delete_state(convid=convid, user_email=user.email)
         self.store.delete(user.account, convid)
 
-    def load_state(self, user: User, convid: str) -> tuple[dict[str, Any], ConversationEntry, bytes | None]:
+    def _hooks(self) -> LoadedHooks | None:
+        if self.hooks_error is not None:
+            raise HookFailed("load", f"State hooks could not be loaded: {self.hooks_error}")
+        return self.state_hooks
+
+    def load_state(
+        self, user: User, convid: str
+    ) -> tuple[dict[str, Any], ConversationEntry, bytes | None]:
         """The decrypted state of a user's conversation (raises UnknownConversation)."""
         stored = self.store.load(user.account, convid)
         if stored is None or stored.entry.owner != user.email:
             raise UnknownConversation(convid)
         if stored.blob is None:
-            return empty_state(), stored.entry, None
+            hooks = self._hooks()
+            if stored.entry.state_version == 0:
+                return empty_state(), stored.entry, None
+            if hooks is None or not hooks.keeps_state:
+                # Saved through state hooks that are no longer configured: refuse rather than
+                # start over from an empty state that the next run would save.
+                raise HookFailed("restore", "this conversation's state is kept by state hooks, "
+                                 "and none are configured")
+            # The state lives in the customer's systems; nothing there means no state yet.
+            restored = hooks.restore_state(convid=convid, user_email=user.email)
+            if restored is None:
+                return empty_state(), stored.entry, None
+            try:
+                return parse_state(check_state(restored, self.max_state_bytes)), stored.entry, None
+            except StateInvalid as exc:
+                raise HookFailed("restore", f"returned an unusable state: {exc}") from exc
         plain = self.cipher.decrypt(stored.blob, convid=convid, owner=user.email, purpose="state")
         return parse_state(plain), stored.entry, stored.blob
 
     def state_view(self, user: User, convid: str) -> dict[str, Any]:
         """The owner's decrypted state and the record as stored (the demo's inspector)."""
         state, entry, blob = self.load_state(user, convid)
+        self.store.update_entry(user.account, convid, last_read=self.clock())
         record: dict[str, Any] | None = None
         if blob is not None:
             info = record_info(blob)
@@ -222,7 +273,7 @@ class MockAccount:
             return None
         try:
             state, _, _ = self.load_state(user, convid)
-        except (UnknownConversation, InvalidRecord):
+        except (UnknownConversation, InvalidRecord, HookFailed):
             return None
         runs = state.get("runs") or []
         return runs[-1]["agent"] if runs else None
@@ -236,6 +287,45 @@ class MockAccount:
         inputs: dict[str, Any],
         convid: str | None = None,
         stop: threading.Event | None = None,
+        *,
+        validation: bool = False,
+    ) -> ExecResult:
+        """Run an agent; ``validation`` runs keep their state in the cloud even with state hooks.
+
+        Notification hooks see every run: ``onAgentStart`` before, then ``onAgentEnd`` (success)
+        or ``onAgentError`` (any other result), each with ``isValidation``.
+        """
+        hooks = self.state_hooks if self.hooks_error is None else None
+        event = {
+            "convid": convid,
+            "userEmail": user.email,
+            "agentName": agent_name,
+            "isValidation": validation,
+        }
+        if hooks is not None:
+            hooks.notify("onAgentStart", event)
+        result = self._exec_agent(user, agent_name, inputs, convid, stop, validation)
+        if hooks is not None:
+            done = {**event, "convid": result.convid or convid, "resultCode": result.result_code}
+            if result.success:
+                hooks.notify("onAgentEnd", done)
+            else:
+                hooks.notify("onAgentError", {**done, "error": result.error})
+        return result
+
+    def _touch(self, user: User, convid: str) -> None:
+        # A run that saved nothing still counts as use of the conversation (retention).
+        with contextlib.suppress(StoreError):
+            self.store.update_entry(user.account, convid, last_read=self.clock())
+
+    def _exec_agent(
+        self,
+        user: User,
+        agent_name: str,
+        inputs: dict[str, Any],
+        convid: str | None,
+        stop: threading.Event | None,
+        validation: bool,
     ) -> ExecResult:
         timings: dict[str, float] = {}
         started = time.perf_counter()
@@ -245,6 +335,8 @@ class MockAccount:
 
         if agent_name not in self.agents:
             return failed("callFailed", f"There is no agent named '{agent_name}'.")
+        if self.hooks_error is not None:
+            return failed("callFailed", f"State hooks could not be loaded: {self.hooks_error}")
         now = self.clock()
         expected_version = 0
         if convid:
@@ -258,6 +350,8 @@ class MockAccount:
                 )
             except StoreUnavailable as exc:
                 return failed("callFailed", f"The conversation store is unavailable: {exc}")
+            except HookFailed as exc:
+                return failed("callFailed", f"The state hook failed: {exc}; nothing was changed.")
             expected_version = entry.state_version
         else:
             convid, state = new_convid(), empty_state()
@@ -270,11 +364,20 @@ class MockAccount:
         timings["run"] = time.perf_counter() - mark
         if outcome.result_code == "ask" and not outcome.saves:
             # Answers that do not fit the form: ask again, nothing changed, nothing to save.
+            if expected_version:
+                self._touch(user, convid)
             return ExecResult(
-                True, "ask", convid, agent_name, parts=outcome.parts,
-                ask_input=outcome.ask_input, timings=timings,
+                True,
+                "ask",
+                convid,
+                agent_name,
+                parts=outcome.parts,
+                ask_input=outcome.ask_input,
+                timings=timings,
             )
         if not outcome.saves:
+            if expected_version:
+                self._touch(user, convid)
             return failed(outcome.result_code, outcome.error or "The agent did not finish.")
 
         mark = time.perf_counter()
@@ -283,7 +386,10 @@ class MockAccount:
         except StateInvalid as exc:
             return failed("errorInAgent", f"The conversation state cannot be saved: {exc}")
         enc = time.perf_counter()
-        blob = self.cipher.encrypt(plain, convid=convid, owner=user.email, purpose="state")
+        to_hook = self.state_hooks is not None and self.state_hooks.keeps_state and not validation
+        blob: bytes | None = None
+        if not to_hook:
+            blob = self.cipher.encrypt(plain, convid=convid, owner=user.email, purpose="state")
         title = b""
         if expected_version == 0:
             title = self.cipher.encrypt(
@@ -293,6 +399,23 @@ class MockAccount:
                 purpose="title",
             )
         timings["encrypt"] = time.perf_counter() - enc
+        if to_hook and self.state_hooks is not None:
+            # The hook saves first: if it fails, the entry is untouched and the previous state
+            # stays current. If the hook succeeds and the commit below then loses a race
+            # (VersionConflict), the hook holds this run's state while the entry keeps the
+            # winner's version: the customer's store is last-writer-wins by design.
+            try:
+                self.state_hooks.save_state(
+                    convid=convid,
+                    state=json.loads(plain),
+                    user_email=user.email,
+                    agent_name=agent_name,
+                    is_validation=False,
+                )
+            except HookFailed as exc:
+                return failed(
+                    "callFailed", f"The state hook failed: {exc}; nothing of this run was saved."
+                )
         try:
             self.store.commit_run(
                 account=user.account,

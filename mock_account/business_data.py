@@ -16,6 +16,7 @@ import hashlib
 import math
 import random
 import re
+import threading
 from collections.abc import Callable, Mapping, Sequence
 from datetime import date, datetime, time, timedelta
 from typing import Any
@@ -190,6 +191,7 @@ class BusinessData:
         self._tokens: dict[str, list[dict[str, set[str]]]] = {}
         self._weights: dict[str, dict[str, dict[str, float]]] = {}
         self._building: set[str] = set()
+        self._lock = threading.RLock()
 
     # --- public API ---------------------------------------------------------
 
@@ -287,18 +289,23 @@ class BusinessData:
         if source not in FIELDS:
             raise ValueError(f"unknown data source '{source}'; known sources: {', '.join(SOURCES)}")
         if source not in self._records:
-            if source in self._building:
-                raise RuntimeError(f"data source '{source}' refers to itself")
-            self._building.add(source)
-            try:
-                build = getattr(self, f"_build_{source}")
-                records = build(_Builder(derive_seed(self.seed, source)))
-            finally:
-                self._building.discard(source)
-            self._records[source] = [
-                {name: record[name] for name in FIELDS[source]} for record in records
-            ]
+            # Server threads look records up concurrently; one builds, the others wait.
+            # Re-entrant because a source's builder reads the sources it refers to.
+            with self._lock:
+                if source not in self._records:
+                    self._records[source] = self._build(source)
         return self._records[source]
+
+    def _build(self, source: str) -> list[Record]:
+        if source in self._building:
+            raise RuntimeError(f"data source '{source}' refers to itself")
+        self._building.add(source)
+        try:
+            build = getattr(self, f"_build_{source}")
+            records = build(_Builder(derive_seed(self.seed, source)))
+        finally:
+            self._building.discard(source)
+        return [{name: record[name] for name in FIELDS[source]} for record in records]
 
     def _names(self, source: str, field: str = "name") -> list[str]:
         return [record[field] for record in self._source(source)]

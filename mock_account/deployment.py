@@ -1,4 +1,11 @@
-"""Assemble a mock account from its configuration (the embedded defaults or given URLs)."""
+"""Assemble a mock account from its configuration (the embedded defaults or given URLs).
+
+Enterprise hooks (``AccountConfig.hooks``, a module path; ``MOCK_ACCOUNT_HOOKS`` sets the default
+so a server started by other means gets them too): a module that cannot be loaded does not stop
+the deployment from starting, but every agent run then fails with the reason (nothing runs
+without the state hooks it was configured with). If the module has ``encryptionKey``, the account
+keys come from it under ``key_names`` (the last is current) instead of the managed keyring.
+"""
 
 from __future__ import annotations
 
@@ -11,14 +18,18 @@ from agents_catalog.loader import load_account
 
 from .account import Clock, MockAccount, utc_now
 from .business_data import BusinessData
-from .crypto import StateCipher, load_or_create_keyring
+from .crypto import EnterpriseKeySource, KeySource, StateCipher, load_or_create_keyring
 from .mock_model import MockModel
+from .retention import RetentionPolicy
 from .runtime import Engine, RunLimits
 from .search import SearchIndex
+from .state_hooks import HooksError, LoadedHooks, call_hook, load_hooks
 from .stores import open_store
 from .users import UserDirectory
 
 DEFAULT_SEED = 7
+HOOKS_ENV = "MOCK_ACCOUNT_HOOKS"
+DEFAULT_KEY_NAMES = ("enterprise",)
 
 
 def project_data_dir() -> Path:
@@ -42,9 +53,36 @@ class AccountConfig:
     keyring_path: Path | None = None
     time_limit_s: float = 5.0
     clock: Clock = utc_now
+    hooks: str | None = field(default_factory=lambda: os.environ.get(HOOKS_ENV) or None)
+    key_names: tuple[str, ...] = DEFAULT_KEY_NAMES
+    retention: RetentionPolicy = field(default_factory=RetentionPolicy)
 
     def resolved_store_url(self) -> str:
         return self.store_url or f"sqlite:///{self.data_dir / 'conversations.db'}"
+
+    def resolved_keyring_path(self) -> Path:
+        return Path(self.keyring_path or Path(self.data_dir) / "keyring.json")
+
+
+def load_configured_hooks(config: AccountConfig) -> tuple[LoadedHooks | None, str | None]:
+    """The configured hooks, or ``(None, why they could not be loaded)``."""
+    if not config.hooks:
+        return None, None
+    try:
+        return load_hooks(config.hooks), None
+    except HooksError as exc:
+        return None, str(exc)
+
+
+def build_cipher(config: AccountConfig, hooks: LoadedHooks | None = None) -> StateCipher:
+    """The cipher of the account: enterprise keys from the hooks, else the managed keyring."""
+    keys: KeySource
+    if hooks is not None and hooks.encryption_key is not None:
+        key_hook = hooks.encryption_key
+        keys = EnterpriseKeySource(lambda event: call_hook(key_hook, event), config.key_names)
+    else:
+        keys = load_or_create_keyring(config.resolved_keyring_path())
+    return StateCipher(keys)
 
 
 @dataclass
@@ -61,7 +99,8 @@ def build_deployment(config: AccountConfig | None = None) -> Deployment:
     config = config or AccountConfig()
     config.data_dir = Path(config.data_dir)
     agents = load_account(config.account_dir)
-    keyring = load_or_create_keyring(config.keyring_path or config.data_dir / "keyring.json")
+    hooks, hooks_error = load_configured_hooks(config)
+    cipher = build_cipher(config, hooks)
     engine = Engine(
         {a.name: a for a in agents},
         MockModel(),
@@ -73,7 +112,9 @@ def build_deployment(config: AccountConfig | None = None) -> Deployment:
         engine=engine,
         index=SearchIndex.build(agents),
         store=open_store(config.resolved_store_url()),
-        cipher=StateCipher(keyring),
+        cipher=cipher,
         clock=config.clock,
+        state_hooks=hooks,
+        hooks_error=hooks_error,
     )
     return Deployment(account, UserDirectory.generate(config.seed), config)

@@ -65,7 +65,9 @@ def run_engine_bench(runs: int = 300, store_url: str | None = None) -> int:
                 done += 1
         finally:
             deployment.close()
-        print(f"engine follow-ups on {config.resolved_store_url().split(':')[0]}: {len(totals)} runs")
+        print(
+            f"engine follow-ups on {config.resolved_store_url().split(':')[0]}: {len(totals)} runs"
+        )
         print(f"  total    {_percentiles(totals)}")
         for name, values in phases.items():
             print(f"  {name:8} {_percentiles(values)}")

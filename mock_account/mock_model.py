@@ -50,11 +50,11 @@ class MockModel:
             last = earlier[-1]
             who = last.get("agent") or "an earlier agent"
             if who == agent:
-                text += f" (As I said before: \"{_first_sentence(str(last.get('content', '')))}\")"
+                text += f' (As I said before: "{_first_sentence(str(last.get("content", "")))}")'
             else:
                 text += (
                     f" (Picking up from {who}, who said: "
-                    f"\"{_first_sentence(str(last.get('content', '')))}\")"
+                    f'"{_first_sentence(str(last.get("content", "")))}")'
                 )
         facts = _facts(messages[:-1] if messages else messages)
         if facts and earlier:

@@ -395,12 +395,20 @@ class _Run:
             history = self.prompt(args.prompt)
             call = {"source": args.source, "match": match, "where": where, "limit": args.limit}
             history["messages"].append(
-                {"role": "tool_call", "name": f"data.{args.source}", "arguments": call,
-                 "agent": self.agent.name}
+                {
+                    "role": "tool_call",
+                    "name": f"data.{args.source}",
+                    "arguments": call,
+                    "agent": self.agent.name,
+                }
             )
             history["messages"].append(
-                {"role": "tool_result", "name": f"data.{args.source}", "content": value,
-                 "agent": self.agent.name}
+                {
+                    "role": "tool_result",
+                    "name": f"data.{args.source}",
+                    "content": value,
+                    "agent": self.agent.name,
+                }
             )
 
 
@@ -465,7 +473,9 @@ class Engine:
                 )
             stack = paused["stack"]
             run.local_prompts = paused.get("localPrompts", {})
-            answers = {i["name"]: inputs.get(i["name"], i.get("default")) for i in paused["ask"]["inputs"]}
+            answers = {
+                i["name"]: inputs.get(i["name"], i.get("default")) for i in paused["ask"]["inputs"]
+            }
             stack[-1]["locals"][paused["into"]] = answers
             sys_vars["query"] = waiting["inputs"].get("query", "")
             run.reads.update(waiting.get("reads", []))

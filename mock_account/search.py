@@ -1,23 +1,34 @@
-"""Agent search: Okapi BM25 over each agent's title, examples, description and name.
+"""Agent search: Okapi BM25 blended with sentence-embedding similarity.
+
+Two signals rank the agents. The lexical one is BM25 over each agent's title, examples,
+description and name (below). The semantic one is the cosine similarity between the
+request's sentence embedding and the agent's (title, description and examples embedded
+as one text, see `embeddings`): it finds "my laptop fan is screaming and it shuts itself
+off" for an agent about a broken laptop that never says "fan" or "shuts". The shown
+score is ``(1 - semantic) * lexical + semantic * similarity``, both parts on 0..1.
 
 Fields are weighted the BM25F way: an occurrence of a term in the title counts
 `title` times, in an example `examples` times, and so on; the weighted counts and the
 weighted length then go through the usual BM25 saturation and length normalisation
 (`k1`, `b`). Rare terms weigh more through the (non-negative) Okapi IDF.
 
-Scores are shown between 0 and 1: the BM25 score divided by the most any agent could
+The lexical part is between 0 and 1: the BM25 score divided by the most any agent could
 score for that query, i.e. the sum over the query's terms of ``idf * (k1 + 1)``, where a
 query term no agent uses counts with the highest possible IDF. So a score says how much
 of what the request says an agent covers; the division is the same for every agent,
 so the ranking is plain BM25.
 
-No match: a hit is returned only when its shown score reaches `threshold` (the share
+No match: an agent is a hit when the request has at least one content word (not only
+stop words and chat filler) and either its similarity reaches `min_similarity` (a
+paraphrase with no word in common) or it passes the lexical rule: its lexical score
+reaches `threshold` (the share
 of the request it covers, an absolute value on the 0..1 scale) *and* its BM25 score
 reaches `min_bm25` (the evidence: `min_evidence` times the most that a word used by a
 single agent can score, so it scales with the account's size). The first drops an
 agent that shares a word or two with a long request about something else;
 the second drops a short chat follow-up ("what about next week?") that happens to
-share one common word with some agent. Gibberish shares nothing and matches nothing.
+share one common word with some agent. Gibberish shares nothing and matches nothing,
+and is close to no agent in meaning either.
 With no match, the follow-up behaviour sends a follow-up to the agent that answered
 last.
 """
@@ -30,6 +41,7 @@ from typing import Protocol
 
 import numpy as np
 
+from .embeddings import SentenceEncoder, default_encoder
 from .search_text import split_name, terms
 
 
@@ -58,7 +70,9 @@ class SearchHit:
 
 @dataclass(frozen=True)
 class BM25Params:
-    """Ranking parameters; the defaults are tuned on the account's evaluation set."""
+    """Ranking parameters. The BM25 ones are tuned on the account's evaluation set; the
+    semantic weight and similarity floor on agents' own examples held out of the index
+    and on chat filler. ``semantic=0`` ranks by BM25 alone and loads no model."""
 
     k1: float = 1.2
     b: float = 0.9
@@ -68,6 +82,8 @@ class BM25Params:
     name: float = 1.0
     threshold: float = 0.05
     min_evidence: float = 0.55
+    semantic: float = 0.35
+    min_similarity: float = 0.40
 
 
 @dataclass(frozen=True)
@@ -87,10 +103,13 @@ class SearchIndex:
     idf: np.ndarray  # (terms,)
     weights: np.ndarray  # (agents, terms): each term's BM25 contribution per agent
     tags: np.ndarray = field(repr=False)  # (agents,) tag per agent
+    # (agents, dimensions) unit vectors, or None when ranking by BM25 alone
+    vectors: np.ndarray | None = field(default=None, repr=False)
+    encoder: SentenceEncoder | None = field(default=None, repr=False)
 
     @property
     def threshold(self) -> float:
-        """The least shown score (0..1) of a hit."""
+        """The least lexical score (0..1) of a hit found by its words."""
         return self.params.threshold
 
     @property
@@ -107,7 +126,14 @@ class SearchIndex:
         return float(np.log1p((n + 0.5) / 0.5))
 
     @classmethod
-    def build(cls, agents: Sequence[Searchable], params: BM25Params | None = None) -> SearchIndex:
+    def build(
+        cls,
+        agents: Sequence[Searchable],
+        params: BM25Params | None = None,
+        encoder: SentenceEncoder | None = None,
+    ) -> SearchIndex:
+        """Index `agents`; with a semantic weight, `encoder` (the packaged model by
+        default) embeds them once."""
         params = params or BM25Params()
         names = [agent.name for agent in agents]
         duplicates = sorted({n for n in names if names.count(n) > 1})
@@ -130,6 +156,10 @@ class SearchIndex:
         norm = params.k1 * (1.0 - params.b + params.b * length / (average or 1.0))
         with np.errstate(invalid="ignore", divide="ignore"):
             saturated = np.where(tf > 0, tf * (params.k1 + 1.0) / (tf + norm[:, None]), 0.0)
+        vectors = None
+        if params.semantic > 0.0 and agents:
+            encoder = encoder or default_encoder()
+            vectors = encoder.encode([_agent_text(agent) for agent in agents], keep=True)
         return cls(
             params=params,
             agents=tuple(_Agent(a.name, a.title, a.tag) for a in agents),
@@ -137,6 +167,8 @@ class SearchIndex:
             idf=idf,
             weights=saturated * idf[None, :],
             tags=np.array([a.tag for a in agents], dtype=object),
+            vectors=vectors,
+            encoder=encoder if vectors is not None else None,
         )
 
     def raw_scores(self, query: str) -> tuple[np.ndarray, float]:
@@ -149,29 +181,46 @@ class SearchIndex:
         scores = self.weights[:, known].sum(axis=1) if known else np.zeros(len(self.agents))
         return scores, ceiling
 
+    def similarities(self, query: str) -> np.ndarray:
+        """Each agent's cosine similarity to `query` (negatives as 0); zeros without a model."""
+        if self.vectors is None or self.encoder is None:
+            return np.zeros(len(self.agents))
+        (vector,) = self.encoder.encode([query])
+        return np.clip(self.vectors @ vector, 0.0, 1.0).astype(np.float64)
+
     def search(self, query: str, *, tag: str | None = None, limit: int = 10) -> list[SearchHit]:
-        """Agents matching `query`, best first; only those passing the no-match thresholds."""
+        """Agents matching `query`, best first; only those passing the no-match rule."""
         if limit < 1:
             raise ValueError(f"limit must be at least 1, got {limit}")
         scores, ceiling = self.raw_scores(query)
+        # No content word (gibberish still has some): a chat follow-up, never a match.
         if ceiling <= 0.0 or not len(scores):
             return []
-        normalised = scores / ceiling
-        keep = (scores > 0.0) & (normalised >= self.params.threshold)
+        lexical = scores / ceiling
+        keep = (scores > 0.0) & (lexical >= self.params.threshold)
         keep &= scores >= self.min_bm25
+        similarity = self.similarities(query)
+        keep |= similarity >= self.params.min_similarity
         if tag is not None:
             keep &= self.tags == tag
+        weight = self.params.semantic if self.vectors is not None else 0.0
+        blended = (1.0 - weight) * lexical + weight * similarity
         # Best first; equal scores in name order so every run lists the same hits.
-        order = sorted(np.flatnonzero(keep), key=lambda i: (-scores[i], self.agents[i].name))
+        order = sorted(np.flatnonzero(keep), key=lambda i: (-blended[i], self.agents[i].name))
         return [
             SearchHit(
                 agent_name=self.agents[i].name,
                 agent_title=self.agents[i].title,
                 tag=self.agents[i].tag,
-                score=round(float(normalised[i]), 4),
+                score=round(float(blended[i]), 4),
             )
             for i in order[:limit]
         ]
+
+
+def _agent_text(agent: Searchable) -> str:
+    """What is embedded of an agent: everything it says about what it does, as one text."""
+    return " ".join([f"{agent.title}.", agent.description, *agent.examples])
 
 
 def _weighted_terms(agent: Searchable, params: BM25Params) -> dict[str, float]:

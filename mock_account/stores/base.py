@@ -12,10 +12,12 @@ per owner; ``commit_run`` treats a conversation of another owner like a missing 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from types import TracebackType
+
+from mock_account.stores.errors import StoreError
 
 
 @dataclass(frozen=True)
@@ -46,6 +48,24 @@ class StoredState:
     blob: bytes | None
 
 
+@dataclass(frozen=True)
+class CommitRequest:
+    """The arguments of one ``commit_run``, for saving several in one call (``commit_runs``)."""
+
+    account: str
+    convid: str
+    owner: str
+    expected_version: int
+    blob: bytes | None
+    now: datetime
+    title_if_new: bytes
+
+
+# What ``commit_runs`` gives back per request: the new entry, or the exception that request
+# alone raised (``VersionConflict``, ``ValueError`` for bad input, a ``StoreError`` of its own).
+CommitOutcome = ConversationEntry | Exception
+
+
 class ConversationStore(ABC):
     """A backend keeping conversation entries, state blobs and idempotency records."""
 
@@ -70,6 +90,27 @@ class ConversationStore(ABC):
         gets ``title_if_new``, ``created = last_read = now`` and ``pinned = False``; the title and
         pinned flag of an existing conversation are never touched.
         """
+
+    def commit_runs(self, requests: Sequence[CommitRequest]) -> list[CommitOutcome]:
+        """Save several runs; each is its own compare-and-swap with its own outcome.
+
+        The outcome of a request never depends on whether another one failed: a conflicting
+        request gets its ``VersionConflict`` in its place while the others are saved. Requests
+        are applied in order, so two for the same conversation behave as two calls in a row.
+        A failure of the whole batch (its transaction could not commit, the backend went away)
+        is raised instead: then no request was saved, or, if the connection dropped during the
+        commit, it is unknown, exactly as with one ``commit_run`` that fails that way.
+
+        This default saves them one at a time, each failure in its place; backends override it
+        to save a batch in one transaction or round trip.
+        """
+        outcomes: list[CommitOutcome] = []
+        for request in requests:
+            try:
+                outcomes.append(self.commit_run(**commit_kwargs(request)))
+            except (StoreError, ValueError, TypeError) as exc:
+                outcomes.append(exc)
+        return outcomes
 
     @abstractmethod
     def load(self, account: str, convid: str) -> StoredState | None:
@@ -155,3 +196,16 @@ class ConversationStore(ABC):
         tb: TracebackType | None,
     ) -> None:
         self.close()
+
+
+def commit_kwargs(request: CommitRequest) -> dict[str, object]:
+    """The keyword arguments of ``commit_run`` that ``request`` stands for."""
+    return {
+        "account": request.account,
+        "convid": request.convid,
+        "owner": request.owner,
+        "expected_version": request.expected_version,
+        "blob": request.blob,
+        "now": request.now,
+        "title_if_new": request.title_if_new,
+    }

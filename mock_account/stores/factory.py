@@ -13,6 +13,11 @@
     redis://host:6379/0                         also rediss:// and redis-py's URL parameters, plus
         ?prefix=convstore                       the prefix of every key
 
+Every URL also takes ``batch=N`` (group commit: concurrent saves are gathered into batches of up
+to N, see ``batching``), ``batch_wait_us=U`` (how long a batch waits for more saves; default 0,
+batches then form only from saves that arrived while the previous batch was committing) and
+``batch_committers=C`` (batches in flight at once; default 1 for SQLite, 4 for servers).
+
 Backend modules are imported on demand, so using SQLite never loads psycopg or redis-py.
 """
 
@@ -57,7 +62,7 @@ def _no_more(query: dict[str, str], url: str, allowed: str) -> None:
     if query:
         raise StoreConfigError(
             f"store URL {_redact(url)}: unknown option(s) {', '.join(sorted(query))} "
-            f"(allowed: {allowed})"
+            f"(allowed: {allowed}; every store also takes batch, batch_wait_us, batch_committers)"
         )
 
 
@@ -120,18 +125,48 @@ def open_store(url: str) -> ConversationStore:
         )
     except ValueError as exc:
         raise StoreConfigError(f"store URL {_redact(url)}: malformed query string") from exc
-    if scheme == "memory":
-        from mock_account.stores.memory import MemoryStore
+    openers: dict[str, Callable[[str, SplitResult, dict[str, str]], ConversationStore]] = {
+        "memory": _open_memory,
+        "sqlite": _open_sqlite,
+        "postgresql": _open_postgres,
+        "postgres": _open_postgres,
+        "redis": _open_redis,
+        "rediss": _open_redis,
+    }
+    opener = openers.get(scheme)
+    if opener is None:
+        raise StoreConfigError(
+            f"store URL {_redact(url)!r} has unknown scheme {parts.scheme or '(none)'!r}: "
+            "use memory://, sqlite:///path.db, postgresql://... or redis://..."
+        )
+    # Taken out before the backend sees the options: they are this module's, not the backend's.
+    batch = int(_number(query, "batch", "1", url, int)) if "batch" in query else 0
+    for option in ("batch_wait_us", "batch_committers"):
+        if option in query and not batch:
+            raise StoreConfigError(f"store URL {_redact(url)}: {option} needs batch=N")
+    committers = None
+    if "batch_committers" in query:
+        committers = int(_number(query, "batch_committers", "1", url, int))
+    wait_us = 0
+    if "batch_wait_us" in query:
+        # Zero is allowed here (no lingering), so not ``_number``.
+        text = _take(query, "batch_wait_us", "0", url)
+        if not text.isdigit():
+            raise StoreConfigError(
+                f"store URL {_redact(url)}: option batch_wait_us must be a whole number of "
+                f"microseconds, got {text!r}"
+            )
+        wait_us = int(text)
+    store = opener(url, parts, query)
+    if not batch:
+        return store
+    from mock_account.stores.batching import BatchingStore
 
-        _no_more(query, url, "none")
-        return MemoryStore()
-    if scheme == "sqlite":
-        return _open_sqlite(url, parts, query)
-    if scheme in ("postgresql", "postgres"):
-        return _open_postgres(url, parts, query)
-    if scheme in ("redis", "rediss"):
-        return _open_redis(url, parts, query)
-    raise StoreConfigError(
-        f"store URL {_redact(url)!r} has unknown scheme {parts.scheme or '(none)'!r}: "
-        "use memory://, sqlite:///path.db, postgresql://... or redis://..."
-    )
+    return BatchingStore(store, max_batch=batch, max_wait_us=wait_us, committers=committers)
+
+
+def _open_memory(url: str, parts: SplitResult, query: dict[str, str]) -> ConversationStore:
+    from mock_account.stores.memory import MemoryStore
+
+    _no_more(query, url, "none")
+    return MemoryStore()

@@ -8,7 +8,7 @@ connection before lending it, so the store recovers by itself once a restarted s
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
 
@@ -17,7 +17,13 @@ from psycopg.conninfo import conninfo_to_dict
 from psycopg_pool import ConnectionPool
 
 from mock_account.stores import postgres_schema
-from mock_account.stores.base import ConversationEntry, ConversationStore, StoredState
+from mock_account.stores.base import (
+    CommitOutcome,
+    CommitRequest,
+    ConversationEntry,
+    ConversationStore,
+    StoredState,
+)
 from mock_account.stores.codec import decode_cursor, encode_cursor, from_micros, utc
 from mock_account.stores.errors import (
     StoreConfigError,
@@ -70,6 +76,25 @@ _SQL = {
 }
 
 
+# Batched saves: one statement per request, the state write conditional on the CAS having
+# matched a row, so a pipeline of them needs no round trip between the check and the write.
+_BATCH_CAS = {"create": _SQL["create"], "advance": _SQL["advance"]}
+_BATCH_STATE = {
+    "put": "INSERT INTO {s}.states SELECT account, convid, %s FROM saved "
+    "ON CONFLICT (account, convid) DO UPDATE SET blob = excluded.blob",
+    "drop": "DELETE FROM {s}.states AS s USING saved "
+    "WHERE s.account = saved.account AND s.convid = saved.convid",
+}
+_SQL.update(
+    {
+        f"batch_{cas}_{state}": f"WITH saved AS ({cas_sql}), stored AS ({state_sql}) "
+        f"SELECT {_COLUMNS} FROM saved"
+        for cas, cas_sql in _BATCH_CAS.items()
+        for state, state_sql in _BATCH_STATE.items()
+    }
+)
+
+
 def _entry(row: tuple) -> ConversationEntry:
     return ConversationEntry(
         account=row[0],
@@ -82,6 +107,13 @@ def _entry(row: tuple) -> ConversationEntry:
         pinned=bool(row[7]),
         state_version=int(row[8]),
     )
+
+
+def _filled(outcomes: list[CommitOutcome | None]) -> list[CommitOutcome]:
+    missing = [i for i, o in enumerate(outcomes) if o is None]
+    if missing:
+        raise AssertionError(f"batch requests {missing} got no outcome")
+    return [o for o in outcomes if o is not None]
 
 
 def describe(conninfo: str) -> str:
@@ -173,6 +205,72 @@ class PostgresStore(ConversationStore):
                 raise VersionConflict.lost(convid, expected_version)
             self._put_blob(cur, account, convid, blob)
         return _entry(row)
+
+    def commit_runs(self, requests: Sequence[CommitRequest]) -> list[CommitOutcome]:
+        """Pipelined batch: one transaction, one round trip, a CAS statement per request.
+
+        A request whose CAS matches no row gets ``VersionConflict`` while the others commit.
+        Should a statement fail outright (bad data), the transaction is rolled back and the
+        requests are replayed one at a time, so only the faulty one fails.
+        """
+        outcomes: list[CommitOutcome | None] = [None] * len(requests)
+        batch: list[tuple[int, str, tuple]] = []
+        for i, r in enumerate(requests):
+            try:
+                t = utc(r.now, "now")
+            except ValueError as exc:
+                outcomes[i] = exc
+                continue
+            if r.expected_version == 0:
+                cas = "create"
+                params: tuple = (r.account, r.convid, r.owner, r.title_if_new, t, t, t, t)
+            else:
+                cas = "advance"
+                params = (t, t, r.account, r.convid, r.owner, r.expected_version)
+            if r.blob is None:
+                batch.append((i, f"batch_{cas}_drop", params))
+            else:
+                batch.append((i, f"batch_{cas}_put", (*params, r.blob)))
+        if not batch:
+            return _filled(outcomes)
+        # Row locks taken in one order by every batch, so that overlapping batches cannot
+        # deadlock; the sort is stable, so saves of one conversation keep their order.
+        batch.sort(key=lambda item: (requests[item[0]].account, requests[item[0]].convid))
+        try:
+            with self._errors(), self._pool.connection() as conn:
+                cursors = []
+                with conn.pipeline(), conn.transaction():
+                    for _, name, params in batch:
+                        cur = conn.cursor()
+                        cur.execute(self._sql[name], params)
+                        cursors.append(cur)
+                rows = [cur.fetchone() for cur in cursors]
+        except StoreUnavailable as exc:
+            if not isinstance(exc.__cause__, psycopg.errors.DeadlockDetected):
+                raise
+            # Rolled back by the server (a writer outside batches locked in another order):
+            # nothing was saved, so saving them one at a time is safe.
+            return self._one_at_a_time(requests, [i for i, _, _ in batch], outcomes)
+        except StoreError:
+            # Rolled back as a whole: find the faulty request by saving them one at a time.
+            return self._one_at_a_time(requests, [i for i, _, _ in batch], outcomes)
+        for (i, _, _), row in zip(batch, rows, strict=True):
+            r = requests[i]
+            outcomes[i] = (
+                VersionConflict.lost(r.convid, r.expected_version) if row is None else _entry(row)
+            )
+        return _filled(outcomes)
+
+    def _one_at_a_time(
+        self,
+        requests: Sequence[CommitRequest],
+        indexes: list[int],
+        outcomes: list[CommitOutcome | None],
+    ) -> list[CommitOutcome]:
+        replayed = super().commit_runs([requests[i] for i in indexes])
+        for i, outcome in zip(indexes, replayed, strict=True):
+            outcomes[i] = outcome
+        return _filled(outcomes)
 
     def _put_blob(self, cur: psycopg.Cursor, account: str, convid: str, blob: bytes | None) -> None:
         if blob is None:

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from datetime import datetime
 
@@ -28,7 +28,13 @@ from redis.backoff import NoBackoff
 from redis.retry import Retry
 
 from mock_account.stores import redis_scripts
-from mock_account.stores.base import ConversationEntry, ConversationStore, StoredState
+from mock_account.stores.base import (
+    CommitOutcome,
+    CommitRequest,
+    ConversationEntry,
+    ConversationStore,
+    StoredState,
+)
 from mock_account.stores.codec import decode_cursor, encode_cursor, to_micros
 from mock_account.stores.errors import (
     StoreConfigError,
@@ -50,6 +56,13 @@ log = logging.getLogger(__name__)
 PREFIX_RE = re.compile(r"[A-Za-z0-9_.:-]{1,64}")
 _BATCH = 200
 _SCRIPTS = ("COMMIT", "UPDATE", "REPLACE", "DELETE", "REMEMBER")
+
+
+def _filled(outcomes: list[CommitOutcome | None]) -> list[CommitOutcome]:
+    missing = [i for i, o in enumerate(outcomes) if o is None]
+    if missing:
+        raise AssertionError(f"batch requests {missing} got no outcome")
+    return [o for o in outcomes if o is not None]
 
 
 class RedisStore(ConversationStore):
@@ -117,20 +130,67 @@ class RedisStore(ConversationStore):
         now: datetime,
         title_if_new: bytes,
     ) -> ConversationEntry:
-        args = [
-            expected_version,
-            account,
-            convid,
-            owner,
-            to_micros(now, "now"),
-            title_if_new,
-            0 if blob is None else 1,
-            b"" if blob is None else blob,
-        ]
+        args = self._commit_args(
+            CommitRequest(account, convid, owner, expected_version, blob, now, title_if_new)
+        )
         entry = entry_of(self._run("COMMIT", conv_keys(self.prefix, account, convid), args))
         if entry is None:
             raise VersionConflict.lost(convid, expected_version)
         return entry
+
+    def commit_runs(self, requests: Sequence[CommitRequest]) -> list[CommitOutcome]:
+        """Pipelined batch: the CAS scripts of all requests in one round trip, then the indexes.
+
+        Each script is atomic on its own and answers on its own, so a conflicting request gets
+        ``VersionConflict`` while the others are saved (the pipeline is not a transaction).
+        """
+        outcomes: list[CommitOutcome | None] = [None] * len(requests)
+        sent: list[int] = []
+        with self._errors():
+            pipe = self._redis.pipeline(transaction=False)
+            for i, r in enumerate(requests):
+                try:
+                    args = self._commit_args(r)
+                except ValueError as exc:
+                    outcomes[i] = exc
+                    continue
+                keys = conv_keys(self.prefix, r.account, r.convid)
+                self._scripts["COMMIT"](keys=keys, args=args, client=pipe)
+                sent.append(i)
+            replies = pipe.execute(raise_on_error=False) if sent else []
+        saved: list[Fields] = []
+        for i, reply in zip(sent, replies, strict=True):
+            r = requests[i]
+            if isinstance(reply, Exception):
+                outcomes[i] = StoreError(f"{self.where}: {reply}")
+                continue
+            fields = as_fields(reply)
+            entry = entry_of(fields)
+            if entry is None:
+                outcomes[i] = VersionConflict.lost(r.convid, r.expected_version)
+            else:
+                outcomes[i] = entry
+                saved.append(fields)
+        if saved:
+            try:
+                self._index.sync_many(saved)
+            except redis.RedisError as exc:
+                # As in _run: the saves happened; listing heals the index.
+                log.warning("%s: index update of %d saves failed: %s", self.where, len(saved), exc)
+        return _filled(outcomes)
+
+    @staticmethod
+    def _commit_args(r: CommitRequest) -> list[object]:
+        return [
+            r.expected_version,
+            r.account,
+            r.convid,
+            r.owner,
+            to_micros(r.now, "now"),
+            r.title_if_new,
+            0 if r.blob is None else 1,
+            b"" if r.blob is None else r.blob,
+        ]
 
     def load(self, account: str, convid: str) -> StoredState | None:
         entry_key, state_key = conv_keys(self.prefix, account, convid)

@@ -10,14 +10,20 @@ and the write are one atomic step across threads and processes alike; other writ
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from datetime import datetime
 from pathlib import Path
 
 from mock_account.stores import sqlite_schema
-from mock_account.stores.base import ConversationEntry, ConversationStore, StoredState
+from mock_account.stores.base import (
+    CommitOutcome,
+    CommitRequest,
+    ConversationEntry,
+    ConversationStore,
+    StoredState,
+)
 from mock_account.stores.codec import decode_cursor, encode_cursor, from_micros, to_micros
-from mock_account.stores.errors import VersionConflict
+from mock_account.stores.errors import StoreError, VersionConflict
 from mock_account.stores.sqlite_connections import SqliteConnections
 
 _COLUMNS = "account, convid, owner, title, created, last_executed, last_read, pinned, state_version"
@@ -68,28 +74,61 @@ class SqliteStore(ConversationStore):
         now: datetime,
         title_if_new: bytes,
     ) -> ConversationEntry:
+        request = CommitRequest(account, convid, owner, expected_version, blob, now, title_if_new)
         t = to_micros(now, "now")
-        key = (account, convid)
         with self._db.errors(), self._db.write() as conn:
-            if expected_version == 0:
-                cur = conn.execute(
-                    "INSERT INTO entries VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, 1) "
-                    "ON CONFLICT DO NOTHING",
-                    (account, convid, owner, title_if_new, t, t, t, t),
-                )
-            else:
-                cur = conn.execute(
-                    "UPDATE entries SET state_version = state_version + 1, last_executed = ?, "
-                    "last_used = max(?, last_read) "
-                    "WHERE account = ? AND convid = ? AND owner = ? AND state_version = ?",
-                    (t, t, account, convid, owner, expected_version),
-                )
-            if cur.rowcount != 1:
-                raise VersionConflict.lost(convid, expected_version)
-            self._put_blob(conn, key, blob)
-            row = conn.execute(
-                f"SELECT {_COLUMNS} FROM entries WHERE account = ? AND convid = ?", key
-            ).fetchone()
+            return self._commit(conn, request, t)
+
+    def commit_runs(self, requests: Sequence[CommitRequest]) -> list[CommitOutcome]:
+        """Group commit: every request in one write transaction, each with its own CAS.
+
+        Each request runs inside a savepoint, so one that fails is undone alone and the others
+        still commit; the batch pays for one lock acquisition and one WAL commit.
+        """
+        outcomes: list[CommitOutcome] = []
+        with self._db.errors(), self._db.write() as conn:
+            for request in requests:
+                try:
+                    t = to_micros(request.now, "now")
+                except ValueError as exc:
+                    outcomes.append(exc)
+                    continue
+                conn.execute("SAVEPOINT commit_item")
+                try:
+                    outcomes.append(self._commit(conn, request, t))
+                except VersionConflict as exc:
+                    conn.execute("ROLLBACK TO commit_item")
+                    outcomes.append(exc)
+                except (sqlite3.IntegrityError, sqlite3.InterfaceError) as exc:
+                    # A problem of this request's data; anything else concerns the whole batch.
+                    conn.execute("ROLLBACK TO commit_item")
+                    outcomes.append(StoreError(f"SQLite store {self.path}: {exc}"))
+                finally:
+                    conn.execute("RELEASE commit_item")
+        return outcomes
+
+    def _commit(self, conn: sqlite3.Connection, r: CommitRequest, t: int) -> ConversationEntry:
+        """One compare-and-swap save inside the caller's write transaction."""
+        key = (r.account, r.convid)
+        if r.expected_version == 0:
+            cur = conn.execute(
+                "INSERT INTO entries VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, 1) "
+                "ON CONFLICT DO NOTHING",
+                (r.account, r.convid, r.owner, r.title_if_new, t, t, t, t),
+            )
+        else:
+            cur = conn.execute(
+                "UPDATE entries SET state_version = state_version + 1, last_executed = ?, "
+                "last_used = max(?, last_read) "
+                "WHERE account = ? AND convid = ? AND owner = ? AND state_version = ?",
+                (t, t, r.account, r.convid, r.owner, r.expected_version),
+            )
+        if cur.rowcount != 1:
+            raise VersionConflict.lost(r.convid, r.expected_version)
+        self._put_blob(conn, key, r.blob)
+        row = conn.execute(
+            f"SELECT {_COLUMNS} FROM entries WHERE account = ? AND convid = ?", key
+        ).fetchone()
         return _entry(row)
 
     @staticmethod

@@ -33,8 +33,10 @@ def run(deployment: Deployment, user, query: str, convid: str | None = None):
     result = deployment.account.exec_agent(user, agent, {"query": query}, convid)
     while result.success and result.result_code == "ask":
         answers = {
-            i["name"]: i.get("default") or (
-                (i.get("options") or ["x"])[:1] if i["type"] == "chooseMany"
+            i["name"]: i.get("default")
+            or (
+                (i.get("options") or ["x"])[:1]
+                if i["type"] == "chooseMany"
                 else (i.get("options") or ["an answer"])[0]
             )
             for i in result.ask_input["inputs"]

@@ -167,3 +167,27 @@ def test_key_fields_name_real_fields_of_every_source() -> None:
     assert set(KEY_FIELDS) == set(SOURCES)
     for source, fields in KEY_FIELDS.items():
         assert fields and fields <= set(FIELDS[source]), source
+
+
+def test_concurrent_first_lookups_build_each_source_once() -> None:
+    import threading
+
+    data = BusinessData(seed=11)
+    errors: list[BaseException] = []
+    barrier = threading.Barrier(8)
+
+    def look() -> None:
+        try:
+            barrier.wait()
+            data.lookup("orders", match="chairs", where=None, limit=1)
+            data.lookup("flights", match="Berlin", where=None, limit=1)
+        except BaseException as exc:  # noqa: BLE001 - collected for the assertion
+            errors.append(exc)
+
+    threads = [threading.Thread(target=look) for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == []
+    assert data.records("orders") == BusinessData(seed=11).records("orders")

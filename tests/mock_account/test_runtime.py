@@ -40,7 +40,9 @@ SETTER = agent(
 READER = agent(
     "Reader",
     """  - prompt: {name: chat, user: "{sys.query}"}
-  - llm: {prompt: chat, reply: "Expenses for {conv.trip.destination}; scratch={scratch}; mine={agent.seen}."}
+  - llm:
+      prompt: chat
+      reply: "Expenses for {conv.trip.destination}; scratch={scratch}; mine={agent.seen}."
   - output: "{result}"
   - end: {}
 """,
@@ -61,7 +63,10 @@ LOOPER = agent(
     "Looper",
     """  - var: {name: conv.trip, value: {destination: Oslo}}
   - var: {name: items, value: [1, 2, 3]}
-  - for: {each: items, as: i, do: [{for: {each: items, as: j, do: [{var: {name: k, value: "{i}{j}"}}]}}]}
+  - for:
+      each: items
+      as: i
+      do: [{for: {each: items, as: j, do: [{var: {name: k, value: "{i}{j}"}}]}}]
   - func: {name: again}
 """,
     functions="""  again:
@@ -172,7 +177,10 @@ def test_fail_message_is_templated(engine: Engine) -> None:
 def test_time_limit_gives_timed_out_and_saves_nothing() -> None:
     ticks = count()
     engine = Engine(
-        {LOOPER.name: LOOPER}, MockModel(), BusinessData(seed=7), RunLimits(time_limit_s=5.0),
+        {LOOPER.name: LOOPER},
+        MockModel(),
+        BusinessData(seed=7),
+        RunLimits(time_limit_s=5.0),
         clock=lambda: float(next(ticks)),  # each check advances one "second"
     )
     out = run(engine, "Looper", None)

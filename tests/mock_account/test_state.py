@@ -17,7 +17,11 @@ def state_with(conv=None, agents=None):
 @pytest.mark.parametrize(
     ("conv", "agents", "place"),
     [
-        ({"trip": {"dates": [1.0, float("nan")]}}, None, "conv.trip.dates.1 is not a finite number"),
+        (
+            {"trip": {"dates": [1.0, float("nan")]}},
+            None,
+            "conv.trip.dates.1 is not a finite number",
+        ),
         ({"trip": {"dates": {3, 4}}}, None, "conv.trip.dates holds a set"),
         ({"trip": {1: "x"}}, None, "conv.trip has a non-string key 1"),
         ({"trip": ("a", "b")}, None, "conv.trip holds a tuple"),

@@ -18,7 +18,10 @@ from mock_account.stores import ConversationStore, StoreUnavailable, open_store
 
 POSTGRES_URL = os.environ.get("TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/test")
 REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
-BACKENDS = ["memory", "sqlite", "postgres", "redis"]
+PLAIN_BACKENDS = ["memory", "sqlite", "postgres", "redis"]
+# The same stores behind group commit (``?batch=N``): the contract must hold unchanged.
+BATCH_BACKENDS = [f"{backend}+batch" for backend in PLAIN_BACKENDS]
+BACKENDS = PLAIN_BACKENDS + BATCH_BACKENDS
 
 
 def unreachable(backend: str, exc: Exception) -> None:
@@ -55,6 +58,9 @@ def _drop_prefix(prefix: str) -> None:
 
 def backend_url(backend: str, tmp_path: Path) -> tuple[str, Callable[[], None]]:
     """``(url, cleanup)`` of a fresh, empty store of ``backend``."""
+    if backend.endswith("+batch"):
+        url, cleanup = backend_url(backend.removesuffix("+batch"), tmp_path)
+        return with_option(url, "batch=64"), cleanup
     run = uuid.uuid4().hex[:12]
     if backend == "memory":
         return "memory://", lambda: None

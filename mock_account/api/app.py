@@ -1,0 +1,85 @@
+"""The FastAPI application of the agent server, built around one deployment."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI
+
+from ..business_data import SOURCES
+from ..deployment import Deployment
+from . import routes_exec, routes_harness, routes_user
+from .body_limit import DEFAULT_MAX_BODY_BYTES, BodySizeLimit
+from .docs import DESCRIPTION, TAGS, TITLE
+from .handlers import install_handlers
+from .idempotency import IdempotencyGuard
+from .models import HealthResponse
+
+#: How long a duplicate waits for the first request with its Idempotency-Key, beyond the
+#: agents' time limit, before it is refused with 409.
+IDEMPOTENCY_GRACE_S = 10.0
+
+
+def warm_up(deployment: Deployment) -> None:
+    """Build the lazily generated business data before the first request.
+
+    The first requests are then not slower than the rest, and no two request threads ever
+    build the same data source at once (the generator is not meant to be shared mid-build).
+    """
+    data = deployment.account.engine.data
+    for source in SOURCES:
+        data.lookup(source, match="warm up")
+
+
+def store_kind(deployment: Deployment) -> str:
+    return deployment.config.resolved_store_url().split(":", 1)[0].split("+", 1)[0]
+
+
+def create_app(
+    deployment: Deployment,
+    *,
+    max_body_bytes: int = DEFAULT_MAX_BODY_BYTES,
+    close_on_shutdown: bool = False,
+) -> FastAPI:
+    """The HTTP API over ``deployment``; it closes the deployment on shutdown if told to."""
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        try:
+            yield
+        finally:
+            if close_on_shutdown:
+                deployment.close()
+
+    app = FastAPI(
+        title=TITLE,
+        description=DESCRIPTION,
+        version="1.0.0",
+        openapi_tags=TAGS,
+        lifespan=lifespan,
+        # Only a body declared as JSON is read as JSON: with the session cookie, a cross-site
+        # request without a JSON content type must not be able to act for the user.
+        strict_content_type=True,
+    )
+    warm_up(deployment)
+    app.state.deployment = deployment
+    app.state.idempotency = IdempotencyGuard(
+        deployment.account.store,
+        deployment.account.clock,
+        wait_s=deployment.config.time_limit_s + IDEMPOTENCY_GRACE_S,
+    )
+    agents = len(deployment.account.agents)
+    kind = store_kind(deployment)
+
+    @app.get("/health", response_model=HealthResponse, tags=["service"], summary="Liveness")
+    def health() -> HealthResponse:
+        """Whether the server answers, how many agents it has and which store it uses."""
+        return HealthResponse(status="ok", agents=agents, store=kind)
+
+    app.include_router(routes_exec.router)
+    app.include_router(routes_user.router)
+    app.include_router(routes_harness.router)
+    install_handlers(app)
+    app.add_middleware(BodySizeLimit, max_bytes=max_body_bytes)
+    return app

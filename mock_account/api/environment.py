@@ -1,0 +1,74 @@
+"""The server's configuration as environment variables, for uvicorn worker processes.
+
+With ``--workers N`` uvicorn starts each worker from an import string, so the deployment cannot
+be handed over as an object: ``serve`` writes the configuration into the environment and every
+worker builds its own deployment from it with ``create_app_from_environment``.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from pathlib import Path
+
+from fastapi import FastAPI
+
+from ..deployment import HOOKS_ENV, AccountConfig, build_deployment
+from .app import create_app
+from .body_limit import DEFAULT_MAX_BODY_BYTES
+
+DATA_DIR = "MOCK_ACCOUNT_DATA"
+STORE_URL = "MOCK_ACCOUNT_STORE"
+ACCOUNT_DIR = "MOCK_ACCOUNT_AGENTS"
+SEED = "MOCK_ACCOUNT_SEED"
+KEYRING = "MOCK_ACCOUNT_KEYRING"
+TIME_LIMIT = "MOCK_ACCOUNT_TIME_LIMIT"
+MAX_BODY = "MOCK_ACCOUNT_MAX_BODY_BYTES"
+
+FACTORY = "mock_account.api.environment:create_app_from_environment"
+
+
+def environment_for(config: AccountConfig, max_body_bytes: int) -> dict[str, str]:
+    """The variables that make ``config_from_environment`` rebuild ``config``."""
+    env = {
+        DATA_DIR: str(config.data_dir),
+        ACCOUNT_DIR: str(config.account_dir),
+        SEED: str(config.seed),
+        TIME_LIMIT: repr(config.time_limit_s),
+        MAX_BODY: str(max_body_bytes),
+    }
+    if config.store_url:
+        env[STORE_URL] = config.store_url
+    if config.keyring_path:
+        env[KEYRING] = str(config.keyring_path)
+    if config.hooks:
+        env[HOOKS_ENV] = config.hooks  # AccountConfig reads it itself
+    return env
+
+
+def config_from_environment(env: Mapping[str, str] | None = None) -> tuple[AccountConfig, int]:
+    """The account configuration and the body limit; unset variables keep the defaults."""
+    env = os.environ if env is None else env
+    config = AccountConfig()
+    try:
+        if env.get(DATA_DIR):
+            config.data_dir = Path(env[DATA_DIR])
+        if env.get(ACCOUNT_DIR):
+            config.account_dir = Path(env[ACCOUNT_DIR])
+        config.store_url = env.get(STORE_URL) or None
+        if env.get(KEYRING):
+            config.keyring_path = Path(env[KEYRING])
+        if env.get(SEED):
+            config.seed = int(env[SEED])
+        if env.get(TIME_LIMIT):
+            config.time_limit_s = float(env[TIME_LIMIT])
+        max_body = int(env.get(MAX_BODY) or DEFAULT_MAX_BODY_BYTES)
+    except ValueError as exc:
+        raise ValueError(f"invalid server environment: {exc}") from exc
+    return config, max_body
+
+
+def create_app_from_environment() -> FastAPI:
+    """uvicorn factory: the app over a deployment built from the environment."""
+    config, max_body = config_from_environment()
+    return create_app(build_deployment(config), max_body_bytes=max_body, close_on_shutdown=True)

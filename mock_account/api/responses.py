@@ -1,0 +1,38 @@
+"""The JSON error body every refusal uses: ``{"success": false, "error": {"message": ...}}``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from starlette.responses import JSONResponse
+
+from ..errors import ApiError, public_message, status_for
+from .problems import Problem
+
+
+def error_body(message: str, fields: list[Problem] | None = None) -> dict[str, Any]:
+    error: dict[str, Any] = {"message": message}
+    if fields:
+        error["fields"] = [{"field": p.field, "message": p.message} for p in fields]
+    return {"success": False, "error": error}
+
+
+def error_response(
+    status: int,
+    message: str,
+    *,
+    headers: dict[str, str] | None = None,
+    fields: list[Problem] | None = None,
+    extra: dict[str, Any] | None = None,
+) -> JSONResponse:
+    body = error_body(message, fields)
+    body.update(extra or {})
+    return JSONResponse(body, status_code=status, headers=headers)
+
+
+def exception_response(exc: BaseException, extra: dict[str, Any] | None = None) -> JSONResponse:
+    """The answer to an error of the table in ``mock_account.errors`` (500 if not in it)."""
+    headers = exc.headers if isinstance(exc, ApiError) else None
+    return error_response(
+        status_for(exc) or 500, public_message(exc), headers=headers, extra=extra
+    )

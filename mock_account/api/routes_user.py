@@ -1,0 +1,121 @@
+"""``/api/user``: the caller's conversations (Search2o API).
+
+An unknown conversation and another user's conversation get the same answer: 404 with
+``{"success": false, "error": {"message": "Unknown conversation"}}``. Pinning beyond the
+limit is refused with 409 (the message says the limit and what to do).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Body
+
+from .auth import CurrentUser, DeploymentDep
+from .docs import BAD_BODY, STORE_DOWN, UNAUTHORIZED, UNKNOWN, error_doc
+from .models import (
+    ConversationRequest,
+    ConversationResponse,
+    ConversationsResponse,
+    PinnedRequest,
+    SetPinnedRequest,
+    SetTitleRequest,
+    SuccessResponse,
+    UnpinnedRequest,
+    UnpinnedResponse,
+)
+
+router = APIRouter(
+    prefix="/api/user", tags=["user"], responses={**UNAUTHORIZED, **BAD_BODY, **STORE_DOWN}
+)
+
+DONE = {"success": True}
+
+
+@router.post(
+    "/getConversation",
+    response_model=ConversationResponse,
+    responses=UNKNOWN,
+    summary="One conversation",
+)
+def get_conversation(
+    body: ConversationRequest, user: CurrentUser, deployment: DeploymentDep
+) -> dict[str, Any]:
+    """The conversation's entry (counts as a use for retention)."""
+    view = deployment.account.get_conversation(user, body.convid)
+    return {"success": True, "conversation": view.wire()}
+
+
+@router.post(
+    "/getPinnedConversations", response_model=ConversationsResponse, summary="Pinned conversations"
+)
+def get_pinned(
+    user: CurrentUser,
+    deployment: DeploymentDep,
+    body: Annotated[PinnedRequest | None, Body()] = None,
+) -> dict[str, Any]:
+    """Every pinned conversation of the caller, most recently used first. The body may be empty."""
+    return {
+        "success": True,
+        "conversations": [v.wire() for v in deployment.account.list_pinned(user)],
+    }
+
+
+@router.post(
+    "/getUnpinnedConversations",
+    response_model=UnpinnedResponse,
+    summary="Recent conversations, paged",
+)
+def get_unpinned(
+    user: CurrentUser,
+    deployment: DeploymentDep,
+    body: Annotated[UnpinnedRequest | None, Body()] = None,
+) -> dict[str, Any]:
+    """One page of the caller's unpinned conversations, most recently used first."""
+    page = body or UnpinnedRequest()
+    views, cursor = deployment.account.list_recent(
+        user, limit=page.limit, cursor=page.next_cursor
+    )
+    return {"success": True, "conversations": [v.wire() for v in views], "nextCursor": cursor}
+
+
+@router.post(
+    "/setConversationTitle",
+    response_model=SuccessResponse,
+    responses=UNKNOWN,
+    summary="Rename a conversation",
+)
+def set_title(
+    body: SetTitleRequest, user: CurrentUser, deployment: DeploymentDep
+) -> dict[str, Any]:
+    """Replace the title (stored encrypted)."""
+    deployment.account.set_title(user, body.convid, body.title)
+    return DONE
+
+
+@router.post(
+    "/setPinned",
+    response_model=SuccessResponse,
+    responses={**UNKNOWN, 409: error_doc("The pin limit is reached; unpin one first.")},
+    summary="Pin or unpin a conversation",
+)
+def set_pinned(
+    body: SetPinnedRequest, user: CurrentUser, deployment: DeploymentDep
+) -> dict[str, Any]:
+    """Pin (kept by retention, listed apart) or unpin a conversation."""
+    deployment.account.set_pinned(user, body.convid, body.pinned)
+    return DONE
+
+
+@router.post(
+    "/deleteConversation",
+    response_model=SuccessResponse,
+    responses=UNKNOWN,
+    summary="Delete a conversation",
+)
+def delete_conversation(
+    body: ConversationRequest, user: CurrentUser, deployment: DeploymentDep
+) -> dict[str, Any]:
+    """Delete the conversation, its state and its entry, for good."""
+    deployment.account.delete(user, body.convid)
+    return DONE

@@ -1,0 +1,80 @@
+"""Fixtures of the HTTP API tests: a small agent account, a fresh deployment and clients.
+
+Each test gets its own deployment (in-memory store, keyring in a temporary folder) over a folder
+of a few agents written here, so the tests never depend on the generated 200-agent account. The
+business data is generated once per session and shared: it is read-only once built.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from api_helpers import ticking_clock, token_of, write_account
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+
+from mock_account.api import create_app
+from mock_account.business_data import BusinessData
+from mock_account.deployment import AccountConfig, Deployment, build_deployment
+from mock_account.users import User
+
+
+@pytest.fixture(scope="session")
+def account_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return write_account(tmp_path_factory.mktemp("account"))
+
+
+@pytest.fixture(scope="session")
+def business_data() -> BusinessData:
+    return BusinessData(seed=7)
+
+
+@pytest.fixture
+def deployment(
+    tmp_path: Path, account_dir: Path, business_data: BusinessData
+) -> Iterator[Deployment]:
+    config = AccountConfig(
+        data_dir=tmp_path, store_url="memory://", account_dir=account_dir, clock=ticking_clock()
+    )
+    built = build_deployment(config)
+    built.account.engine.data = business_data
+    try:
+        yield built
+    finally:
+        built.close()
+
+
+@pytest.fixture
+def app(deployment: Deployment) -> FastAPI:
+    return create_app(deployment)
+
+
+@pytest.fixture
+def users(deployment: Deployment) -> list[User]:
+    return deployment.users.users
+
+
+@pytest.fixture
+def client(app: FastAPI, deployment: Deployment) -> Iterator[TestClient]:
+    """A client signed in as the first user (acme)."""
+    token = token_of(deployment, deployment.users.users[0])
+    with TestClient(
+        app, headers={"Authorization": f"Bearer {token}"}, raise_server_exceptions=False
+    ) as signed_in:
+        yield signed_in
+
+
+@pytest.fixture
+def other_client(app: FastAPI, deployment: Deployment) -> Iterator[TestClient]:
+    """A client signed in as the second user of the same account."""
+    token = token_of(deployment, deployment.users.users[1])
+    with TestClient(app, headers={"Authorization": f"Bearer {token}"}) as signed_in:
+        yield signed_in
+
+
+@pytest.fixture
+def anonymous(app: FastAPI) -> Iterator[TestClient]:
+    with TestClient(app, raise_server_exceptions=False) as nobody:
+        yield nobody

@@ -1,0 +1,281 @@
+"""``/api/exec``: search and execAgent over HTTP, every result code a client can meet."""
+
+from __future__ import annotations
+
+import itertools
+import re
+
+import pytest
+from api_helpers import TRIP, start_trip
+from fastapi.testclient import TestClient
+
+from mock_account.deployment import Deployment
+from mock_account.stores import StoreUnavailable
+
+EXEC = "/api/exec/execAgent"
+WIRE_KEYS = {"success", "convid", "agentName", "output", "resultCode"}
+
+
+def test_search_lists_matches_best_first_with_scores(client: TestClient) -> None:
+    reply = client.post("/api/exec/search", json={"query": TRIP})
+    assert reply.status_code == 200
+    body = reply.json()
+    assert body["success"] is True
+    assert body["searchBehavior"] == "default"
+    assert body["followupBehavior"] == "executeTopMatch"
+    results = body["searchResults"]
+    assert results[0]["agentName"] == "BookTrip"
+    assert results[0]["agentTitle"] == "Book a business trip"
+    scores = [r["score"] for r in results]
+    assert scores == sorted(scores, reverse=True) and 0 < scores[0] <= 1
+    assert set(results[0]) == {"agentName", "agentTitle", "score"}
+
+
+def test_search_by_tag_keeps_only_that_department(client: TestClient) -> None:
+    query = "file my travel expenses for that trip"
+    body = client.post("/api/exec/search", json={"query": query, "tag": "finance"}).json()
+    names = {r["agentName"] for r in body["searchResults"]}
+    assert names and names <= {"FileExpenses", "InvoiceStatus"}
+
+
+def test_search_without_a_match_is_an_empty_success(client: TestClient) -> None:
+    body = client.post("/api/exec/search", json={"query": "zxqv wvvk plorp"}).json()
+    assert body == {
+        "success": True,
+        "searchResults": [],
+        "searchBehavior": "default",
+        "followupBehavior": "executeTopMatch",
+    }
+
+
+def test_ask_then_flat_answers_finish_the_run(client: TestClient) -> None:
+    asked = client.post(EXEC, json={"agentName": "BookTrip", "inputs": {"query": TRIP}})
+    assert asked.status_code == 200
+    body = asked.json()
+    assert body["success"] is True and body["resultCode"] == "ask"
+    assert re.fullmatch(r"[0-9A-Za-z]{22}", body["convid"])
+    assert body["askInput"]["message"] == "Which seat do you prefer?"
+    seat = body["askInput"]["inputs"][0]
+    assert seat["name"] == "seat" and seat["type"] == "chooseOne"
+    assert seat["options"] == ["aisle", "window"]
+
+    done = client.post(
+        EXEC,
+        json={"agentName": "BookTrip", "convid": body["convid"], "inputs": {"seat": "window"}},
+    ).json()
+    assert done["resultCode"] == "success" and done["convid"] == body["convid"]
+    assert "askInput" not in done and "error" not in done
+    assert done["output"]["agentName"] == "BookTrip"
+    assert done["output"]["parts"][0]["contentType"] == "text"
+    assert "Booked your trip to Berlin, window seat." in done["output"]["parts"][0]["text"]
+
+
+def test_a_follow_up_to_another_agent_builds_on_the_saved_state(client: TestClient) -> None:
+    convid = start_trip(client)
+    reply = client.post(
+        EXEC,
+        json={
+            "agentName": "FileExpenses",
+            "convid": convid,
+            "inputs": {"query": "file my travel expenses for that trip"},
+        },
+    ).json()
+    assert reply["resultCode"] == "success" and reply["convid"] == convid
+    assert "Expenses filed for your trip to Berlin." in reply["output"]["parts"][0]["text"]
+
+
+def test_fail_command_is_200_with_no_convid_and_no_output(client: TestClient) -> None:
+    reply = client.post(
+        EXEC, json={"agentName": "IssueRefund", "inputs": {"query": "refund the last payment"}}
+    )
+    assert reply.status_code == 200
+    body = reply.json()
+    assert body == {
+        "success": False,
+        "convid": None,
+        "agentName": "IssueRefund",
+        "output": None,
+        "resultCode": "failCommand",
+        "error": {"message": "Refunds need a manager's approval (refund the last payment)."},
+    }
+
+
+def test_error_in_agent_saves_nothing(client: TestClient) -> None:
+    convid = start_trip(client)
+    state_before = client.post(
+        "/api/harness/getConversationState", json={"convid": convid}
+    ).json()["state"]
+    reply = client.post(
+        EXEC,
+        json={
+            "agentName": "QuarterlyReport",
+            "convid": convid,
+            "inputs": {"query": "build the quarterly sales report"},
+        },
+    ).json()
+    assert reply["resultCode"] == "errorInAgent" and reply["success"] is False
+    assert reply["convid"] is None and reply["output"] is None
+    assert "missing_function" in reply["error"]["message"]
+    state_after = client.post(
+        "/api/harness/getConversationState", json={"convid": convid}
+    ).json()["state"]
+    assert state_after == state_before and "report" not in state_after["conv"]
+
+
+def test_unknown_agent_is_call_failed(client: TestClient) -> None:
+    reply = client.post(EXEC, json={"agentName": "NoSuchAgent", "inputs": {"query": TRIP}})
+    assert reply.status_code == 200
+    assert reply.json()["resultCode"] == "callFailed"
+    assert "NoSuchAgent" in reply.json()["error"]["message"]
+
+
+def test_unavailable_store_is_call_failed(
+    client: TestClient, deployment: Deployment, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    convid = start_trip(client)
+
+    def down(*args: object, **kwargs: object) -> None:
+        raise StoreUnavailable("memory store: switched off for the test")
+
+    monkeypatch.setattr(deployment.account.store, "load", down)
+    reply = client.post(
+        EXEC, json={"agentName": "InvoiceStatus", "convid": convid, "inputs": {"query": TRIP}}
+    )
+    assert reply.status_code == 200
+    assert reply.json()["resultCode"] == "callFailed"
+    assert "unavailable" in reply.json()["error"]["message"]
+
+
+def test_unknown_conversation(client: TestClient) -> None:
+    reply = client.post(
+        EXEC, json={"agentName": "InvoiceStatus", "convid": "A" * 22, "inputs": {"query": TRIP}}
+    )
+    assert reply.status_code == 200
+    body = reply.json()
+    assert body["resultCode"] == "unknownConversation" and body["convid"] is None
+
+
+def test_another_users_conversation_is_an_unknown_one(
+    client: TestClient, other_client: TestClient
+) -> None:
+    convid = start_trip(client)
+    mine = other_client.post(
+        EXEC, json={"agentName": "InvoiceStatus", "convid": convid, "inputs": {"query": TRIP}}
+    ).json()
+    missing = other_client.post(
+        EXEC, json={"agentName": "InvoiceStatus", "convid": "B" * 22, "inputs": {"query": TRIP}}
+    ).json()
+    assert mine["resultCode"] == missing["resultCode"] == "unknownConversation"
+    assert mine["error"] == missing["error"]
+
+
+def test_another_agent_while_waiting_on_an_ask_is_unknown_conversation(
+    client: TestClient,
+) -> None:
+    asked = client.post(EXEC, json={"agentName": "BookTrip", "inputs": {"query": TRIP}}).json()
+    reply = client.post(
+        EXEC,
+        json={
+            "agentName": "FileExpenses",
+            "convid": asked["convid"],
+            "inputs": {"query": "file my travel expenses for that trip"},
+        },
+    ).json()
+    assert reply["resultCode"] == "unknownConversation"
+    assert "waiting for your answers to another agent" in reply["error"]["message"]
+
+
+def test_running_out_of_time_is_timed_out(
+    client: TestClient, deployment: Deployment, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ticks = itertools.count()
+    # Every reading of the engine's clock is ten seconds later: the first step is already late.
+    monkeypatch.setattr(deployment.account.engine, "clock", lambda: 10.0 * next(ticks))
+    reply = client.post(
+        EXEC, json={"agentName": "InvoiceStatus", "inputs": {"query": "show the open invoice"}}
+    ).json()
+    assert reply["resultCode"] == "timedOut" and reply["convid"] is None
+
+
+def test_an_unexpected_failure_is_still_200_unexpected(
+    client: TestClient, deployment: Deployment, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def explode(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("internal detail that must not leak")
+
+    monkeypatch.setattr(deployment.account, "exec_agent", explode)
+    reply = client.post(EXEC, json={"agentName": "InvoiceStatus", "inputs": {"query": TRIP}})
+    assert reply.status_code == 200
+    body = reply.json()
+    assert body["resultCode"] == "unexpected" and body["success"] is False
+    assert "internal detail" not in reply.text and "Traceback" not in reply.text
+
+
+def test_every_answer_has_the_wire_fields(client: TestClient) -> None:
+    for agent in ("InvoiceStatus", "IssueRefund", "QuarterlyReport", "NoSuchAgent"):
+        body = client.post(EXEC, json={"agentName": agent, "inputs": {"query": TRIP}}).json()
+        assert WIRE_KEYS <= set(body), agent
+
+
+SERVER_TIMING = re.compile(
+    r"restore;dur=\d+\.\d{3}, run;dur=\d+\.\d{3}, encrypt;dur=\d+\.\d{3}, save;dur=\d+\.\d{3}"
+)
+
+
+def test_server_timing_has_every_phase_in_milliseconds(client: TestClient) -> None:
+    reply = client.post(EXEC, json={"agentName": "InvoiceStatus", "inputs": {"query": TRIP}})
+    assert SERVER_TIMING.fullmatch(reply.headers["server-timing"]), reply.headers["server-timing"]
+
+
+def test_server_timing_of_a_failed_run_has_only_the_phases_it_reached(
+    client: TestClient,
+) -> None:
+    reply = client.post(EXEC, json={"agentName": "IssueRefund", "inputs": {"query": TRIP}})
+    timing = reply.headers["server-timing"]
+    assert re.fullmatch(r"restore;dur=\d+\.\d{3}, run;dur=\d+\.\d{3}", timing), timing
+
+
+def test_streaming_is_refused_with_a_clear_message(client: TestClient) -> None:
+    reply = client.post(
+        EXEC, json={"agentName": "InvoiceStatus", "inputs": {"query": TRIP}, "stream": True}
+    )
+    assert reply.status_code == 422
+    assert reply.json()["error"]["message"] == (
+        'stream: streaming is not supported by this server; send "stream": false'
+    )
+
+
+Q = {"query": TRIP}
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        ({"agentName": "InvoiceStatus", "inputs": {}}, "inputs.query: is required"),
+        ({"agentName": "Ab", "inputs": {"query": "short"}}, "inputs.query: must be at least 8"),
+        ({"agentName": "InvoiceStatus"}, "inputs: is required"),
+        ({"agentName": "9lives", "inputs": Q}, "agentName: must start with a letter"),
+        ({"agentName": "A", "inputs": Q}, "agentName: must be at least 2 characters"),
+        ({"agentName": "Ab", "convid": "x", "inputs": {}}, "convid: must be 22 letters or digits"),
+        ({"agentName": "Ab", "inputs": Q, "foo": 1}, "unknown field 'foo'"),
+        ({"agentName": "Ab", "inputs": Q, "stream": "no"}, "stream: must be true or false"),
+        ({"agentName": "Ab", "inputs": {"query": 12345678}}, "inputs.query: must be a string"),
+        ({"agentName": "Ab", "inputs": [TRIP]}, "inputs: must be a JSON object"),
+    ],
+)
+def test_bad_exec_bodies_are_422_naming_the_field(
+    client: TestClient, body: dict[str, object], message: str
+) -> None:
+    reply = client.post(EXEC, json=body)
+    assert reply.status_code == 422
+    assert reply.json()["success"] is False
+    assert message in reply.json()["error"]["message"]
+
+
+def test_a_follow_up_needs_no_query_but_a_given_one_is_checked(client: TestClient) -> None:
+    convid = start_trip(client)
+    reply = client.post(
+        EXEC, json={"agentName": "InvoiceStatus", "convid": convid, "inputs": {"query": "ok"}}
+    )
+    assert reply.status_code == 422
+    assert "inputs.query: must be at least 8 characters" in reply.json()["error"]["message"]

@@ -1,0 +1,97 @@
+"""``mock-account serve`` set-up: the worker environment and the refusals before serving."""
+
+from __future__ import annotations
+
+import socket
+from pathlib import Path
+
+import pytest
+
+from mock_account.api.environment import (
+    FACTORY,
+    config_from_environment,
+    create_app_from_environment,
+    environment_for,
+)
+from mock_account.cli import main
+from mock_account.deployment import AccountConfig
+
+
+def test_the_environment_carries_the_configuration(tmp_path: Path) -> None:
+    config = AccountConfig(
+        data_dir=tmp_path / "data",
+        store_url="sqlite:///x.db",
+        account_dir=tmp_path / "agents",
+        seed=11,
+        keyring_path=tmp_path / "keys.json",
+        time_limit_s=2.5,
+        hooks="my_hooks",
+    )
+    env = environment_for(config, max_body_bytes=4096)
+    rebuilt, max_body = config_from_environment(env)
+    assert max_body == 4096
+    assert rebuilt.data_dir == config.data_dir
+    assert rebuilt.store_url == config.store_url
+    assert rebuilt.account_dir == config.account_dir
+    assert rebuilt.seed == 11 and rebuilt.time_limit_s == 2.5
+    assert rebuilt.keyring_path == config.keyring_path
+    assert env["MOCK_ACCOUNT_HOOKS"] == "my_hooks"
+
+
+def test_a_broken_environment_is_a_clear_error() -> None:
+    with pytest.raises(ValueError, match="invalid server environment"):
+        config_from_environment({"MOCK_ACCOUNT_SEED": "seven"})
+
+
+def test_the_worker_factory_builds_the_app(
+    tmp_path: Path, account_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    config = AccountConfig(data_dir=tmp_path, store_url="memory://", account_dir=account_dir)
+    for name, value in environment_for(config, 1234).items():
+        monkeypatch.setenv(name, value)
+    app = create_app_from_environment()
+    assert app.state.deployment.config.account_dir == account_dir
+    assert FACTORY.endswith(":create_app_from_environment")
+    app.state.deployment.close()
+
+
+def test_workers_with_a_memory_store_are_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code = main(["serve", "--store", "memory://", "--workers", "2", "--data-dir", str(tmp_path)])
+    assert code == 2
+    assert "needs a shared store" in capsys.readouterr().err
+
+
+def test_a_taken_port_is_one_clear_line(
+    tmp_path: Path, account_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        code = main(
+            ["serve", "--port", str(port), "--store", "memory://", "--data-dir", str(tmp_path),
+             "--account-dir", str(account_dir)]
+        )
+    assert code == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"mock-account: cannot listen on 127.0.0.1:{port}")
+    assert len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--port", "70000"], "must be a port number"),
+        (["--workers", "0"], "must be at least 1"),
+        (["--max-body-bytes", "-1"], "must not be negative"),
+    ],
+)
+def test_bad_serve_options_exit_2(
+    args: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as exited:
+        main(["serve", *args])
+    assert exited.value.code == 2
+    assert message in capsys.readouterr().err
