@@ -1,0 +1,81 @@
+"""The demo: ``streamlit run demo_app/app.py`` (what ``make demo`` starts).
+
+Embedded by default (an in-process account, SQLite under the project's data folder), or
+pointed at any server speaking the Search2o API with a URL and a bearer token.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from demo_app import ui_session as session
+from demo_app.http_client import HttpClient
+from demo_app.views import ClientError
+
+PAGES = [
+    ("screens/chat.py", "Chat", ":material/chat:"),
+    ("screens/inspector.py", "Conversation state", ":material/data_object:"),
+    ("screens/conversations.py", "Conversations", ":material/forum:"),
+    ("screens/agents.py", "Agents", ":material/groups:"),
+    ("screens/naming_scheme.py", "Naming scheme", ":material/rule:"),
+    ("screens/benchmark.py", "Benchmark", ":material/speed:"),
+]
+
+
+def _connect() -> None:
+    st.session_state.pop("http_client", None)
+    st.session_state.pop("connect_error", None)
+    session.new_conversation()
+    try:
+        connected = HttpClient(
+            st.session_state.get("server_url", ""), st.session_state.get("server_token", "")
+        )
+        connected.check()
+    except ClientError as exc:
+        st.session_state["connect_error"] = str(exc)
+        return
+    st.session_state["http_client"] = connected
+
+
+def _mode_changed() -> None:
+    session.new_conversation()
+    st.session_state.pop("user", None)
+
+
+def sidebar() -> None:
+    with st.sidebar:
+        st.radio("Account", session.MODES, key="mode", on_change=_mode_changed)
+        if session.mode() == session.SERVER:
+            st.text_input("Server URL", value="http://127.0.0.1:9020", key="server_url")
+            st.text_input("Bearer token", type="password", key="server_token")
+            st.button("Connect", on_click=_connect, key="connect")
+            if "connect_error" in st.session_state:
+                st.error(st.session_state["connect_error"])
+        try:
+            client = session.client()
+            users = client.users()
+            session.user_key()
+        except ClientError as exc:
+            st.info(str(exc))
+            return
+        labels = {u.key: u.label for u in users}
+        st.selectbox(
+            "Acting as",
+            list(labels),
+            format_func=lambda key: labels.get(key, key),
+            key="user",
+            on_change=session.new_conversation,
+        )
+        st.caption(f"Connected to the {client.description}.")
+
+
+def main() -> None:
+    st.set_page_config(
+        page_title="Conversation-state harness", page_icon=":material/chat:", layout="wide"
+    )
+    sidebar()
+    pages = [st.Page(path, title=title, icon=icon) for path, title, icon in PAGES]
+    st.navigation(pages).run()
+
+
+main()

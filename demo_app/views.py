@@ -1,0 +1,261 @@
+"""Typed views of what the demo shows, shared by the in-process and the HTTP client.
+
+The clients translate their sources (the account's objects, or the Search2o wire format)
+into these, so the pages never care which one they talk to.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+MIN_QUERY_CHARS = 8
+MAX_QUERY_CHARS = 10_000
+
+
+class ClientError(Exception):
+    """A request the demo could not carry out, with a one-line message for the user."""
+
+
+def check_query(query: str) -> str:
+    """The query stripped; ClientError when it is empty, too short or too long."""
+    text = query.strip()
+    if not text:
+        raise ClientError("Please type a request first.")
+    if len(text) < MIN_QUERY_CHARS:
+        raise ClientError(
+            f"Please describe what you need in at least {MIN_QUERY_CHARS} characters "
+            f"('{text}' is {len(text)})."
+        )
+    if len(text) > MAX_QUERY_CHARS:
+        raise ClientError(f"A request can be at most {MAX_QUERY_CHARS} characters long.")
+    return text
+
+
+@dataclass(frozen=True)
+class DemoUser:
+    """Someone the demo can act as: ``key`` identifies them to the client."""
+
+    key: str
+    label: str
+    account: str = ""
+
+
+@dataclass(frozen=True)
+class Match:
+    """One search result: an agent and how well it matches (0..1)."""
+
+    agent_name: str
+    agent_title: str
+    department: str
+    score: float | None
+
+
+@dataclass(frozen=True)
+class AskField:
+    """One input of an ``ask``: the form widget is chosen by ``type``."""
+
+    name: str
+    type: str
+    label: str
+    description: str = ""
+    options: tuple[str, ...] = ()
+    default: Any = None
+    hidden: bool = False
+
+    @classmethod
+    def from_wire(cls, data: dict[str, Any]) -> AskField:
+        return cls(
+            name=str(data["name"]),
+            type=str(data.get("type") or "str"),
+            label=str(data.get("label") or data["name"]),
+            description=str(data.get("description") or ""),
+            options=tuple(str(o) for o in data.get("options") or ()),
+            default=data.get("default"),
+            hidden=bool(data.get("hidden", False)),
+        )
+
+
+@dataclass(frozen=True)
+class AskForm:
+    """The questions of a run paused on ``ask``."""
+
+    message: str
+    fields: tuple[AskField, ...]
+
+    @classmethod
+    def from_wire(cls, data: dict[str, Any]) -> AskForm:
+        return cls(
+            message=str(data.get("message") or ""),
+            fields=tuple(AskField.from_wire(item) for item in data.get("inputs") or ()),
+        )
+
+
+@dataclass(frozen=True)
+class Handoff:
+    """The answering agent read ``variable`` (``conv.x``) that ``from_agent`` wrote."""
+
+    variable: str
+    from_agent: str
+
+
+@dataclass(frozen=True)
+class Part:
+    content_type: str
+    text: str
+    mime_type: str | None = None
+
+    @classmethod
+    def from_wire(cls, data: dict[str, Any]) -> Part:
+        return cls(
+            str(data.get("contentType") or "text"),
+            str(data.get("text") or ""),
+            data.get("mimeType"),
+        )
+
+
+@dataclass(frozen=True)
+class AnswerView:
+    """One answer in the chat: who answered, why, what they said and what they handed on."""
+
+    query: str
+    success: bool
+    result_code: str
+    agent: str
+    department: str
+    convid: str | None
+    matches: tuple[Match, ...] = ()
+    parts: tuple[Part, ...] = ()
+    ask: AskForm | None = None
+    handoffs: tuple[Handoff, ...] = ()
+    error: str | None = None
+    timings: dict[str, float] = field(default_factory=dict)  # seconds per phase
+
+    @property
+    def chosen(self) -> Match | None:
+        return next((m for m in self.matches if m.agent_name == self.agent), None)
+
+    @property
+    def runner_up(self) -> Match | None:
+        """The best match other than the agent that answered."""
+        return next((m for m in self.matches if m.agent_name != self.agent), None)
+
+    @property
+    def is_ask(self) -> bool:
+        return self.success and self.ask is not None
+
+
+@dataclass(frozen=True)
+class ConversationItem:
+    convid: str
+    title: str
+    last_executed: str  # ISO 8601
+    pinned: bool
+
+
+@dataclass(frozen=True)
+class ConversationLists:
+    pinned: tuple[ConversationItem, ...]
+    recent: tuple[ConversationItem, ...]
+
+    def all(self) -> list[ConversationItem]:
+        return [*self.pinned, *self.recent]
+
+
+@dataclass(frozen=True)
+class PromptView:
+    name: str
+    scope: str
+    agent: str | None
+    system: str
+    messages: tuple[dict[str, Any], ...]
+
+
+@dataclass(frozen=True)
+class RecordView:
+    """The encrypted record as stored (never its plaintext)."""
+
+    size: int
+    key_id: str
+    format_version: int
+    state_version: int
+    hex_preview: str
+
+
+@dataclass(frozen=True)
+class StateView:
+    """The owner's decrypted view of a conversation's state (the inspector page)."""
+
+    convid: str
+    conv: dict[str, Any]
+    agents: dict[str, Any]
+    prompts: tuple[PromptView, ...]
+    runs: tuple[dict[str, Any], ...]
+    record: RecordView | None
+
+    @property
+    def paused_run(self) -> dict[str, Any] | None:
+        last = self.runs[-1] if self.runs else None
+        return last if last and last.get("paused") else None
+
+    @property
+    def last_agent(self) -> str | None:
+        return str(self.runs[-1].get("agent")) if self.runs else None
+
+    def handoffs(self) -> tuple[Handoff, ...]:
+        return handoffs_from_runs(self.runs)
+
+    @classmethod
+    def from_wire(cls, data: dict[str, Any]) -> StateView:
+        """From ``{convid, state: {runs, prompts, conv, agents}, record}``."""
+        state = data.get("state") or {}
+        prompts = []
+        for key, prompt in sorted((state.get("prompts") or {}).items()):
+            prompts.append(
+                PromptView(
+                    name=str(prompt.get("name") or key),
+                    scope=str(prompt.get("scope") or "conversation"),
+                    agent=prompt.get("agent"),
+                    system=str(prompt.get("system") or ""),
+                    messages=tuple(prompt.get("messages") or ()),
+                )
+            )
+        raw = data.get("record")
+        record = None
+        if raw:
+            record = RecordView(
+                size=int(raw.get("size", 0)),
+                key_id=str(raw.get("keyId", "")),
+                format_version=int(raw.get("formatVersion", 0)),
+                state_version=int(raw.get("stateVersion", 0)),
+                hex_preview=str(raw.get("hexPreview", "")),
+            )
+        return cls(
+            convid=str(data.get("convid") or ""),
+            conv=dict(state.get("conv") or {}),
+            agents=dict(state.get("agents") or {}),
+            prompts=tuple(prompts),
+            runs=tuple(state.get("runs") or ()),
+            record=record,
+        )
+
+
+def handoffs_from_runs(
+    runs: tuple[dict[str, Any], ...] | list[dict[str, Any]],
+) -> tuple[Handoff, ...]:
+    """For the latest run: each variable it read and the earlier agent that wrote it.
+
+    Computed from the saved state, so it works the same in-process and over HTTP.
+    """
+    if not runs:
+        return ()
+    latest = runs[-1]
+    found = []
+    for variable in latest.get("reads") or ():
+        for earlier in reversed(runs[:-1]):
+            if variable in (earlier.get("writes") or ()) and earlier.get("agent") != latest.get(
+                "agent"
+            ):
+                found.append(Handoff(f"conv.{variable}", str(earlier["agent"])))
+                break
+    return tuple(found)

@@ -1,0 +1,175 @@
+"""The demo's client: the same behaviour in-process and over HTTP against the real server."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+import uvicorn
+from conftest import APP, TIMEOUT_S, chat, texts
+from streamlit.testing.v1 import AppTest
+
+from demo_app.client import ClientError, DemoClient, HttpClient, InProcessClient
+from demo_app.http_client import parse_server_timing
+from mock_account.api.app import create_app
+from mock_account.api.process import free_port
+from mock_account.deployment import AccountConfig, Deployment, build_deployment
+
+BERLIN = "I need to fly to Berlin next Tuesday for a client meeting"
+EXPENSES = "file my travel expenses for that trip"
+STARTUP_TIMEOUT_S = 30
+
+
+@pytest.fixture(scope="module")
+def deployment(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Deployment]:
+    built = build_deployment(AccountConfig(data_dir=tmp_path_factory.mktemp("client-data")))
+    yield built
+    built.close()
+
+
+@pytest.fixture(scope="module")
+def server_url(deployment: Deployment) -> Iterator[str]:
+    """The real HTTP API over the same deployment, on a free loopback port."""
+    port = free_port()
+    config = uvicorn.Config(
+        create_app(deployment), host="127.0.0.1", port=port, log_level="warning"
+    )
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + STARTUP_TIMEOUT_S
+    while not server.started:
+        if time.monotonic() > deadline or not thread.is_alive():
+            pytest.fail("the API server did not start")
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    server.should_exit = True
+    thread.join(timeout=10)
+
+
+def _token(deployment: Deployment, index: int = 0) -> str:
+    return deployment.users.tokens()[index].token
+
+
+@pytest.fixture(params=["in-process", "http"])
+def client(request: pytest.FixtureRequest, deployment: Deployment) -> Iterator[DemoClient]:
+    if request.param == "in-process":
+        yield InProcessClient(deployment)
+        return
+    url = request.getfixturevalue("server_url")
+    made = HttpClient(url, _token(deployment))
+    yield made
+    made.close()
+
+
+def _user(client: DemoClient) -> str:
+    return client.users()[0].key
+
+
+def test_hand_off_is_reported_the_same_way(client: DemoClient) -> None:
+    user = _user(client)
+    first = client.ask(user, BERLIN)
+    assert first.success and first.agent == "BookBusinessFlight"
+    assert first.department == "travel"
+    assert first.runner_up is not None and first.runner_up.agent_name != first.agent
+    assert first.chosen is not None and first.chosen.score >= first.runner_up.score
+    assert first.handoffs == ()
+
+    paused = client.ask(user, EXPENSES, first.convid)
+    assert paused.is_ask and paused.agent == "SubmitExpenseClaim"
+    assert paused.convid == first.convid
+    fields = {f.name: f for f in paused.ask.fields}
+    assert fields["category"].type == "chooseOne" and "meals" in fields["category"].options
+    assert fields["business_reason"].type == "text"
+
+    done = client.answer_ask(
+        user, paused, {"category": "travel", "business_reason": "Client meeting"}
+    )
+    assert done.success and done.result_code == "success"
+    assert [(h.variable, h.from_agent) for h in done.handoffs] == [
+        ("conv.trip", "BookBusinessFlight")
+    ]
+    assert "Berlin" in done.parts[0].text
+    assert {"restore", "run", "save"} <= set(done.timings)
+
+    state = client.state(user, first.convid)
+    assert state.conv["trip"]["destination"] == "Berlin"
+    assert state.record is not None and state.record.state_version == 3
+    assert [r["agent"] for r in state.runs] == ["BookBusinessFlight", "SubmitExpenseClaim"]
+    assert state.handoffs() == done.handoffs
+
+
+def test_conversation_management(client: DemoClient) -> None:
+    user = _user(client)
+    convid = client.ask(user, BERLIN).convid
+    assert convid in [c.convid for c in client.conversations(user).recent]
+    client.rename(user, convid, "Berlin client visit")
+    client.pin(user, convid, True)
+    lists = client.conversations(user)
+    pinned = {c.convid: c for c in lists.pinned}
+    assert pinned[convid].title == "Berlin client visit" and pinned[convid].pinned
+    assert convid not in [c.convid for c in lists.recent]
+    client.delete(user, convid)
+    assert convid not in [c.convid for c in client.conversations(user).all()]
+    with pytest.raises(ClientError):
+        client.state(user, convid)
+
+
+def test_another_user_sees_nothing(deployment: Deployment, server_url: str) -> None:
+    owner = HttpClient(server_url, _token(deployment, 0))
+    other = HttpClient(server_url, _token(deployment, 1))
+    convid = owner.ask(_user(owner), BERLIN).convid
+    assert convid not in [c.convid for c in other.conversations(_user(other)).all()]
+    with pytest.raises(ClientError, match="belongs to someone else"):
+        other.state(_user(other), convid)
+    in_process = InProcessClient(deployment)
+    second = in_process.users()[1].key
+    with pytest.raises(ClientError, match="belongs to someone else"):
+        in_process.state(second, convid)
+
+
+def test_wrong_token_is_one_clear_error(server_url: str) -> None:
+    with pytest.raises(ClientError, match=r"refused the token \(401\)"):
+        HttpClient(server_url, "s2o_not_a_token").check()
+
+
+def test_unreachable_server_is_one_clear_error() -> None:
+    unused = free_port()
+    with pytest.raises(ClientError, match="Cannot reach the server"):
+        HttpClient(f"http://127.0.0.1:{unused}", "s2o_token").check()
+
+
+@pytest.mark.parametrize("query", ["", "   ", "short"])
+def test_short_queries_are_refused_before_any_call(query: str) -> None:
+    def refuse(request: httpx.Request) -> httpx.Response:
+        raise AssertionError(f"no call expected, got {request.url}")
+
+    client = HttpClient("http://server.invalid", "t0ken", transport=httpx.MockTransport(refuse))
+    with pytest.raises(ClientError):
+        client.ask(client.users()[0].key, query)
+
+
+def test_server_timing_is_read_in_seconds() -> None:
+    header = 'restore;dur=0.25, run;desc="agent";dur=12.5, encrypt;dur=0.05, save'
+    assert parse_server_timing(header) == {"restore": 0.00025, "run": 0.0125, "encrypt": 5e-05}
+    assert parse_server_timing(None) == {}
+
+
+def test_chat_page_in_server_mode_shows_the_hand_off(
+    deployment: Deployment, server_url: str, tmp_path: Path
+) -> None:
+    at = AppTest.from_file(str(APP), default_timeout=TIMEOUT_S).run()
+    at.sidebar.radio(key="mode").set_value("Server (URL + token)").run()
+    at.sidebar.text_input(key="server_url").input(server_url)
+    at.sidebar.text_input(key="server_token").input(_token(deployment, 2))
+    at.sidebar.button(key="connect").click().run()
+    assert not at.sidebar.error
+    chat(at, BERLIN)
+    chat(at, EXPENSES)
+    at.text_area(key="ask1:business_reason").input("Client meeting")
+    at.form[0].button[0].click().run()
+    assert "↪ handed off from **BookBusinessFlight** via `conv.trip`" in texts(at)

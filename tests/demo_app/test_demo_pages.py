@@ -1,0 +1,151 @@
+"""The other pages: state inspector, conversations, agents, naming scheme, benchmark."""
+
+from __future__ import annotations
+
+from conftest import chat, texts
+from streamlit.testing.v1 import AppTest
+
+BERLIN = "I need to fly to Berlin next Tuesday for a client meeting"
+EXPENSES = "file my travel expenses for that trip"
+OTHER_USER = "debra.jones@acme.example"
+
+
+def _page(at: AppTest, name: str) -> AppTest:
+    at.switch_page(f"screens/{name}.py").run()
+    assert not at.exception, at.exception
+    return at
+
+
+def _conversation_rows(at: AppTest) -> list[str]:
+    return [b.key.split(":", 1)[1] for b in at.button if b.key and b.key.startswith("open:")]
+
+
+def test_inspector_shows_variables_paused_run_record_and_timings(app: AppTest) -> None:
+    chat(app, BERLIN)
+    chat(app, EXPENSES)  # SubmitExpenseClaim pauses on its ask
+    convid = app.session_state["convid"]
+    _page(app, "inspector")
+    shown = texts(app)
+    assert any("is paused on an ask" in t for t in shown)
+    conv = app.get("json")[0]
+    assert '"destination"' in conv.proto.body and "Berlin" in conv.proto.body
+    assert any("chat · scope conversation" in e.proto.label for e in app.expander)
+    metrics = {m.label: m.value for m in app.metric}
+    assert metrics["Key id"] and metrics["State version"] == "2"
+    assert metrics["Size"].endswith(" B")
+    assert metrics["save"].endswith(" ms") and metrics["restore"].endswith(" ms")
+    assert app.selectbox(key="inspector-convid").value == convid
+    runs = app.dataframe[0].value
+    assert list(runs["agent"]) == ["BookBusinessFlight", "SubmitExpenseClaim"]
+    assert list(runs["paused"]) == ["", "yes"]
+
+
+def test_inspector_without_conversation_says_so(app: AppTest) -> None:
+    app.sidebar.selectbox(key="user").set_value("chad.davis@globex.example").run()
+    _page(app, "inspector")
+    assert any("No conversation yet" in t for t in texts(app))
+
+
+def test_conversations_rename_pin_delete_and_user_isolation(app: AppTest) -> None:
+    chat(app, BERLIN)
+    convid = app.session_state["convid"]
+    _page(app, "conversations")
+    assert convid in _conversation_rows(app)
+
+    app.text_input(key=f"title:{convid}").input("Berlin client trip")
+    app.button(key=f"rename:{convid}").click().run()
+    assert any("**Berlin client trip**" in t for t in texts(app))
+
+    app.button(key=f"pin:{convid}").click().run()
+    assert any(":material/push_pin: **Berlin client trip**" in t for t in texts(app))
+    assert app.button(key=f"pin:{convid}").label == "Unpin"
+
+    app.sidebar.selectbox(key="user").set_value(OTHER_USER).run()
+    assert not app.exception
+    assert convid not in _conversation_rows(app)
+    assert app.session_state["convid"] is None
+
+    app.sidebar.selectbox(key="user").set_value("mario.hernandez@acme.example").run()
+    app.button(key=f"delete:{convid}").click().run()
+    assert convid not in _conversation_rows(app)
+
+
+def test_open_a_conversation_rebuilds_the_chat(app: AppTest) -> None:
+    chat(app, BERLIN)
+    convid = app.session_state["convid"]
+    app.button(key="new-conversation").click().run()
+    _page(app, "conversations")
+    app.button(key=f"open:{convid}").click().run()
+    assert not app.exception
+    assert app.session_state["convid"] == convid
+    assert app.title[0].value == "Chat with the account"
+    assert BERLIN in texts(app)
+
+
+def test_another_users_conversation_cannot_be_opened_in_the_inspector(app: AppTest) -> None:
+    chat(app, BERLIN)
+    convid = app.session_state["convid"]
+    app.sidebar.selectbox(key="user").set_value(OTHER_USER).run()
+    app.session_state["convid"] = convid  # as if the id had leaked to another user
+    _page(app, "inspector")
+    assert any("does not exist (or belongs to someone else)" in e.value for e in app.error)
+
+
+def test_agents_page_filters_searches_and_draws_the_graph(app: AppTest) -> None:
+    _page(app, "agents")
+    assert len(app.dataframe[0].value) == 200
+    app.selectbox(key="agents-dept").set_value("travel").run()
+    assert set(app.dataframe[0].value["department"]) == {"travel"}
+    assert len(app.dataframe[0].value) == 20
+
+    app.text_input(key="search-query").input("book a flight to Lisbon for a client visit")
+    app.form[0].button[0].click().run()
+    results = app.dataframe[1].value
+    assert results["agent"].iloc[0] == "BookBusinessFlight"
+    assert list(results["score"]) == sorted(results["score"], reverse=True)
+
+    graph = app.get("graphviz_chart")[0].proto.spec
+    assert '"conv.trip"' in graph and "digraph departments" in graph
+    app.selectbox(key="graph-variable").set_value("conv.trip").run()
+    graph = app.get("graphviz_chart")[0].proto.spec
+    assert '"writes:BookBusinessFlight" -> "conv.trip"' in graph
+    assert '"conv.trip" -> "reads:SubmitExpenseClaim"' in graph
+
+
+def test_search_playground_refuses_a_short_request(app: AppTest) -> None:
+    _page(app, "agents")
+    app.text_input(key="search-query").input("hi")
+    app.form[0].button[0].click().run()
+    assert any("at least 8 characters" in e.value for e in app.error)
+
+
+def test_naming_scheme_page_checks_a_pasted_agent(app: AppTest) -> None:
+    _page(app, "naming_scheme")
+    variables = app.dataframe[1].value
+    assert "conv.trip" in set(variables["variable"])
+    assert any("The account: 200 files checked, 0 errors" in s.value for s in app.success)
+    app.button(key="check-agent").click().run()
+    findings = app.dataframe[-1].value
+    assert "conv.trip" in set(findings["did you mean"])
+    assert "chat" in set(findings["did you mean"])
+    assert any("pasted.yaml" in e.value for e in app.error)
+
+
+def test_naming_scheme_page_reports_broken_yaml(app: AppTest) -> None:
+    _page(app, "naming_scheme")
+    app.text_area(key="agent-text").input("name: [unclosed")
+    app.button(key="check-agent").click().run()
+    assert "not valid YAML" in " ".join(app.dataframe[-1].value["message"])
+
+
+def test_benchmark_page_runs_and_reports_percentiles(app: AppTest) -> None:
+    _page(app, "benchmark")
+    app.multiselect(key="b-sizes").set_value(["1 KB", "10 KB"])
+    app.slider(key="b-reps").set_value(5)
+    app.form[0].button[0].click().run()
+    assert not app.exception
+    table = app.dataframe[0].value
+    assert len(table) == 6  # 2 sizes x encrypt / save / restore
+    assert set(table["n"]) == {5}
+    assert (table["p50 µs"] <= table["p99 µs"]).all()
+    assert app.get("arrow_vega_lite_chart") or app.get("vega_lite_chart")

@@ -1,0 +1,129 @@
+"""The demo's building blocks: suggestions, graph views, the benchmark and state views."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from demo_app.bench import SIZES, make_state, percentile_rows, run_benchmark
+from demo_app.catalog import load_catalog
+from demo_app.graph_dot import departments_dot, variable_dot
+from demo_app.suggestions import STARTERS, suggest_followups
+from demo_app.views import ClientError, Handoff, StateView, check_query, handoffs_from_runs
+
+
+def test_followups_are_readers_of_what_the_last_agent_wrote() -> None:
+    catalog = load_catalog()
+    found = suggest_followups(catalog, "BookBusinessFlight")
+    assert 2 <= len(found) <= 3
+    assert len({s.agent for s in found}) == len(found)
+    for suggestion in found:
+        assert suggestion.variable == "conv.trip"
+        assert suggestion.agent in catalog.graph.readers("trip")
+        assert catalog.index.search(suggestion.request, limit=1)[0].agent_name == suggestion.agent
+
+
+def test_agents_that_already_ran_come_last() -> None:
+    catalog = load_catalog()
+    first = suggest_followups(catalog, "BookBusinessFlight", limit=1)[0]
+    again = suggest_followups(catalog, "BookBusinessFlight", already_ran={first.agent}, limit=1)
+    assert again[0].agent != first.agent
+
+
+def test_an_agent_that_writes_nothing_gets_no_suggestion() -> None:
+    assert suggest_followups(load_catalog(), "BookBusinessFlight", written=[]) == []
+
+
+def test_every_starter_reaches_an_agent_that_hands_something_on() -> None:
+    catalog = load_catalog()
+    for starter in STARTERS:
+        agent = catalog.index.search(starter, limit=1)[0].agent_name
+        assert catalog.graph.agents[agent].writes, agent
+        assert suggest_followups(catalog, agent), agent
+
+
+def test_graph_views_name_writers_and_readers() -> None:
+    catalog = load_catalog()
+    overview = departments_dot(catalog)
+    assert overview.startswith("digraph departments {") and overview.rstrip().endswith("}")
+    assert '"w:travel" -> "conv.trip"' in overview
+    one = variable_dot(catalog, "conv.trip")
+    for writer in catalog.graph.writers("trip"):
+        assert f'"writes:{writer}" -> "conv.trip"' in one
+    for reader in catalog.graph.readers("trip"):
+        assert f'"conv.trip" -> "reads:{reader}"' in one
+    assert "conv.customer" not in one
+
+
+@pytest.mark.parametrize("label", list(SIZES))
+def test_benchmark_states_have_about_the_asked_size(label: str) -> None:
+    size = len(json.dumps(make_state(SIZES[label])))
+    assert SIZES[label] * 0.9 <= size <= SIZES[label] * 1.1
+
+
+def test_benchmark_measures_every_operation_per_size(tmp_path) -> None:
+    samples = run_benchmark(["1 KB", "10 KB"], 3, folder=tmp_path)
+    assert len(samples) == 2 * 3 * 3
+    rows = percentile_rows(samples)
+    assert {(r["size"], r["operation"]) for r in rows} == {
+        (s, o) for s in ("1 KB", "10 KB") for o in ("encrypt", "save", "restore")
+    }
+    assert all(r["p50 µs"] <= r["p99 µs"] <= r["max µs"] for r in rows)
+    assert list(tmp_path.iterdir()) == []  # the temporary store is removed
+
+
+@pytest.mark.parametrize(("sizes", "repetitions"), [(["2 GB"], 3), (["1 KB"], 0)])
+def test_benchmark_refuses_bad_settings(sizes: list[str], repetitions: int) -> None:
+    with pytest.raises(ValueError):
+        run_benchmark(sizes, repetitions)
+
+
+def test_handoffs_come_from_reads_of_earlier_writes() -> None:
+    runs = [
+        {"agent": "BookBusinessFlight", "reads": [], "writes": ["trip"]},
+        {"agent": "LookUpCustomerAccount", "reads": [], "writes": ["customer"]},
+        {"agent": "SubmitExpenseClaim", "reads": ["trip", "customer", "order"], "writes": []},
+    ]
+    assert handoffs_from_runs(runs) == (
+        Handoff("conv.trip", "BookBusinessFlight"),
+        Handoff("conv.customer", "LookUpCustomerAccount"),
+    )
+    same_agent = [{"agent": "A", "writes": ["trip"]}, {"agent": "A", "reads": ["trip"]}]
+    assert handoffs_from_runs(same_agent) == ()
+    assert handoffs_from_runs([]) == ()
+
+
+def test_state_view_reads_the_wire_format() -> None:
+    view = StateView.from_wire(
+        {
+            "convid": "c" * 22,
+            "state": {
+                "runs": [{"agent": "A", "paused": {"stack": []}}],
+                "prompts": {"chat": {"name": "chat", "scope": "conversation", "messages": []}},
+                "conv": {"trip": {"destination": "Berlin"}},
+                "agents": {"A": {"count": 1}},
+            },
+            "record": {
+                "size": 90,
+                "keyId": "k1",
+                "formatVersion": 1,
+                "stateVersion": 2,
+                "hexPreview": "5332",
+            },
+        }
+    )
+    assert view.paused_run == {"agent": "A", "paused": {"stack": []}}
+    assert view.last_agent == "A"
+    assert view.prompts[0].scope == "conversation"
+    assert view.record is not None and view.record.key_id == "k1"
+
+
+@pytest.mark.parametrize("query", ["", "  ", "7 chars", "x" * 10_001])
+def test_check_query_refuses_what_the_api_refuses(query: str) -> None:
+    with pytest.raises(ClientError):
+        check_query(query)
+
+
+def test_check_query_strips() -> None:
+    assert check_query("  book a flight  ") == "book a flight"
