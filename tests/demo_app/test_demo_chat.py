@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
-from conftest import chat, texts
+from demo_helpers import chat, texts
 from streamlit.testing.v1 import AppTest
 
 from demo_app.suggestions import STARTERS

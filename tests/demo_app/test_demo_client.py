@@ -10,7 +10,7 @@ from pathlib import Path
 import httpx
 import pytest
 import uvicorn
-from conftest import APP, TIMEOUT_S, chat, texts
+from demo_helpers import APP, TIMEOUT_S, chat, texts
 from streamlit.testing.v1 import AppTest
 
 from demo_app.client import ClientError, DemoClient, HttpClient, InProcessClient

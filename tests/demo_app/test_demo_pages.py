@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from conftest import chat, texts
+from demo_helpers import chat, texts
 from streamlit.testing.v1 import AppTest
 
 BERLIN = "I need to fly to Berlin next Tuesday for a client meeting"
