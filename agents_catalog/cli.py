@@ -1,4 +1,4 @@
-"""``agents-catalog``: generate the account, publish the agent schema, check agents.
+"""agents-catalog: generate the account, publish the agent schema, check agents.
 
 Exit codes: 0 fine, 1 findings (``check``), 2 bad usage or unreadable input.
 """

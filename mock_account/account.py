@@ -358,8 +358,10 @@ class MockAccount:
         timings["restore"] = time.perf_counter() - started
 
         mark = time.perf_counter()
+        # The state was parsed for this call alone, so the engine may work on it directly.
         outcome: RunOutcome = self.engine.run(
-            agent_name, state, inputs, user=user.email, convid=convid, now=now, stop=stop
+            agent_name, state, inputs, user=user.email, convid=convid, now=now, stop=stop,
+            owned=True,
         )
         timings["run"] = time.perf_counter() - mark
         if outcome.result_code == "ask" and not outcome.saves:

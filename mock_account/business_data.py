@@ -191,6 +191,7 @@ class BusinessData:
         self._tokens: dict[str, list[dict[str, set[str]]]] = {}
         self._weights: dict[str, dict[str, dict[str, float]]] = {}
         self._building: set[str] = set()
+        self._index: dict[str, dict[str, list[tuple[int, float]]]] = {}
         self._lock = threading.RLock()
 
     # --- public API ---------------------------------------------------------
@@ -234,26 +235,34 @@ class BusinessData:
     # --- ranking --------------------------------------------------------------
 
     def _rank(self, source: str, match: str, candidates: list[int]) -> list[int]:
-        wanted = tokens(match)
-        per_record = self._record_tokens(source)
-        weights = self._token_weights(source)
+        # Rarity is measured per field: "Berlin" as a destination (few trips) outweighs
+        # "Berlin" as an origin (an office many trips start from). Only records sharing a
+        # word with the text get a score, through the per-source word -> records index.
+        postings = self._postings(source)
+        scores: dict[int, float] = {}
+        for token in sorted(tokens(match)):
+            for index, weight in postings.get(token, ()):
+                scores[index] = scores.get(index, 0.0) + weight
         offset = _stable_index(match, len(candidates))
-
-        def score(index: int) -> float:
-            # Rarity is measured per field: "Berlin" as a destination (few trips)
-            # outweighs "Berlin" as an origin (an office many trips start from).
-            total = 0.0
-            for field, field_tokens in per_record[index].items():
-                for token in sorted(wanted & field_tokens):
-                    total += weights[field][token]
-            return round(total, 9)
-
-        scores = {i: score(i) for i in candidates}
         position = {i: n for n, i in enumerate(candidates)}
         return sorted(
             candidates,
-            key=lambda i: (-scores[i], (position[i] - offset) % len(candidates)),
+            key=lambda i: (-round(scores.get(i, 0.0), 9), (position[i] - offset) % len(candidates)),
         )
+
+    def _postings(self, source: str) -> dict[str, list[tuple[int, float]]]:
+        if source not in self._index:
+            weights = self._token_weights(source)
+            index: dict[str, list[tuple[int, float]]] = {}
+            for number, fields in enumerate(self._record_tokens(source)):
+                per_token: dict[str, float] = {}
+                for field, field_tokens in fields.items():
+                    for token in field_tokens:
+                        per_token[token] = per_token.get(token, 0.0) + weights[field][token]
+                for token, weight in per_token.items():
+                    index.setdefault(token, []).append((number, weight))
+            self._index[source] = index
+        return self._index[source]
 
     def _record_tokens(self, source: str) -> list[dict[str, set[str]]]:
         if source not in self._tokens:

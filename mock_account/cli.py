@@ -1,4 +1,4 @@
-"""``mock-account``: the agent server and its tools.
+"""mock-account: the agent server and its tools.
 
     mock-account chat [--user EMAIL]        terminal chat on the embedded defaults
     mock-account users [--json]             the mock users and their bearer tokens

@@ -439,12 +439,20 @@ class Engine:
         convid: str,
         now: datetime,
         stop: threading.Event | None = None,
+        owned: bool = False,
     ) -> RunOutcome:
-        """Run (or resume) an agent. Never raises for anything the agent does."""
+        """Run (or resume) an agent. Never raises for anything the agent does.
+
+        The state is copied first unless the caller hands it over (``owned=True``, for a
+        state it has just parsed and will drop if the run fails).
+        """
         agent = self.agents.get(agent_name)
         if agent is None:
             return RunOutcome("callFailed", error=f"There is no agent named '{agent_name}'.")
-        work = copy.deepcopy(state) if state is not None else empty_state()
+        if state is None:
+            work = empty_state()
+        else:
+            work = state if owned else copy.deepcopy(state)
         waiting = paused_run(work)
         if waiting is not None and (
             waiting["agent"] != agent.name or waiting["version"] != agent.version
