@@ -1,1 +1,8 @@
-"""Package."""
+"""Load tests and benchmarks of conversation state: Locust users, ``loadtests run``, ``bench``.
+
+- ``conversation_user``, ``store_user``, ``crypto_user``: Locust files (HTTP journeys, in-process
+  save / restore on a store, encryption only).
+- ``bench``: each stage of save and restore next to raw baselines, at several state sizes.
+- ``runner``: headless Locust runs with summary.json, plots and thresholds.
+- ``histograms`` / ``locust_support``: mergeable microsecond histograms across Locust workers.
+"""

@@ -1,0 +1,247 @@
+"""``loadtests bench``: the stages of state save and restore next to raw baselines, in one run.
+
+For each state size a realistic state is built (``states``), saved once to create its
+conversation, then every iteration measures, on the same bytes:
+
+    save      serialize, encrypt, write (compare-and-swap ``commit_run``)
+    restore   read (``load``), decrypt, parse
+    baselines raw AES-GCM encrypt and decrypt, raw upsert and raw read (``baselines``)
+
+The operations of an iteration run in turn, the order reversed every other iteration (A/B, B/A),
+so slow phases of a shared machine hit both sides alike. Results are exact percentiles of the
+samples, in microseconds, and the ratios a reader wants: what a save costs over a raw upsert,
+what a restore costs over a raw read plus decrypt, and encryption's share of a save.
+"""
+
+from __future__ import annotations
+
+import gc
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import numpy as np
+
+from loadtests.baselines import RawTable, open_raw_table, raw_aesgcm
+from loadtests.machine import machine_info
+from loadtests.peers import measure_peers
+from loadtests.pipeline import StatePipeline, new_convid
+from loadtests.states import build_state, size_label
+from mock_account.state import serialize_state
+from mock_account.stores import open_store
+
+DEFAULT_SIZES = ("1KB", "16KB", "256KB", "1MB")
+DEFAULT_ITERATIONS = 200
+SAVE_COLUMNS = ("serialize", "encrypt", "write", "save", "raw_encrypt", "raw_upsert")
+RESTORE_COLUMNS = ("read", "decrypt", "parse", "restore", "raw_read", "raw_decrypt",
+                   "raw_read_decrypt")
+
+
+@dataclass
+class BenchConfig:
+    sizes: list[int]
+    store_url: str | None = None
+    iterations: int = DEFAULT_ITERATIONS
+    warmup: int = 5
+    peers: bool = False
+
+
+@dataclass
+class SizeResult:
+    size: int
+    stored_bytes: int
+    samples: dict[str, list[float]] = field(default_factory=dict)
+
+    def stat(self, name: str, p: float) -> float:
+        return float(np.percentile(np.asarray(self.samples[name]), p))
+
+    def as_dict(self) -> dict[str, Any]:
+        stages = {
+            name: {
+                "p50_us": round(self.stat(name, 50), 1),
+                "p99_us": round(self.stat(name, 99), 1),
+                "mean_us": round(float(np.mean(values)), 1),
+            }
+            for name, values in self.samples.items()
+        }
+        return {
+            "size": self.size,
+            "label": size_label(self.size),
+            "stored_bytes": self.stored_bytes,
+            "iterations": len(self.samples["save"]),
+            "stages_us": stages,
+            "ratios": self.ratios(),
+        }
+
+    def ratios(self) -> dict[str, float]:
+        p50 = {name: self.stat(name, 50) for name in self.samples}
+        return {
+            "save_over_raw_upsert": round(p50["save"] / p50["raw_upsert"], 2),
+            "write_over_raw_upsert": round(p50["write"] / p50["raw_upsert"], 2),
+            "restore_over_raw_read_decrypt": round(p50["restore"] / p50["raw_read_decrypt"], 2),
+            "encrypt_share_of_save": round(p50["encrypt"] / p50["save"], 3),
+            "encrypt_over_raw_aesgcm": round(p50["encrypt"] / p50["raw_encrypt"], 2),
+        }
+
+
+def _timed(func: Callable[[], Any]) -> tuple[Any, float]:
+    start = time.perf_counter_ns()
+    value = func()
+    return value, (time.perf_counter_ns() - start) / 1000.0
+
+
+def _bench_size(
+    pipeline: StatePipeline, raw: RawTable, size: int, iterations: int, warmup: int
+) -> SizeResult:
+    state = build_state(size)
+    plain = serialize_state(state)
+    aes = raw_aesgcm()
+    convid, raw_key = new_convid(), new_convid()
+    first = pipeline.save(convid, state, 0)
+    version = 1
+    raw.upsert(raw_key, aes.encrypt(plain))
+    samples: dict[str, list[float]] = {name: [] for name in (*SAVE_COLUMNS, *RESTORE_COLUMNS)}
+
+    def save() -> None:
+        nonlocal version
+        times = pipeline.save(convid, state, version)
+        version += 1
+        for stage, value in times.stages.items():
+            samples[stage].append(value)
+        samples["save"].append(times.total_us)
+
+    def restore() -> None:
+        _, times = pipeline.restore(convid)
+        for stage, value in times.stages.items():
+            samples[stage].append(value)
+        samples["restore"].append(times.total_us)
+
+    def raw_write() -> None:
+        blob, enc_us = _timed(lambda: aes.encrypt(plain))
+        _, up_us = _timed(lambda: raw.upsert(raw_key, blob))
+        samples["raw_encrypt"].append(enc_us)
+        samples["raw_upsert"].append(up_us)
+
+    def raw_read() -> None:
+        blob, read_us = _timed(lambda: raw.read(raw_key))
+        _, dec_us = _timed(lambda: aes.decrypt(blob))
+        samples["raw_read"].append(read_us)
+        samples["raw_decrypt"].append(dec_us)
+        samples["raw_read_decrypt"].append(read_us + dec_us)
+
+    operations = [save, raw_write, restore, raw_read]
+    try:
+        for _ in range(warmup):
+            for op in operations:
+                op()
+        for values in samples.values():
+            values.clear()
+        # The collector would land its pauses on whichever operation happened to be running.
+        gc.collect()
+        gc.disable()
+        try:
+            for i in range(iterations):
+                for op in operations if i % 2 == 0 else reversed(operations):
+                    op()
+        finally:
+            gc.enable()
+    finally:
+        pipeline.delete(convid)
+    return SizeResult(size=size, stored_bytes=first.stored_bytes, samples=samples)
+
+
+def _store_kind(url: str) -> str:
+    scheme = urlsplit(url).scheme.lower()
+    return {"postgres": "postgresql", "rediss": "redis"}.get(scheme, scheme)
+
+
+def run_bench(config: BenchConfig, progress: Callable[[str], None] = print) -> dict[str, Any]:
+    """Run the benchmark and return its JSON-ready result."""
+    if config.iterations < 1:
+        raise ValueError("iterations must be at least 1")
+    with tempfile.TemporaryDirectory(prefix="loadtests-bench-") as tmp:
+        url = config.store_url or f"sqlite:///{Path(tmp).resolve() / 'bench.db'}"
+        store = open_store(url)
+        try:
+            raw = open_raw_table(url, store)
+            try:
+                pipeline = StatePipeline(store)
+                results = []
+                peer_lines: list[str] = []
+                for size in config.sizes:
+                    progress(f"bench: {size_label(size)} x {config.iterations} ...")
+                    row = _bench_size(
+                        pipeline, raw, size, config.iterations, config.warmup
+                    ).as_dict()
+                    if config.peers:
+                        row["peers"], lines = measure_peers(
+                            Path(tmp), build_state(size), config.iterations
+                        )
+                        peer_lines += [
+                            line if "skipped" in line else f"{size_label(size):>6} {line}"
+                            for line in lines if line not in peer_lines
+                        ]
+                    results.append(row)
+                description = raw.description
+            finally:
+                raw.close()
+        finally:
+            store.close()
+    redacted = urlsplit(url)
+    if redacted.password:
+        url = url.replace(f":{redacted.password}@", ":***@", 1)
+    return {
+        "store": {"url": url if config.store_url else "temporary SQLite file",
+                  "kind": _store_kind(url), "baseline": description},
+        "iterations": config.iterations,
+        "warmup": config.warmup,
+        "order": "interleaved, A/B then B/A on alternate iterations",
+        "results": results,
+        "peers": peer_lines if config.peers else [],
+        "machine": machine_info(),
+    }
+
+
+def _cell(stage: dict[str, float]) -> str:
+    return f"{stage['p50_us']:>9.1f} {stage['p99_us']:>9.1f}"
+
+
+def format_table(result: dict[str, Any]) -> str:
+    """The result as a readable text table (p50 and p99 in µs per stage, then the ratios)."""
+    store = result["store"]
+    lines = [
+        f"State save / restore on {store['kind']} ({store['url']}), "
+        f"{result['iterations']} interleaved iterations per size; p50 and p99 in µs",
+        f"baseline store: {store['baseline']}; baseline crypto: AES-256-GCM, no HKDF / AAD",
+        "",
+    ]
+
+    def block(title: str, columns: tuple[str, ...]) -> None:
+        header = f"{'size':>6} " + " ".join(f"{c:>19}" for c in columns)
+        lines.extend([title, header, " " * 7 + " ".join(f"{'p50':>9} {'p99':>9}" for _ in columns)])
+        for row in result["results"]:
+            cells = " ".join(_cell(row["stages_us"][c]) for c in columns)
+            lines.append(f"{row['label']:>6} {cells}")
+        lines.append("")
+
+    block("SAVE", SAVE_COLUMNS)
+    block("RESTORE", RESTORE_COLUMNS)
+    lines.append(
+        f"{'size':>6} {'save/raw upsert':>16} {'write/raw upsert':>17} "
+        f"{'restore/(raw read+decrypt)':>27} "
+        f"{'encrypt share of save':>22} {'encrypt/raw AES-GCM':>20}"
+    )
+    for row in result["results"]:
+        r = row["ratios"]
+        lines.append(
+            f"{row['label']:>6} {r['save_over_raw_upsert']:>15.2f}x "
+            f"{r['write_over_raw_upsert']:>16.2f}x "
+            f"{r['restore_over_raw_read_decrypt']:>26.2f}x "
+            f"{r['encrypt_share_of_save'] * 100:>21.1f}% {r['encrypt_over_raw_aesgcm']:>19.2f}x"
+        )
+    lines.extend(result["peers"])
+    return "\n".join(lines)

@@ -1,0 +1,117 @@
+"""``loadtests``: the state-latency benchmark and headless Locust runs.
+
+    loadtests bench [--sizes 1KB,16KB,256KB,1MB] [--store URL] [--iterations N] [--json FILE]
+                    [--peers]
+    loadtests run --scenario conversation|store|crypto --users N --spawn-rate R --run-time T
+                  --out DIR [--host URL] [--store URL] [--workers K]
+                  [--max-fail-ratio X] [--max-p99-ms Y]
+
+Exit codes: 0 fine, 1 a threshold was exceeded or the run failed, 2 bad usage or unusable input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from loadtests.states import parse_size
+from mock_account.crypto import CryptoError
+from mock_account.stores import StoreError
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
+def _sizes(text: str) -> list[int]:
+    try:
+        sizes = [parse_size(part) for part in text.split(",") if part.strip()]
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from exc
+    if not sizes:
+        raise argparse.ArgumentTypeError("give at least one size, e.g. 1KB,16KB")
+    return sizes
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from exc
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a number of at least 1, got {value}")
+    return value
+
+
+def _bench(args: argparse.Namespace) -> int:
+    from loadtests.bench import BenchConfig, format_table, run_bench
+
+    config = BenchConfig(
+        sizes=args.sizes, store_url=args.store, iterations=args.iterations, peers=args.peers
+    )
+    result = run_bench(config, progress=lambda line: print(line, file=sys.stderr))
+    print(format_table(result))
+    if args.json:
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        args.json.write_text(json.dumps(result, indent=2) + "\n")
+        print(f"JSON written to {args.json}")
+    return 0
+
+
+def _run(args: argparse.Namespace) -> int:
+    from loadtests.runner import RunConfig, run_load_test
+
+    return run_load_test(
+        RunConfig(
+            scenario=args.scenario,
+            users=args.users,
+            spawn_rate=args.spawn_rate,
+            run_time=args.run_time,
+            out=args.out,
+            host=args.host,
+            store_url=args.store,
+            workers=args.workers,
+            max_fail_ratio=args.max_fail_ratio,
+            max_p99_ms=args.max_p99_ms,
+        )
+    )
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="loadtests", description=__doc__.splitlines()[0])
+    commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    bench = commands.add_parser("bench", help="time each stage of state save and restore")
+    bench.add_argument("--sizes", type=_sizes, default=_sizes("1KB,16KB,256KB,1MB"),
+                       help="state sizes, comma-separated (default 1KB,16KB,256KB,1MB)")
+    bench.add_argument("--store", help="store URL (default: a temporary SQLite file)")
+    bench.add_argument("--iterations", type=_positive_int, default=200,
+                       help="measured iterations per size (default 200)")
+    bench.add_argument("--json", type=Path, help="also write the result as JSON to this file")
+    bench.add_argument("--peers", action="store_true",
+                       help="include peer libraries (LangGraph, OpenAI Agents SDK) when installed")
+    bench.set_defaults(func=_bench)
+
+    from loadtests.runner import add_run_arguments
+
+    run = commands.add_parser("run", help="run a Locust scenario headless and report")
+    add_run_arguments(run)
+    run.set_defaults(func=_run)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return int(args.func(args))
+    except (CryptoError, StoreError, ValueError, OSError) as exc:
+        print(f"loadtests: {exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,173 @@
+"""Conversations over the agent server's HTTP API, the way people use it.
+
+A journey searches a request, runs the best match, answers its asks (defaults, else the first
+option), then sends follow-ups that hand off along the account's hand-off graph: an example
+request of an agent that reads a variable the last agent wrote. Now and then a user lists its
+conversations, pins or unpins one, renames one or deletes one. Requests are grouped by ``name``
+(``/api/exec/execAgent [follow-up]``...), and the ``Server-Timing`` phases of every run (restore,
+run, encrypt, save) go into microsecond histograms (see ``locust_support``).
+
+Run it with:
+
+    locust -f loadtests/conversation_user.py --host http://127.0.0.1:9020
+
+Weights, think time and the token come from environment variables (see ``loadtests.settings``).
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from typing import Any
+
+from locust import FastHttpUser, between, task
+
+from loadtests.journeys import JourneyPlanner, Request, answer_ask, parse_server_timing
+from loadtests.locust_support import record_us
+from loadtests.settings import bearer_token, env_int, random_seed, think_time, weight
+
+PLANNER = JourneyPlanner.from_account()
+TOKEN = bearer_token()  # generating the mock users blocks: done at import, not per user
+MAX_FOLLOWUPS = env_int("LOADTEST_MAX_FOLLOWUPS", 3)
+MAX_ASKS = 3
+KEPT_CONVERSATIONS = 20
+# Outcomes that mean the server, not the agent, went wrong. ``failCommand`` is an agent ending
+# on ``fail`` by design, so it is a valid answer; ``ask`` and ``success`` are the normal ones.
+SERVER_FAILURES = {
+    "errorInAgent", "callFailed", "unknownConversation", "timedOut", "stopped", "mustLogin",
+    "unexpected",
+}
+
+
+class ApiUser(FastHttpUser):
+    """A signed-in user of the API: JSON calls with the bearer token, phases recorded."""
+
+    abstract = True
+    wait_time = between(*think_time())
+    _numbers = itertools.count()
+
+    def on_start(self) -> None:
+        self.headers = {"Authorization": f"Bearer {TOKEN}"}
+        seed = random_seed()
+        # Each user its own stream, reproducible when a seed is given.
+        self.rng = random.Random(None if seed is None else seed * 100_003 + next(self._numbers))
+
+    def call(self, path: str, body: dict[str, Any], name: str | None = None) -> dict[str, Any]:
+        """POST a JSON body; a non-200 answer or a body with ``success: false`` is a failure."""
+        with self.client.post(
+            path, json=body, headers=self.headers, name=name or path, catch_response=True
+        ) as response:
+            data = self._json(response)
+            if data is not None and data.get("success") is False:
+                response.failure(f"{path}: {(data.get('error') or {}).get('message')}")
+            return data or {}
+
+    @staticmethod
+    def _json(response: Any) -> dict[str, Any] | None:
+        if response.status_code != 200:
+            response.failure(f"HTTP {response.status_code}: {(response.text or '')[:200]}")
+            return None
+        try:
+            data = response.json()
+        except ValueError:
+            response.failure("the answer is not JSON")
+            return None
+        if not isinstance(data, dict):
+            response.failure("the answer is not a JSON object")
+            return None
+        return data
+
+    def exec_agent(
+        self, agent: str, convid: str | None, inputs: dict[str, Any], kind: str
+    ) -> dict[str, Any] | None:
+        """Run ``agent``; the answer, or ``None`` when the server failed."""
+        body: dict[str, Any] = {"agentName": agent, "inputs": inputs, "stream": False}
+        if convid:
+            body["convid"] = convid
+        with self.client.post(
+            "/api/exec/execAgent", json=body, headers=self.headers,
+            name=f"/api/exec/execAgent [{kind}]", catch_response=True,
+        ) as response:
+            data = self._json(response)
+            if data is None:
+                return None
+            code = data.get("resultCode")
+            if code in SERVER_FAILURES or code is None:
+                response.failure(f"{code}: {(data.get('error') or {}).get('message')}")
+                return None
+            for phase, ms in parse_server_timing(response.headers.get("Server-Timing")).items():
+                record_us(f"server {phase}", ms * 1000.0)
+            return data
+
+
+class ConversationUser(ApiUser):
+    """Searches, runs, answers, follows up and tidies its conversations."""
+
+    def on_start(self) -> None:
+        super().on_start()
+        self.conversations: list[str] = []
+
+    def run_request(
+        self, request: Request, convid: str | None, last_agent: str | None, kind: str
+    ) -> tuple[str, str] | None:
+        """Search, run the best match and answer its asks: ``(convid, agent)`` or ``None``."""
+        found = self.call("/api/exec/search", {"query": request.query})
+        hits = found.get("searchResults") or []
+        # With no match, the agent that answered last answers again (SPEC §2).
+        agent = hits[0]["agentName"] if hits else (last_agent or request.agent)
+        data = self.exec_agent(agent, convid, {"query": request.query}, kind)
+        asks = 0
+        while data is not None and data.get("resultCode") == "ask" and asks < MAX_ASKS:
+            asks += 1
+            answers = answer_ask(data.get("askInput") or {})
+            data = self.exec_agent(agent, data.get("convid") or convid, answers, "answer")
+        if data is None or not data.get("success") or not data.get("convid"):
+            return None
+        return data["convid"], agent
+
+    @task(weight("journey", 8))
+    def conversation(self) -> None:
+        ran = self.run_request(PLANNER.first_request(self.rng), None, None, "new")
+        if ran is None:
+            return
+        convid, agent = ran
+        self.conversations = [*self.conversations, convid][-KEPT_CONVERSATIONS:]
+        for _ in range(self.rng.randint(1, max(1, MAX_FOLLOWUPS))):
+            ran = self.run_request(PLANNER.follow_up(agent, self.rng), convid, agent, "follow-up")
+            if ran is None:
+                return
+            agent = ran[1]
+
+    @task(weight("list", 2))
+    def list_conversations(self) -> None:
+        self.call("/api/user/getUnpinnedConversations", {"limit": 10})
+        self.call("/api/user/getPinnedConversations", {})
+
+    @task(weight("pin", 1))
+    def pin(self) -> None:
+        if not self.conversations:
+            return
+        convid = self.rng.choice(self.conversations)
+        pinned = self.rng.random() < 0.5
+        with self.client.post(
+            "/api/user/setPinned", json={"convid": convid, "pinned": pinned},
+            headers=self.headers, name="/api/user/setPinned", catch_response=True,
+        ) as response:
+            # 409 is the pin limit, shared by every simulated user of one account user: expected.
+            if response.status_code == 409:
+                response.success()
+            else:
+                self._json(response)
+
+    @task(weight("rename", 1))
+    def rename(self) -> None:
+        if self.conversations:
+            convid = self.rng.choice(self.conversations)
+            title = f"Load test {self.rng.randrange(10_000):04d}"
+            self.call("/api/user/setConversationTitle", {"convid": convid, "title": title})
+
+    @task(weight("delete", 1))
+    def delete(self) -> None:
+        if self.conversations:
+            convid = self.conversations.pop(0)
+            self.call("/api/user/deleteConversation", {"convid": convid})

@@ -1,0 +1,144 @@
+"""What a simulated user asks: first requests, answers to asks, follow-ups along hand-offs.
+
+The plan comes from the account itself: agents' ``examples`` are the requests, and the hand-off
+graph says, for the variables the last agent wrote, which agents read them next. A follow-up is
+an example of such a reader, so the server's search routes it to an agent that builds on the
+saved state (SPEC §2). Nothing here talks to a server; the Locust users do.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from agents_catalog.graph import HandoffGraph, build_handoff_graph
+
+MIN_QUERY = 8
+PASSWORD_ANSWER = "Load-test-Passw0rd"
+TEXT_ANSWER = "As discussed, please go ahead with the usual options."
+
+
+def default_account_dir() -> Path:
+    from importlib import resources
+
+    return Path(str(resources.files("agents_catalog") / "account"))
+
+
+@dataclass(frozen=True)
+class Request:
+    """A request to send: the agent whose example it is, and the text."""
+
+    agent: str
+    query: str
+    via: str | None = None  # the variable a follow-up hands over, if it is one
+
+
+class JourneyPlanner:
+    """Picks requests from agents' examples, and follow-ups that hand off along the graph."""
+
+    def __init__(self, examples: Mapping[str, Sequence[str]], graph: HandoffGraph) -> None:
+        self.examples = {
+            name: [q for q in queries if len(q.strip()) >= MIN_QUERY]
+            for name, queries in examples.items()
+        }
+        self.examples = {name: qs for name, qs in self.examples.items() if qs}
+        if not self.examples:
+            raise ValueError("no agent has an example request of at least 8 characters")
+        self.graph = graph
+        # Journeys start at agents that hand something on, so follow-ups can hand off.
+        self.starters = sorted(
+            name for name, io in graph.agents.items()
+            if name in self.examples and any(self._readers(v, name) for v in io.writes)
+        ) or sorted(self.examples)
+
+    @classmethod
+    def from_account(cls, account_dir: Path | None = None) -> JourneyPlanner:
+        """The planner of an account folder of agent files.
+
+        The files are read as plain YAML: the account is validated by its own tools, and full
+        validation of 200 files would stall every Locust process for seconds at start-up.
+        """
+        folder = account_dir or default_account_dir()
+        loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+        agents = []
+        for path in sorted(folder.glob("*.yaml")):
+            try:
+                data = yaml.load(path.read_text(encoding="utf-8"), Loader=loader)
+            except (OSError, yaml.YAMLError) as exc:
+                raise ValueError(f"{path}: cannot read this agent file: {exc}") from exc
+            if isinstance(data, dict) and isinstance(data.get("name"), str):
+                agents.append(data)
+        if not agents:
+            raise ValueError(f"{folder}: no agent files found")
+        examples = {
+            a["name"]: [q for q in a.get("examples") or [] if isinstance(q, str)] for a in agents
+        }
+        return cls(examples, build_handoff_graph(agents))
+
+    def _readers(self, variable: str, besides: str) -> list[str]:
+        return [r for r in self.graph.readers(variable) if r != besides and r in self.examples]
+
+    def first_request(self, rng: random.Random) -> Request:
+        agent = rng.choice(self.starters)
+        return Request(agent, rng.choice(self.examples[agent]))
+
+    def follow_up(self, last_agent: str, rng: random.Random) -> Request:
+        """An example of an agent that reads what ``last_agent`` wrote (any agent if none does)."""
+        io = self.graph.agents.get(last_agent)
+        handoffs = [
+            (variable, reader)
+            for variable in sorted(io.writes if io else ())
+            for reader in self._readers(variable, last_agent)
+        ]
+        if handoffs:
+            variable, reader = rng.choice(handoffs)
+            return Request(reader, rng.choice(self.examples[reader]), via=variable)
+        agent = rng.choice(sorted(self.examples))
+        return Request(agent, rng.choice(self.examples[agent]))
+
+
+def answer_ask(ask_input: Mapping[str, Any]) -> dict[str, Any]:
+    """Answers to an ask, as a user in a hurry gives them: the default, else the first option."""
+    answers: dict[str, Any] = {}
+    for field in ask_input.get("inputs") or []:
+        name, kind = field.get("name"), field.get("type", "str")
+        if not isinstance(name, str):
+            continue
+        default, options = field.get("default"), field.get("options") or []
+        if kind == "chooseMany":
+            value: Any = default if isinstance(default, list) and default else options[:1]
+            if isinstance(default, str):
+                value = [default]
+        elif default not in (None, "", []):
+            value = default[0] if isinstance(default, list) else default
+        elif kind == "chooseOne" and options:
+            value = options[0]
+        elif kind == "password":
+            value = PASSWORD_ANSWER
+        else:
+            value = TEXT_ANSWER
+        answers[name] = value
+    return answers
+
+
+def parse_server_timing(header: str | None) -> dict[str, float]:
+    """``{"restore": 0.123, ...}`` in milliseconds from a ``Server-Timing`` header.
+
+    Entries without a valid ``dur`` are skipped: the header is informational, never fatal.
+    """
+    phases: dict[str, float] = {}
+    for entry in (header or "").split(","):
+        name, *params = (part.strip() for part in entry.split(";"))
+        for param in params:
+            key, _, value = param.partition("=")
+            if name and key.strip().lower() == "dur":
+                try:
+                    phases[name] = float(value.strip().strip('"'))
+                except ValueError:
+                    pass
+    return phases

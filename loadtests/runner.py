@@ -1,0 +1,242 @@
+"""``loadtests run``: a Locust scenario run headless, with everything it needs, then reported.
+
+1. Unless ``--host`` is given, start ``mock-account serve`` on a free loopback port (conversation
+   scenario only; stopped afterwards). Only loopback targets are accepted.
+2. Run Locust as subprocesses: ``locust -f <scenario file> --headless -u N -r R -t T --csv
+   DIR/locust --html DIR/report.html``; with ``--workers K`` a ``--master --expect-workers K``
+   plus K ``--worker`` processes (Locust's own distributed mode). Every process has a deadline.
+3. Write ``summary.json`` (``loadtests.summary``), PNG plots (``loadtests.plots``), and print a
+   short summary. Exit 1 with a line per threshold exceeded (``--max-fail-ratio``,
+   ``--max-p99-ms``), or when the run produced nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from loadtests.machine import machine_info
+from loadtests.plots import plot_distribution, plot_over_time
+from loadtests.server import ServerError, check_loopback, free_port, local_server, stop_process
+from loadtests.settings import SettingsError, check_settings
+from loadtests.summary import build_summary, format_summary, read_histograms, read_stats
+
+SCENARIOS = {
+    "conversation": "conversation_user.py",
+    "store": "store_user.py",
+    "crypto": "crypto_user.py",
+}
+_RUN_TIME_RE = re.compile(r"(?:(\d+)h)?(?:(\d+)m)?(?:(\d+)s)?")
+# Beyond the run time: start-up, waiting for workers, Locust's stop timeout, writing reports.
+EXTRA_TIME_S = 120
+
+
+@dataclass
+class RunConfig:
+    scenario: str
+    users: int
+    spawn_rate: float
+    run_time: str
+    out: Path
+    host: str | None = None
+    store_url: str | None = None
+    workers: int = 0
+    max_fail_ratio: float | None = None
+    max_p99_ms: float | None = None
+
+
+def run_time_seconds(text: str) -> int:
+    """Seconds of a Locust run time: ``90``, ``20s``, ``2m``, ``1h30m``."""
+    text = text.strip()
+    if text.isdigit():
+        seconds = int(text)
+    else:
+        match = _RUN_TIME_RE.fullmatch(text)
+        if not text or match is None:
+            raise ValueError(f"invalid run time {text!r}: use e.g. 20s, 2m, 1h30m")
+        hours, minutes, secs = (int(g) if g else 0 for g in match.groups())
+        seconds = hours * 3600 + minutes * 60 + secs
+    if seconds < 1:
+        raise ValueError(f"invalid run time {text!r}: at least one second")
+    return seconds
+
+
+def _non_negative_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from exc
+    if value < 0 or value != value:
+        raise argparse.ArgumentTypeError(f"expected a number of at least 0, got {text!r}")
+    return value
+
+
+def _count(minimum: int) -> Callable[[str], int]:
+    """An argparse type: a whole number of at least ``minimum``."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError as exc:
+            raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from exc
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"expected at least {minimum}, got {value}")
+        return value
+
+    return parse
+
+
+def _run_time(text: str) -> str:
+    try:
+        run_time_seconds(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from exc
+    return text
+
+
+def add_run_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--scenario", required=True, choices=sorted(SCENARIOS))
+    parser.add_argument("--users", type=_count(1), required=True, help="simulated users")
+    parser.add_argument("--spawn-rate", type=_non_negative_float, required=True,
+                        help="users started per second")
+    parser.add_argument("--run-time", type=_run_time, required=True, help="e.g. 20s, 2m")
+    parser.add_argument("--out", type=Path, required=True, help="folder for the reports")
+    parser.add_argument("--host", help="a running server (loopback only); default: start one")
+    parser.add_argument("--store", help="store URL of the started server or of the store users")
+    parser.add_argument("--workers", type=_count(0), default=0,
+                        help="Locust worker processes (0: one local process)")
+    parser.add_argument("--max-fail-ratio", type=_non_negative_float,
+                        help="fail when failures / requests is above this (e.g. 0.01)")
+    parser.add_argument("--max-p99-ms", type=_non_negative_float,
+                        help="fail when the p99 of all requests is above this many ms")
+
+
+def _locust_command(config: RunConfig, host: str, locustfile: Path) -> list[str]:
+    return [
+        sys.executable, "-m", "locust", "-f", str(locustfile), "--headless",
+        "-u", str(config.users), "-r", str(config.spawn_rate), "-t", config.run_time,
+        "--host", host, "--csv", str(config.out / "locust"), "--html",
+        str(config.out / "report.html"), "--stop-timeout", "5", "--only-summary",
+        "--loglevel", "WARNING",
+    ]
+
+
+def _run_locust(config: RunConfig, host: str, env: dict[str, str]) -> int:
+    """Run Locust (local, or master + workers); its exit code. Bounded by the run time."""
+    locustfile = Path(__file__).with_name(SCENARIOS[config.scenario])
+    deadline = run_time_seconds(config.run_time) + EXTRA_TIME_S
+    command = _locust_command(config, host, locustfile)
+    workers: list[subprocess.Popen] = []
+    logs = []
+    try:
+        if config.workers:
+            port = free_port()
+            command += ["--master", "--expect-workers", str(config.workers),
+                        "--master-bind-host", "127.0.0.1", "--master-bind-port", str(port),
+                        "--expect-workers-max-wait", "60"]
+            for index in range(config.workers):
+                log = open(config.out / f"locust-worker-{index + 1}.log", "wb")  # noqa: SIM115
+                logs.append(log)
+                workers.append(subprocess.Popen(
+                    [sys.executable, "-m", "locust", "-f", str(locustfile), "--worker",
+                     "--master-host", "127.0.0.1", "--master-port", str(port),
+                     "--loglevel", "WARNING"],
+                    stdout=log, stderr=subprocess.STDOUT, env=env,
+                ))
+        with open(config.out / "locust.log", "wb") as log:
+            master = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=env)
+            try:
+                code = master.wait(timeout=deadline)
+            except subprocess.TimeoutExpired:
+                print(f"loadtests: Locust did not finish within {deadline}s; stopped it",
+                      file=sys.stderr)
+                stop_process(master)
+                code = 1
+        for worker in workers:
+            try:
+                worker.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                stop_process(worker)
+        return code
+    finally:
+        for worker in workers:
+            stop_process(worker)
+        for log in logs:
+            log.close()
+
+
+def _report(config: RunConfig, host: str) -> int:
+    out = config.out
+    stats_csv = out / "locust_stats.csv"
+    if not stats_csv.exists():
+        print(f"loadtests: Locust wrote no statistics; see {out / 'locust.log'}", file=sys.stderr)
+        return 1
+    histograms = read_histograms(out / "histograms.json")
+    requests, _ = read_stats(stats_csv)
+    files = {"stats_csv": "locust_stats.csv", "history_csv": "locust_stats_history.csv",
+             "html": "report.html", "histograms": "histograms.json", "log": "locust.log"}
+    for name, path in (
+        ("plot_over_time", plot_over_time(out / "locust_stats_history.csv",
+                                          out / "latency_over_time.png")),
+        ("plot_distribution", plot_distribution(histograms, requests,
+                                                out / "latency_distribution.png")),
+    ):
+        if path is not None:
+            files[name] = path.name
+    configuration = {**asdict(config), "out": str(out), "host": host,
+                     "run_time_s": run_time_seconds(config.run_time)}
+    summary = build_summary(
+        scenario=config.scenario, configuration=configuration, machine=machine_info(),
+        stats_csv=stats_csv, histograms=histograms, max_fail_ratio=config.max_fail_ratio,
+        max_p99_ms=config.max_p99_ms, files=files,
+    )
+    (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
+    print(format_summary(summary))
+    print(f"reports in {out}: summary.json, report.html, locust_stats.csv, plots")
+    for line in summary["thresholds"]["exceeded"]:
+        print(f"loadtests: threshold exceeded: {line}", file=sys.stderr)
+    return 1 if summary["thresholds"]["exceeded"] else 0
+
+
+def run_load_test(config: RunConfig) -> int:
+    """Run the scenario and write its reports; 0 passed, 1 failed a threshold, 2 bad usage."""
+    config.out = config.out.resolve()
+    config.out.mkdir(parents=True, exist_ok=True)
+    for stale in ("summary.json", "histograms.json", "locust_stats.csv"):
+        (config.out / stale).unlink(missing_ok=True)
+    env = {**os.environ, "LOADTEST_HISTOGRAMS_FILE": str(config.out / "histograms.json")}
+    try:
+        check_settings()
+    except SettingsError as exc:
+        print(f"loadtests: {exc}", file=sys.stderr)
+        return 2
+    try:
+        if config.host:
+            host = check_loopback(config.host)
+            if config.store_url and config.scenario == "conversation":
+                print("loadtests: --store is ignored with --host: the server keeps its own store",
+                      file=sys.stderr)
+        else:
+            host = "http://127.0.0.1:9020"
+    except ServerError as exc:
+        print(f"loadtests: {exc}", file=sys.stderr)
+        return 2
+    if config.scenario == "store":
+        env["LOADTEST_STORE_URL"] = config.store_url or f"sqlite:///{config.out / 'store.db'}"
+    try:
+        if config.scenario == "conversation" and not config.host:
+            with local_server(config.out, config.store_url) as host:
+                _run_locust(config, host, env)
+        else:
+            _run_locust(config, host, env)
+    except ServerError as exc:
+        print(f"loadtests: {exc}", file=sys.stderr)
+        return 1
+    return _report(config, host)

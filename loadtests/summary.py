@@ -1,0 +1,153 @@
+"""``summary.json`` of a Locust run: throughput, failures, latency per request, µs histograms.
+
+Built from Locust's ``<prefix>_stats.csv`` (one row per request name plus ``Aggregated``) and the
+merged microsecond histograms (``locust_support``). Schema (``SCHEMA_VERSION`` 1)::
+
+    {"schema": 1, "scenario", "configuration": {...}, "machine": {...},
+     "totals": {"requests", "failures", "fail_ratio", "rps", "p50_ms", "p95_ms", "p99_ms",
+                "p99_9_ms", "max_ms"},
+     "requests": [{"type", "name", "requests", "failures", "rps", "avg_ms", "p50_ms", "p95_ms",
+                   "p99_ms", "p99_9_ms", "max_ms"}],
+     "state_us": {histogram name: {"count", "mean_us", "min_us", "max_us", "p50_us", "p95_us",
+                                   "p99_us", "p99_9_us"}},
+     "thresholds": {"max_fail_ratio", "max_p99_ms", "exceeded": ["..."]},
+     "files": {...}}
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+from loadtests.histograms import HistogramSet
+
+SCHEMA_VERSION = 1
+SUMMARY_KEYS = (
+    "schema", "scenario", "configuration", "machine", "totals", "requests", "state_us",
+    "thresholds", "files",
+)
+REQUEST_KEYS = (
+    "type", "name", "requests", "failures", "rps", "avg_ms", "p50_ms", "p95_ms", "p99_ms",
+    "p99_9_ms", "max_ms",
+)
+
+
+def _number(row: dict[str, str], column: str) -> float | None:
+    text = (row.get(column) or "").strip()
+    if not text or text == "N/A":
+        return None
+    try:
+        value = float(text)
+    except ValueError:
+        return None
+    return value if math.isfinite(value) else None
+
+
+def _request_row(row: dict[str, str]) -> dict[str, Any]:
+    return {
+        "type": row.get("Type") or None,
+        "name": row.get("Name", ""),
+        "requests": int(_number(row, "Request Count") or 0),
+        "failures": int(_number(row, "Failure Count") or 0),
+        "rps": round(_number(row, "Requests/s") or 0.0, 2),
+        "avg_ms": _number(row, "Average Response Time"),
+        "p50_ms": _number(row, "50%"),
+        "p95_ms": _number(row, "95%"),
+        "p99_ms": _number(row, "99%"),
+        "p99_9_ms": _number(row, "99.9%"),
+        "max_ms": _number(row, "Max Response Time"),
+    }
+
+
+def read_stats(stats_csv: Path) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """Per-request rows and the ``Aggregated`` row of a Locust stats CSV."""
+    with open(stats_csv, newline="") as handle:
+        rows = [_request_row(r) for r in csv.DictReader(handle)]
+    aggregated = next((r for r in rows if r["name"] == "Aggregated"), None)
+    requests = [r for r in rows if r["name"] != "Aggregated"]
+    return requests, aggregated or _request_row({"Name": "Aggregated"})
+
+
+def read_histograms(path: Path) -> HistogramSet:
+    if not path.exists():
+        return HistogramSet()
+    return HistogramSet.from_dict(json.loads(path.read_text()))
+
+
+def check_thresholds(
+    totals: dict[str, Any], max_fail_ratio: float | None, max_p99_ms: float | None
+) -> list[str]:
+    """A sentence per threshold the run exceeded (an empty list means it passed)."""
+    exceeded = []
+    if totals["requests"] == 0:
+        exceeded.append("no request completed during the run")
+    if max_fail_ratio is not None and totals["fail_ratio"] > max_fail_ratio:
+        exceeded.append(
+            f"failure ratio {totals['fail_ratio']:.4f} is above --max-fail-ratio {max_fail_ratio:g}"
+            f" ({totals['failures']} of {totals['requests']} requests failed)"
+        )
+    p99 = totals.get("p99_ms")
+    if max_p99_ms is not None and p99 is not None and p99 > max_p99_ms:
+        exceeded.append(f"p99 latency {p99:g} ms is above --max-p99-ms {max_p99_ms:g}")
+    return exceeded
+
+
+def build_summary(
+    *,
+    scenario: str,
+    configuration: dict[str, Any],
+    machine: dict[str, Any],
+    stats_csv: Path,
+    histograms: HistogramSet,
+    max_fail_ratio: float | None,
+    max_p99_ms: float | None,
+    files: dict[str, str],
+) -> dict[str, Any]:
+    requests, aggregated = read_stats(stats_csv)
+    count, failures = aggregated["requests"], aggregated["failures"]
+    totals = {
+        "requests": count,
+        "failures": failures,
+        "fail_ratio": round(failures / count, 6) if count else 0.0,
+        "rps": aggregated["rps"],
+        **{k: aggregated[k] for k in ("p50_ms", "p95_ms", "p99_ms", "p99_9_ms", "max_ms")},
+    }
+    return {
+        "schema": SCHEMA_VERSION,
+        "scenario": scenario,
+        "configuration": configuration,
+        "machine": machine,
+        "totals": totals,
+        "requests": requests,
+        "state_us": histograms.summary(),
+        "thresholds": {
+            "max_fail_ratio": max_fail_ratio,
+            "max_p99_ms": max_p99_ms,
+            "exceeded": check_thresholds(totals, max_fail_ratio, max_p99_ms),
+        },
+        "files": files,
+    }
+
+
+def format_summary(summary: dict[str, Any]) -> str:
+    """A few readable lines: totals, then the µs percentiles of the state histograms."""
+    t = summary["totals"]
+    lines = [
+        f"{summary['scenario']}: {t['requests']} requests, {t['failures']} failures "
+        f"({t['fail_ratio'] * 100:.2f}%), {t['rps']:.1f} req/s, "
+        f"p50 {t['p50_ms']} ms, p95 {t['p95_ms']} ms, p99 {t['p99_ms']} ms",
+    ]
+    if summary["state_us"]:
+        lines.append(f"{'histogram (µs)':<32} {'count':>7} {'p50':>9} {'p95':>9} {'p99':>9} "
+                     f"{'p99.9':>9}")
+        for name, h in summary["state_us"].items():
+            # Whole operations only (``save 16KB``); their stages are in summary.json.
+            if h["count"] and len(name.split()) <= 2:
+                lines.append(
+                    f"{name:<32} {h['count']:>7} {h['p50_us']:>9.1f} {h['p95_us']:>9.1f} "
+                    f"{h['p99_us']:>9.1f} {h['p99_9_us']:>9.1f}"
+                )
+    return "\n".join(lines)

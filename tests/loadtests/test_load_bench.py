@@ -1,0 +1,83 @@
+"""``loadtests bench``: stages and baselines per size, ratios, JSON, clear usage errors."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from loadtests.bench import RESTORE_COLUMNS, SAVE_COLUMNS
+from loadtests.cli import main
+
+
+def test_bench_prints_stages_and_ratios_and_writes_json(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    target = tmp_path / "bench.json"
+    code = main(["bench", "--sizes", "1KB,16KB", "--iterations", "4", "--json", str(target),
+                 "--peers"])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert "SAVE" in out and "RESTORE" in out and "save/raw upsert" in out
+    assert "peer LangGraph SQLite checkpointer" in out
+    result = json.loads(target.read_text())
+    assert [r["label"] for r in result["results"]] == ["1KB", "16KB"]
+    assert result["store"]["kind"] == "sqlite"
+    for row in result["results"]:
+        assert row["iterations"] == 4
+        assert set(row["stages_us"]) == {*SAVE_COLUMNS, *RESTORE_COLUMNS}
+        assert all(stage["p50_us"] > 0 for stage in row["stages_us"].values())
+        ratios = row["ratios"]
+        assert ratios["save_over_raw_upsert"] > 0 and 0 < ratios["encrypt_share_of_save"] < 1
+        assert f"{ratios['save_over_raw_upsert']:.2f}x" in out
+
+
+def test_bench_on_the_memory_store(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "--sizes", "1KB", "--iterations", "2", "--store", "memory://"]) == 0
+    assert "Python dict" in capsys.readouterr().out
+
+
+def exit_code(argv: list[str]) -> int:
+    """``main``'s exit code, whether it returns it or argparse exits with it."""
+    try:
+        return main(argv)
+    except SystemExit as exc:
+        return int(exc.code or 0)
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["bench", "--sizes", "huge"], "invalid size"),
+    (["bench", "--iterations", "0"], "at least 1"),
+    (["bench", "--store", "ftp://x", "--iterations", "1", "--sizes", "1KB"], "unknown scheme"),
+])
+def test_bad_bench_usage_is_one_line_and_exit_2(
+    argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code = exit_code(argv)
+    err = capsys.readouterr().err
+    assert code == 2 and message in err and "Traceback" not in err
+    assert len(err.strip().splitlines()) == 1
+
+
+def test_peers_are_measured_skipped_or_reported_failed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from loadtests import peers
+
+    def broken(folder: Path, state: dict, iterations: int) -> dict:
+        raise RuntimeError("API changed")
+
+    def working(folder: Path, state: dict, iterations: int) -> dict:
+        return peers._measure(lambda: None, lambda: state, iterations)
+
+    monkeypatch.setattr(peers, "PEERS", {
+        "ok": ("Working peer", "json", working),
+        "bad": ("Broken peer", "json", broken),
+        "absent": ("Absent peer", "no_such_module_here.sub", working),
+    })
+    results, lines = peers.measure_peers(tmp_path, {"x": 1}, 3)
+    assert set(results) == {"ok"} and results["ok"]["save"]["p50_us"] >= 0
+    assert lines[0].startswith("peer Working peer: save p50")
+    assert lines[1] == "peer Broken peer: failed (RuntimeError: API changed)"
+    assert lines[2] == "peer Absent peer: skipped (no_such_module_here.sub is not installed)"

@@ -1,0 +1,151 @@
+"""``loadtests run``: each user class for a few seconds, distributed mode, reports, thresholds.
+
+The runs are real: Locust subprocesses (and, for conversations, a real server on a free loopback
+port), kept to a few seconds each. Locust is never imported into the test process itself, since
+it patches the standard library for gevent.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from loadtests.cli import main
+from loadtests.summary import REQUEST_KEYS, SUMMARY_KEYS, check_thresholds
+
+pytestmark = pytest.mark.slow
+TIMEOUT_S = 400
+
+
+def run_cli(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "loadtests.cli", "run", *args],
+        capture_output=True, text=True, timeout=TIMEOUT_S,
+        env={**os.environ, **(env or {})},
+    )
+
+
+def summary_of(out: Path) -> dict:
+    summary = json.loads((out / "summary.json").read_text())
+    assert set(summary) == set(SUMMARY_KEYS)
+    for row in summary["requests"]:
+        assert set(row) == set(REQUEST_KEYS)
+    assert summary["machine"]["cpus"] and summary["configuration"]["users"] >= 1
+    for name in ("report.html", "locust_stats.csv", "locust_stats_history.csv",
+                 "latency_over_time.png", "latency_distribution.png"):
+        assert (out / name).stat().st_size > 0, name
+    return summary
+
+
+def test_store_users_save_and_restore_with_microsecond_histograms(tmp_path: Path) -> None:
+    out = tmp_path / "store"
+    done = run_cli("--scenario", "store", "--users", "2", "--spawn-rate", "2", "--run-time", "2s",
+                   "--out", str(out), "--max-fail-ratio", "0",
+                   env={"LOADTEST_STATE_SIZES": "1KB,16KB"})
+    assert done.returncode == 0, done.stderr
+    summary = summary_of(out)
+    names = {row["name"] for row in summary["requests"]}
+    assert names <= {"save 1KB", "save 16KB", "restore 1KB", "restore 16KB"}
+    assert {row["type"] for row in summary["requests"]} == {"STATE"}
+    assert summary["totals"]["requests"] > 0 and summary["totals"]["failures"] == 0
+    histograms = summary["state_us"]
+    assert histograms["save 1KB encrypt"]["count"] > 0
+    assert histograms["save 16KB"]["p99_9_us"] >= histograms["save 16KB"]["p50_us"] > 0
+    assert "save 1KB" in done.stdout
+
+
+def test_crypto_users_in_distributed_mode_merge_worker_histograms(tmp_path: Path) -> None:
+    out = tmp_path / "crypto"
+    done = run_cli("--scenario", "crypto", "--users", "2", "--spawn-rate", "2", "--run-time", "4s",
+                   "--workers", "2", "--out", str(out),
+                   env={"LOADTEST_STATE_SIZES": "1KB,16KB"})
+    assert done.returncode == 0, done.stderr
+    summary = summary_of(out)
+    assert (out / "locust-worker-1.log").exists() and (out / "locust-worker-2.log").exists()
+    requests = {row["name"]: row["requests"] for row in summary["requests"]}
+    assert set(requests) <= {"encrypt 1KB", "encrypt 16KB", "decrypt 1KB", "decrypt 16KB"}
+    # Every operation of both workers reached the master's histograms.
+    counts = {name: h["count"] for name, h in summary["state_us"].items()}
+    assert counts == requests
+
+
+def test_conversations_against_a_started_server_and_a_failed_threshold(tmp_path: Path) -> None:
+    out = tmp_path / "conversation"
+    done = run_cli("--scenario", "conversation", "--users", "3", "--spawn-rate", "3",
+                   "--run-time", "3s", "--out", str(out), "--max-p99-ms", "0.001",
+                   env={"LOADTEST_THINK_MIN": "0.05", "LOADTEST_THINK_MAX": "0.2"})
+    assert done.returncode == 1, done.stderr
+    assert "threshold exceeded: p99 latency" in done.stderr and "--max-p99-ms" in done.stderr
+    summary = summary_of(out)
+    assert summary["thresholds"]["exceeded"]
+    names = {row["name"] for row in summary["requests"]}
+    assert {"/api/exec/search", "/api/exec/execAgent [new]"} <= names
+    assert summary["totals"]["failures"] == 0
+    assert summary["state_us"]["server save"]["count"] > 0
+    assert summary["state_us"]["server restore"]["p50_us"] > 0
+    assert summary["configuration"]["host"].startswith("http://127.0.0.1:")
+    assert "Shutting down" in (out / "server.log").read_text()  # stopped afterwards
+
+
+def run_in_process(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
+    """Exit code and stderr of ``loadtests run`` for usage errors (no Locust process starts)."""
+    try:
+        code = main(["run", *argv])
+    except SystemExit as exc:
+        code = int(exc.code or 0)
+    return code, capsys.readouterr().err
+
+
+def test_only_loopback_targets_are_accepted(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, err = run_in_process(
+        ["--scenario", "conversation", "--users", "1", "--spawn-rate", "1", "--run-time", "1s",
+         "--out", str(tmp_path), "--host", "http://example.com"], capsys)
+    assert code == 2
+    assert "not a loopback address" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--scenario", "nope"], "invalid choice"),
+    (["--run-time", "soon"], "invalid run time"),
+    (["--users", "0"], "at least 1"),
+])
+def test_bad_run_usage_exits_2(
+    tmp_path: Path, args: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    base = {"--scenario": "store", "--users": "1", "--spawn-rate": "1", "--run-time": "1s",
+            "--out": str(tmp_path)}
+    base.update(dict(zip(args[::2], args[1::2], strict=True)))
+    code, err = run_in_process([part for pair in base.items() for part in pair], capsys)
+    assert code == 2 and message in err
+
+
+def test_thresholds() -> None:
+    totals = {"requests": 200, "failures": 3, "fail_ratio": 0.015, "p99_ms": 120.0}
+    assert check_thresholds(totals, None, None) == []
+    assert check_thresholds(totals, 0.02, 150) == []
+    exceeded = check_thresholds(totals, 0.01, 100)
+    assert len(exceeded) == 2
+    assert "failure ratio 0.0150" in exceeded[0] and "3 of 200" in exceeded[0]
+    assert "p99 latency 120 ms" in exceeded[1]
+    assert check_thresholds({**totals, "requests": 0}, None, None) == [
+        "no request completed during the run"
+    ]
+
+
+def test_a_bad_setting_is_reported_before_anything_starts(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("LOADTEST_STATE_SIZES", "1KB,lots")
+    code, err = run_in_process(
+        ["--scenario", "crypto", "--users", "1", "--spawn-rate", "1", "--run-time", "1s",
+         "--out", str(tmp_path)], capsys)
+    assert code == 2
+    assert "LOADTEST_STATE_SIZES: invalid size 'lots'" in err
+    assert not (tmp_path / "locust.log").exists()
