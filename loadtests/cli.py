@@ -5,6 +5,8 @@
     loadtests run --scenario conversation|store|crypto --users N --spawn-rate R --run-time T
                   --out DIR [--host URL] [--store URL] [--workers K]
                   [--max-fail-ratio X] [--max-p99-ms Y]
+    loadtests writers [--stores sqlite,postgres,redis] [--threads 1,8,64] [--seconds S]
+    loadtests capacity --users U --followups-per-hour F --state-kb S [--measured FILE]
 
 Exit codes: 0 fine, 1 a threshold was exceeded or the run failed, 2 bad usage or unusable input.
 """
@@ -12,6 +14,7 @@ Exit codes: 0 fine, 1 a threshold was exceeded or the run failed, 2 bad usage or
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import sys
 from collections.abc import Sequence
@@ -101,10 +104,20 @@ def build_parser() -> argparse.ArgumentParser:
     run = commands.add_parser("run", help="run a Locust scenario headless and report")
     add_run_arguments(run)
     run.set_defaults(func=_run)
+
+    # These two own their arguments; main() hands them the rest of the command line.
+    commands.add_parser("writers", help="saves/s and latency at 1, 8, 64 writers, batched or not")
+    commands.add_parser("capacity", help="what a deployment needs, from measured figures")
     return parser
 
 
+PASSTHROUGH = {"writers": "loadtests.writers", "capacity": "loadtests.capacity"}
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and argv[0] in PASSTHROUGH:
+        return int(importlib.import_module(PASSTHROUGH[argv[0]]).main(argv[1:]))
     args = build_parser().parse_args(argv)
     try:
         return int(args.func(args))

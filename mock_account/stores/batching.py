@@ -5,8 +5,8 @@ committer thread and waits; the committer takes every request waiting (up to ``m
 optionally lingering ``max_wait_us`` for more) and saves them with the inner store's
 ``commit_runs``: one write transaction on SQLite, one pipelined transaction on PostgreSQL, one
 pipeline of compare-and-swap scripts on Redis. Batches form by themselves under load: while one
-batch commits, the next one queues up. With a single writer there is nothing to gather and each
-save pays a thread hand-off instead.
+batch commits, the next one queues up. A save made while no other is under way has nothing to
+be gathered with: it goes straight to the inner store (``solo_direct``), sparing the hand-off.
 
 SQLite has one committer: it has one writer at a time, so a second would only wait for the lock.
 Server backends get several (``DEFAULT_SERVER_COMMITTERS``), so that batches overlap: the server
@@ -35,6 +35,7 @@ from mock_account.stores.base import (
     ConversationEntry,
     ConversationStore,
     StoredState,
+    commit_kwargs,
 )
 from mock_account.stores.errors import StoreError
 
@@ -79,8 +80,9 @@ class BatchStats:
     """How the saves were grouped so far."""
 
     batches: int
-    requests: int
+    requests: int  # saved in batches
     largest: int
+    direct: int  # lone saves that went straight to the inner store
 
     @property
     def mean_batch(self) -> float:
@@ -96,7 +98,7 @@ def _copy_for_caller(exc: BaseException) -> Exception:
 
 
 class BatchingStore(ConversationStore):
-    """``inner`` with concurrent ``commit_run`` calls saved in batches by a committer thread."""
+    """``inner`` with concurrent ``commit_run`` calls saved in batches by committer threads."""
 
     def __init__(
         self,
@@ -105,6 +107,7 @@ class BatchingStore(ConversationStore):
         max_batch: int = DEFAULT_MAX_BATCH,
         max_wait_us: int = 0,
         committers: int | None = None,
+        solo_direct: bool = True,
     ) -> None:
         if committers is None:
             committers = default_committers(inner)
@@ -122,8 +125,11 @@ class BatchingStore(ConversationStore):
         self._gate = threading.Lock()
         self._closed = False
         self._stats_lock = threading.Lock()
-        self._batches = self._requests = self._largest = 0
+        self._batches = self._requests = self._largest = self._direct = 0
         self.committers = committers
+        self.solo_direct = solo_direct
+        self._inside = 0  # commit_run calls under way, to spot a lone one
+        self._inside_lock = threading.Lock()
         self._threads = [
             threading.Thread(
                 target=self._run, name=f"group-commit-{type(inner).__name__}-{i}", daemon=True
@@ -197,9 +203,23 @@ class BatchingStore(ConversationStore):
         now: datetime,
         title_if_new: bytes,
     ) -> ConversationEntry:
-        pending = _Pending(
-            CommitRequest(account, convid, owner, expected_version, blob, now, title_if_new)
-        )
+        request = CommitRequest(account, convid, owner, expected_version, blob, now, title_if_new)
+        with self._inside_lock:
+            self._inside += 1
+            alone = self._inside == 1 and self.solo_direct
+            self._direct += alone
+        try:
+            if alone:
+                if self._closed:
+                    raise StoreError("the batching store is closed")
+                return self.inner.commit_run(**commit_kwargs(request))  # type: ignore[arg-type]
+            return self._through_committer(request)
+        finally:
+            with self._inside_lock:
+                self._inside -= 1
+
+    def _through_committer(self, request: CommitRequest) -> ConversationEntry:
+        pending = _Pending(request)
         with self._gate:
             if self._closed:
                 raise StoreError("the batching store is closed")
@@ -219,9 +239,14 @@ class BatchingStore(ConversationStore):
         return self.inner.commit_runs(requests)
 
     def stats(self) -> BatchStats:
-        """Batches committed so far, requests in them, and the largest batch."""
-        with self._stats_lock:
-            return BatchStats(self._batches, self._requests, self._largest)
+        """Batches committed so far, requests in them, the largest batch, direct saves."""
+        with self._stats_lock, self._inside_lock:
+            return BatchStats(self._batches, self._requests, self._largest, self._direct)
+
+    @property
+    def queued(self) -> int:
+        """Requests waiting for a committer (approximate while others come and go)."""
+        return self._queue.qsize()
 
     @property
     def running(self) -> bool:

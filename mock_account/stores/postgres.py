@@ -218,7 +218,7 @@ class PostgresStore(ConversationStore):
         for i, r in enumerate(requests):
             try:
                 t = utc(r.now, "now")
-            except ValueError as exc:
+            except (ValueError, TypeError, AttributeError) as exc:  # not a usable time
                 outcomes[i] = exc
                 continue
             if r.expected_version == 0:

@@ -151,7 +151,7 @@ class RedisStore(ConversationStore):
             for i, r in enumerate(requests):
                 try:
                     args = self._commit_args(r)
-                except ValueError as exc:
+                except (ValueError, TypeError, AttributeError) as exc:  # not a usable time
                     outcomes[i] = exc
                     continue
                 keys = conv_keys(self.prefix, r.account, r.convid)

@@ -90,7 +90,7 @@ class SqliteStore(ConversationStore):
             for request in requests:
                 try:
                     t = to_micros(request.now, "now")
-                except ValueError as exc:
+                except (ValueError, TypeError, AttributeError) as exc:  # not a usable time
                     outcomes.append(exc)
                     continue
                 conn.execute("SAVEPOINT commit_item")

@@ -13,7 +13,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
-from store_backends import BATCH_BACKENDS, backend_url, open_or_skip, with_option
+from store_backends import BATCH_BACKENDS, backend_url, open_or_skip
 
 from mock_account.stores import (
     ConversationEntry,
@@ -33,9 +33,11 @@ ACCOUNT = "acme"
 OWNER = "ada@example.com"
 
 
-def _open_batching(backend: str, tmp_path: Path, option: str | None) -> Iterator[BatchingStore]:
-    url, cleanup = backend_url(backend, tmp_path)
-    store = open_or_skip(url if option is None else with_option(url, option), backend)
+@pytest.fixture(params=BATCH_BACKENDS)
+def batching(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[BatchingStore]:
+    """A fresh batching store over each real backend, opened by URL with its defaults."""
+    url, cleanup = backend_url(request.param, tmp_path)
+    store = open_or_skip(url, request.param)
     try:
         assert isinstance(store, BatchingStore)
         yield store
@@ -45,15 +47,17 @@ def _open_batching(backend: str, tmp_path: Path, option: str | None) -> Iterator
 
 
 @pytest.fixture(params=BATCH_BACKENDS)
-def batching(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[BatchingStore]:
-    """A fresh batching store over each real backend, with its default committers."""
-    yield from _open_batching(request.param, tmp_path, None)
-
-
-@pytest.fixture(params=BATCH_BACKENDS)
 def one_committer(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[BatchingStore]:
-    """A batching store with one committer thread, so that ``Gate`` decides what is batched."""
-    yield from _open_batching(request.param, tmp_path, "batch_committers=1")
+    """A batching store with one committer thread that every save goes through, so that
+    ``Gate`` decides what is batched."""
+    backend = request.param.removesuffix("+batch")
+    url, cleanup = backend_url(backend, tmp_path)
+    store = BatchingStore(open_or_skip(url, backend), committers=1, solo_direct=False)
+    try:
+        yield store
+    finally:
+        store.close()
+        cleanup()
 
 
 class Gate:
@@ -99,7 +103,7 @@ def _save(
 def _queued(store: BatchingStore, count: int) -> None:
     """Wait until ``count`` requests wait in the queue (the gate holds the committer)."""
     for _ in range(3000):
-        if store._queue.qsize() >= count:
+        if store.queued >= count:
             return
         time.sleep(0.01)
     raise AssertionError(f"{count} requests never queued up")
@@ -134,7 +138,7 @@ def test_concurrent_saves_are_committed_as_one_batch(one_committer: BatchingStor
     for i in range(8):
         assert one_committer.load(ACCOUNT, f"c{i}").blob == f"state {i}".encode()
     stats = one_committer.stats()
-    assert (stats.batches, stats.requests, stats.largest) == (2, 9, 8)
+    assert (stats.batches, stats.requests, stats.largest, stats.direct) == (2, 9, 8, 0)
     assert one_committer.check_integrity() == []
 
 
@@ -153,6 +157,7 @@ def test_a_failing_request_fails_alone(one_committer: BatchingStore) -> None:
             lambda: _save(one_committer, "missing", 3, b"nowhere"),  # not there
             lambda: _save(one_committer, "exists", 1, b"theirs", owner="eve@example.com"),
             lambda: _save(one_committer, "naive", 0, b"x", now=naive),  # bad input
+            lambda: _save(one_committer, "no-time", 0, b"x", now="noon"),  # type: ignore[arg-type]
             lambda: _save(one_committer, "no-state", 0, None),
         ],
     )
@@ -166,6 +171,7 @@ def test_a_failing_request_fails_alone(one_committer: BatchingStore) -> None:
         "VersionConflict",
         "VersionConflict",
         "ValueError",
+        "AttributeError",
         "ConversationEntry",
     ]
     assert one_committer.load(ACCOUNT, "new").blob == b"new state"
@@ -174,6 +180,7 @@ def test_a_failing_request_fails_alone(one_committer: BatchingStore) -> None:
     assert (loaded.blob, loaded.entry.state_version) == (b"v2", 2)
     assert one_committer.get_entry(ACCOUNT, "missing") is None
     assert one_committer.get_entry(ACCOUNT, "naive") is None
+    assert one_committer.get_entry(ACCOUNT, "no-time") is None
     assert one_committer.load(ACCOUNT, "no-state").blob is None
     assert one_committer.check_integrity() == []
 
@@ -223,7 +230,7 @@ def test_64_threads_racing_on_few_conversations_lose_no_update(batching: Batchin
             f"{w}-{i}" for w in writers for i in range(saves_each)
         )
     stats = batching.stats()
-    assert stats.requests == conversations + threads * saves_each + sum(conflicts)
+    assert stats.requests + stats.direct == conversations + threads * saves_each + sum(conflicts)
     assert batching.check_integrity() == []
 
 
@@ -245,7 +252,7 @@ class _Unreachable(MemoryStore):
 
 def test_a_failed_batch_fails_each_of_its_requests_and_the_committer_goes_on() -> None:
     inner = _Unreachable()
-    with BatchingStore(inner) as store:
+    with BatchingStore(inner, solo_direct=False) as store:
         with ThreadPoolExecutor(max_workers=4) as pool:
             futures = [pool.submit(_save, store, f"c{i}", 0) for i in range(4)]
             errors = [f.exception() for f in futures]
@@ -258,7 +265,7 @@ def test_a_failed_batch_fails_each_of_its_requests_and_the_committer_goes_on() -
 
 
 def test_close_commits_what_is_queued_then_stops_the_committer() -> None:
-    store = BatchingStore(MemoryStore())
+    store = BatchingStore(MemoryStore(), solo_direct=False)
     gate = Gate(store)
     with ThreadPoolExecutor(max_workers=6) as pool:
         first = pool.submit(_save, store, "first", 0)
@@ -267,7 +274,7 @@ def test_close_commits_what_is_queued_then_stops_the_committer() -> None:
         _queued(store, 4)
         closing = pool.submit(store.close)
         for _ in range(3000):  # close() has queued its stop behind the 4 saves
-            if store._queue.qsize() == 5:
+            if store.queued == 5:
                 break
             time.sleep(0.01)
         gate.release.set()
@@ -278,6 +285,16 @@ def test_close_commits_what_is_queued_then_stops_the_committer() -> None:
     with pytest.raises(StoreError, match="closed"):
         _save(store, "late", 0)
     store.close()  # a second close does nothing
+
+
+def test_a_lone_save_goes_straight_to_the_inner_store() -> None:
+    with BatchingStore(MemoryStore()) as store:
+        assert _save(store, "c1", 0).state_version == 1
+        assert _save(store, "c1", 1).state_version == 2
+        with pytest.raises(VersionConflict):
+            _save(store, "c1", 1)
+        stats = store.stats()
+        assert (stats.direct, stats.batches, stats.requests) == (3, 0, 0)
 
 
 def test_other_methods_go_straight_to_the_inner_store() -> None:

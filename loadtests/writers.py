@@ -1,0 +1,498 @@
+"""``loadtests writers``: save throughput and latency under concurrent writers, with and without
+group commit.
+
+    loadtests writers [--stores sqlite,postgres,redis] [--threads 1,8,64] [--seconds 3]
+                      [--state-kb 16] [--batch 64] [--batch-wait-us 0]
+                      [--postgres-url URL] [--redis-url URL] [--json FILE]
+
+For each store and each number of writer threads, two cells are measured for a bounded time:
+saves made one at a time (``commit_run`` straight on the store) and saves through group commit
+(``BatchingStore``: concurrent saves gathered into one transaction or round trip). Every writer
+saves its own conversations, so there are no conflicts: what is measured is the cost of a save,
+not of retries. A save is what the server does after a run: encrypt the state (AES-256-GCM with a
+fresh nonce, ``StateCipher``) and write it with compare-and-swap on the version. The state is a
+realistic one of ``--state-kb`` KB, serialized once (serialization is the engine's cost, the same
+in both modes).
+
+Stores are names (``memory``, ``sqlite`` in a temporary folder, ``postgres`` in a temporary
+schema, ``redis`` under a temporary key prefix; all removed afterwards) or full store URLs (whose
+conversations written here are deleted afterwards). Without ``--stores``, every named store that
+answers is measured and the others are listed as skipped.
+
+The gain of a cell is batching saves/s over one-at-a-time saves/s at the same thread count.
+Exit codes: 0 fine, 1 a store failed or a save failed during the run, 2 bad usage.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+import threading
+import time
+import uuid
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import numpy as np
+
+from loadtests.machine import machine_info
+from loadtests.states import build_state
+from mock_account.crypto import Keyring, StateCipher
+from mock_account.state import serialize_state
+from mock_account.stores import ConversationStore, StoreError, StoreUnavailable, open_store
+from mock_account.stores.batching import BatchingStore
+
+NAMED_STORES = ("memory", "sqlite", "postgres", "redis")
+DEFAULT_STORES = ("sqlite", "postgres", "redis")
+DEFAULT_THREADS = (1, 8, 64)
+DEFAULT_POSTGRES_URL = "postgresql://postgres@127.0.0.1:5432/postgres"
+DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
+CONVERSATIONS_PER_WRITER = 2
+ACCOUNT = "loadtests"
+OWNER = "writers@acme.example"
+MODES = ("single", "batch")
+
+
+class WritersError(Exception):
+    """A store could not be measured (unreachable, or a save failed)."""
+
+
+# -- stores --------------------------------------------------------------------------------------
+
+
+@dataclass
+class StoreTarget:
+    """A store to measure: its label, its URL, and how to remove what the run left there."""
+
+    label: str
+    url: str
+    cleanup: Callable[[], None] = lambda: None
+    opened: bool = False  # only a store that was opened has anything to clean up
+
+    def close(self) -> None:
+        if self.opened:
+            self.cleanup()
+
+
+def _with_option(url: str, option: str) -> str:
+    return f"{url}{'&' if '?' in url else '?'}{option}"
+
+
+def _drop_schema(url: str, schema: str) -> Callable[[], None]:
+    def drop() -> None:
+        import psycopg
+        from psycopg import sql
+
+        with psycopg.connect(_with_option(url, "connect_timeout=5"), autocommit=True) as conn:
+            conn.execute(sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(schema)))
+
+    return drop
+
+
+def _drop_prefix(url: str, prefix: str) -> Callable[[], None]:
+    def drop() -> None:
+        import redis
+
+        client = redis.Redis.from_url(url)
+        try:
+            keys = list(client.scan_iter(match=f"{prefix}:*", count=500))
+            for start in range(0, len(keys), 500):
+                client.delete(*keys[start : start + 500])
+        finally:
+            client.close()
+
+    return drop
+
+
+@contextmanager
+def store_target(name: str, args: argparse.Namespace) -> Iterator[StoreTarget]:
+    """The target a ``--stores`` item names, cleaned up on exit."""
+    run = uuid.uuid4().hex[:10]
+    if name == "memory":
+        yield StoreTarget("memory", "memory://")
+    elif name == "sqlite":
+        with tempfile.TemporaryDirectory(prefix="loadtests-writers-") as tmp:
+            yield StoreTarget("sqlite", f"sqlite:///{Path(tmp).resolve() / 'writers.db'}")
+    elif name == "postgres":
+        schema = f"loadtests_writers_{run}"
+        target = StoreTarget(
+            "postgres",
+            _with_option(args.postgres_url, f"schema={schema}&pool_max=16"),
+            _drop_schema(args.postgres_url, schema),
+        )
+        try:
+            yield target
+        finally:
+            target.close()
+    elif name == "redis":
+        prefix = f"loadtests.writers.{run}"
+        target = StoreTarget(
+            "redis",
+            _with_option(args.redis_url, f"prefix={prefix}"),
+            _drop_prefix(args.redis_url, prefix),
+        )
+        try:
+            yield target
+        finally:
+            target.close()
+    else:
+        parts = urlsplit(name)
+        yield StoreTarget(parts.scheme + (f"?{parts.query}" if parts.query else ""), name)
+
+
+def _open(target: StoreTarget, mode: str, args: argparse.Namespace) -> ConversationStore:
+    store = open_store(target.url)
+    if mode == "batch":
+        return BatchingStore(store, max_batch=args.batch, max_wait_us=args.batch_wait_us)
+    return store
+
+
+# -- one cell ------------------------------------------------------------------------------------
+
+
+@dataclass
+class CellResult:
+    """Saves of one (store, threads, mode) cell."""
+
+    saves: int
+    errors: int
+    seconds: float
+    latencies_us: list[float] = field(repr=False)
+    mean_batch: float | None = None
+    largest_batch: int | None = None
+    direct_saves: int | None = None
+    first_error: str | None = None
+
+    @property
+    def saves_per_s(self) -> float:
+        return self.saves / self.seconds if self.seconds > 0 else 0.0
+
+    def percentile(self, p: float) -> float:
+        return float(np.percentile(np.asarray(self.latencies_us), p)) if self.latencies_us else 0.0
+
+    def as_dict(self) -> dict[str, Any]:
+        result: dict[str, Any] = {
+            "saves": self.saves,
+            "errors": self.errors,
+            "seconds": round(self.seconds, 3),
+            "saves_per_s": round(self.saves_per_s, 1),
+            "p50_us": round(self.percentile(50), 1),
+            "p99_us": round(self.percentile(99), 1),
+        }
+        if self.mean_batch is not None:
+            result["mean_batch"] = round(self.mean_batch, 2)
+            result["largest_batch"] = self.largest_batch
+            result["direct_saves"] = self.direct_saves
+        if self.first_error:
+            result["first_error"] = self.first_error
+        return result
+
+
+class _Writer:
+    """One writer thread: saves its own conversations in turn until the deadline."""
+
+    def __init__(self, store: ConversationStore, cipher: StateCipher, plain: bytes, tag: str):
+        self.store = store
+        self.cipher = cipher
+        self.plain = plain
+        self.convids = [f"w{tag}-{uuid.uuid4().hex[:16]}" for _ in range(CONVERSATIONS_PER_WRITER)]
+        self.versions = [0] * len(self.convids)
+        self.latencies_us: list[float] = []
+        self.errors = 0
+        self.first_error: str | None = None
+
+    def save(self, index: int) -> None:
+        convid = self.convids[index]
+        blob = self.cipher.encrypt(self.plain, convid=convid, owner=OWNER, purpose="state")
+        entry = self.store.commit_run(
+            account=ACCOUNT,
+            convid=convid,
+            owner=OWNER,
+            expected_version=self.versions[index],
+            blob=blob,
+            now=datetime.now(UTC),
+            title_if_new=b"",
+        )
+        self.versions[index] = entry.state_version
+
+    def run(self, start: threading.Barrier, deadline: list[float]) -> None:
+        try:
+            for index in range(len(self.convids)):  # creation: untimed warm-up
+                self.save(index)
+        except Exception as exc:  # reported in the table, never a traceback
+            self._failed(exc)
+        start.wait()
+        turn = 0
+        while time.perf_counter() < deadline[0] and self.first_error is None:
+            index = turn % len(self.convids)
+            began = time.perf_counter_ns()
+            try:
+                self.save(index)
+            except Exception as exc:
+                self._failed(exc)
+                break
+            self.latencies_us.append((time.perf_counter_ns() - began) / 1000.0)
+            turn += 1
+
+    def _failed(self, exc: Exception) -> None:
+        self.errors += 1
+        if self.first_error is None:
+            self.first_error = f"{type(exc).__name__}: {exc}"
+
+    def remove(self) -> None:
+        for convid in self.convids:
+            self.store.delete(ACCOUNT, convid)
+
+
+def measure_cell(
+    store: ConversationStore, threads: int, seconds: float, plain: bytes, cipher: StateCipher
+) -> CellResult:
+    """``threads`` writers saving for ``seconds`` on ``store``; their conversations are removed."""
+    writers = [_Writer(store, cipher, plain, f"{i:02d}") for i in range(threads)]
+    deadline = [0.0]
+    before = store.stats() if isinstance(store, BatchingStore) else None
+
+    def begin() -> None:
+        # Runs once every writer has created its conversations, before any is let go.
+        deadline[0] = time.perf_counter() + seconds
+
+    start = threading.Barrier(threads, action=begin)
+    workers = [
+        threading.Thread(target=w.run, args=(start, deadline), name=f"writer-{i}")
+        for i, w in enumerate(writers)
+    ]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join()
+    elapsed = time.perf_counter() - (deadline[0] - seconds)
+    after = store.stats() if isinstance(store, BatchingStore) else None
+    try:
+        for writer in writers:
+            writer.remove()
+    except StoreError:
+        pass  # the store is dropped with its schema, prefix or folder anyway
+    latencies = [v for w in writers for v in w.latencies_us]
+    result = CellResult(
+        saves=len(latencies),
+        errors=sum(w.errors for w in writers),
+        seconds=elapsed,
+        latencies_us=latencies,
+        first_error=next((w.first_error for w in writers if w.first_error), None),
+    )
+    if before is not None and after is not None:
+        batches = after.batches - before.batches
+        result.mean_batch = (after.requests - before.requests) / batches if batches else 0.0
+        result.largest_batch = after.largest
+        result.direct_saves = after.direct - before.direct
+    return result
+
+
+# -- the run -------------------------------------------------------------------------------------
+
+
+def _gain(single: CellResult, batch: CellResult) -> float | None:
+    return round(batch.saves_per_s / single.saves_per_s, 2) if single.saves_per_s else None
+
+
+def run_writers(args: argparse.Namespace, progress: Callable[[str], None]) -> dict[str, Any]:
+    """Measure every cell; the JSON-ready result (stores that could not be opened are listed)."""
+    plain = serialize_state(build_state(args.state_kb * 1024))
+    cipher = StateCipher(Keyring.generate())
+    stored_bytes = len(cipher.encrypt(plain, convid="x" * 22, owner=OWNER, purpose="state"))
+    cells: list[dict[str, Any]] = []
+    skipped: list[dict[str, str]] = []
+    failed: list[dict[str, str]] = []
+    for name in args.stores:
+        with store_target(name, args) as target:
+            try:
+                _open(target, "single", args).close()  # reachable? creates the schema once
+            except StoreUnavailable as exc:
+                entry = {"store": target.label, "reason": str(exc)}
+                (failed if args.stores_given else skipped).append(entry)
+                verdict = "FAILED" if args.stores_given else "skipped"
+                progress(f"writers: {target.label}: {verdict}, {exc}")
+                continue
+            target.opened = True
+            for threads in args.threads:
+                row: dict[str, Any] = {"store": target.label, "threads": threads}
+                results: dict[str, CellResult] = {}
+                for mode in MODES:
+                    progress(f"writers: {target.label}, {threads} threads, {mode} ...")
+                    store = _open(target, mode, args)
+                    try:
+                        results[mode] = measure_cell(store, threads, args.seconds, plain, cipher)
+                    finally:
+                        store.close()
+                    row[mode] = results[mode].as_dict()
+                row["gain"] = _gain(results["single"], results["batch"])
+                cells.append(row)
+    return {
+        "state_kb": args.state_kb,
+        "plain_bytes": len(plain),
+        "stored_bytes": stored_bytes,
+        "seconds_per_cell": args.seconds,
+        "threads": list(args.threads),
+        "batch": {"max_batch": args.batch, "max_wait_us": args.batch_wait_us},
+        "save": "encrypt (AES-256-GCM, fresh nonce) + commit_run (compare-and-swap)",
+        "cells": cells,
+        "skipped": skipped,
+        "failed": failed,
+        "machine": machine_info(),
+    }
+
+
+def format_table(result: dict[str, Any]) -> str:
+    """The readable table of a ``run_writers`` result."""
+    width = max([10, *(len(cell["store"]) + 1 for cell in result["cells"])])
+    lines = [
+        f"writers: {result['state_kb']} KB state ({result['stored_bytes']:,} bytes encrypted), "
+        f"{result['seconds_per_cell']:g} s per cell, batches of up to "
+        f"{result['batch']['max_batch']} (wait {result['batch']['max_wait_us']} us)",
+        "",
+        f"{'store':<{width}}{'threads':>7}  {'--- one at a time ---':^30}  "
+        f"{'------------- batching -------------':^38}  {'gain':>5}",
+        f"{'':<{width}}{'':>7}  {'saves/s':>9} {'p50 us':>9} {'p99 us':>10}  "
+        f"{'saves/s':>9} {'p50 us':>9} {'p99 us':>10} {'batch':>7}  {'x':>5}",
+    ]
+    for cell in result["cells"]:
+        one, bat = cell["single"], cell["batch"]
+        gain = "-" if cell["gain"] is None else f"{cell['gain']:.2f}"
+        mean = f"{bat['mean_batch']:.1f}" if bat.get("mean_batch") else "-"
+        lines.append(
+            f"{cell['store']:<{width}}{cell['threads']:>7}  "
+            f"{one['saves_per_s']:>9,.0f} {one['p50_us']:>9,.0f} {one['p99_us']:>10,.0f}  "
+            f"{bat['saves_per_s']:>9,.0f} {bat['p50_us']:>9,.0f} {bat['p99_us']:>10,.0f} "
+            f"{mean:>7}  {gain:>5}"
+        )
+        for mode in MODES:
+            if cell[mode]["errors"]:
+                lines.append(
+                    f"{'':<{width + 7}}{mode}: {cell[mode]['errors']} failed saves, first: "
+                    f"{cell[mode].get('first_error')}"
+                )
+    for entry in result["skipped"]:
+        lines.append(f"{entry['store']}: skipped ({entry['reason']})")
+    for entry in result["failed"]:
+        lines.append(f"{entry['store']}: FAILED ({entry['reason']})")
+    lines.append("")
+    lines.append(
+        "batch = mean saves per group commit (a save made while no other is under way goes "
+        "straight to the store); gain = batching saves/s / one at a time"
+    )
+    return "\n".join(lines)
+
+
+# -- command line --------------------------------------------------------------------------------
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from exc
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a number of at least 1, got {value}")
+    return value
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from exc
+    if not 0 < value <= 600:
+        raise argparse.ArgumentTypeError(f"expected 0 < seconds <= 600, got {value:g}")
+    return value
+
+
+def _threads(text: str) -> list[int]:
+    counts = [_positive_int(part.strip()) for part in text.split(",") if part.strip()]
+    if not counts or max(counts) > 1024:
+        raise argparse.ArgumentTypeError("give 1 to 1024 threads per cell, e.g. 1,8,64")
+    return counts
+
+
+def _stores(text: str) -> list[str]:
+    names = [part.strip() for part in text.split(",") if part.strip()]
+    for name in names:
+        if name not in NAMED_STORES and "://" not in name:
+            raise argparse.ArgumentTypeError(
+                f"unknown store {name!r}: use {', '.join(NAMED_STORES)} or a store URL"
+            )
+    if not names:
+        raise argparse.ArgumentTypeError("give at least one store")
+    return names
+
+
+def build_parser(prog: str = "loadtests writers") -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog=prog,
+        description="Saves per second and latency of concurrent writers, one at a time vs "
+        "group commit, per store.",
+    )
+    parser.add_argument("--stores", type=_stores, default=None,
+                        help="comma-separated: memory, sqlite, postgres, redis or store URLs "
+                        "(default: sqlite,postgres,redis, those that answer)")
+    parser.add_argument("--threads", type=_threads, default=list(DEFAULT_THREADS),
+                        help="writer thread counts, one cell each (default 1,8,64)")
+    parser.add_argument("--seconds", type=_seconds, default=3.0,
+                        help="measured seconds per cell (default 3)")
+    parser.add_argument("--state-kb", type=_positive_int, default=16,
+                        help="size of the saved state in KB (default 16)")
+    parser.add_argument("--batch", type=_positive_int, default=64,
+                        help="largest group commit (default 64)")
+    parser.add_argument("--batch-wait-us", type=int, default=0,
+                        help="how long a batch waits for more saves (default 0)")
+    parser.add_argument("--postgres-url",
+                        default=os.environ.get("LOADTEST_POSTGRES_URL", DEFAULT_POSTGRES_URL),
+                        help="server of the 'postgres' store (env LOADTEST_POSTGRES_URL)")
+    parser.add_argument("--redis-url",
+                        default=os.environ.get("LOADTEST_REDIS_URL", DEFAULT_REDIS_URL),
+                        help="server of the 'redis' store (env LOADTEST_REDIS_URL)")
+    parser.add_argument("--json", type=Path, help="also write the result as JSON to this file")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.batch_wait_us < 0:
+        parser.error("--batch-wait-us must not be negative")
+    args.stores_given = args.stores is not None
+    if args.stores is None:
+        args.stores = list(DEFAULT_STORES)
+    try:
+        result = run_writers(args, progress=lambda line: print(line, file=sys.stderr))
+    except StoreError as exc:
+        print(f"loadtests writers: {exc}", file=sys.stderr)
+        return 1
+    print(format_table(result))
+    if args.json:
+        try:
+            args.json.parent.mkdir(parents=True, exist_ok=True)
+            args.json.write_text(json.dumps(result, indent=2) + "\n")
+        except OSError as exc:
+            print(f"loadtests writers: cannot write {args.json}: {exc}", file=sys.stderr)
+            return 1
+    failed = result["failed"] or any(
+        cell[mode]["errors"] for cell in result["cells"] for mode in MODES
+    )
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
