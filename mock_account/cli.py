@@ -19,7 +19,7 @@ from pathlib import Path
 from agents_catalog.errors import CatalogError
 
 from .crypto import CryptoError
-from .deployment import AccountConfig, Deployment, build_deployment
+from .deployment import SEARCH_MODES, AccountConfig, Deployment, build_deployment
 from .stores import StoreError
 
 
@@ -38,6 +38,8 @@ def _config(args: argparse.Namespace) -> AccountConfig:
         config.account_dir = args.account_dir
     if getattr(args, "hooks", None):
         config.hooks = args.hooks
+    if getattr(args, "search", None):
+        config.search = args.search
     return config
 
 
@@ -87,11 +89,15 @@ def _search_eval(args: argparse.Namespace) -> int:
 
     # The development set shaped the agent descriptions; the held-out set never did, so
     # it is the honest figure for requests nobody has seen.
-    print("== development set (agents_catalog/evaluation) ==")
-    code = eval_main([])
     heldout = Path(__file__).resolve().parent.parent / "agents_catalog" / "evaluation_heldout"
-    print("\n== held-out set (agents_catalog/evaluation_heldout) ==")
-    return max(code, eval_main(["--evaluation", str(heldout)]))
+    code = 0
+    for mode in SEARCH_MODES:
+        print(f"== {mode}: development set (agents_catalog/evaluation) ==")
+        code = max(code, eval_main(["--search", mode]))
+        print(f"\n== {mode}: held-out set (agents_catalog/evaluation_heldout) ==")
+        code = max(code, eval_main(["--search", mode, "--evaluation", str(heldout)]))
+        print()
+    return code
 
 
 def _bench_engine(args: argparse.Namespace) -> int:
@@ -110,6 +116,9 @@ def build_parser() -> argparse.ArgumentParser:
         )
         p.add_argument("--data-dir", type=Path, help="data folder (default: the project's data/)")
         p.add_argument("--account-dir", type=Path, help="folder of agent files")
+        p.add_argument(
+            "--search", choices=SEARCH_MODES, help="hybrid (default) or bm25 (lexical only)"
+        )
 
     chat = commands.add_parser("chat", help="chat with the account in the terminal")
     with_store(chat)

@@ -22,7 +22,7 @@ from .crypto import EnterpriseKeySource, KeySource, StateCipher, load_or_create_
 from .mock_model import MockModel
 from .retention import RetentionPolicy
 from .runtime import Engine, RunLimits
-from .search import SearchIndex
+from .search import BM25Params, SearchIndex
 from .state_hooks import HooksError, LoadedHooks, call_hook, load_hooks
 from .stores import open_store
 from .users import UserDirectory
@@ -44,6 +44,16 @@ def default_account_dir() -> Path:
     return Path(str(resources.files("agents_catalog") / "account"))
 
 
+SEARCH_ENV = "MOCK_ACCOUNT_SEARCH"
+SEARCH_MODES = ("hybrid", "bm25")
+
+
+def search_params(mode: str) -> BM25Params:
+    if mode not in SEARCH_MODES:
+        raise ValueError(f"search mode must be one of {', '.join(SEARCH_MODES)} (got {mode!r})")
+    return BM25Params() if mode == "hybrid" else BM25Params(semantic=0.0)
+
+
 @dataclass
 class AccountConfig:
     data_dir: Path = field(default_factory=project_data_dir)
@@ -56,6 +66,9 @@ class AccountConfig:
     hooks: str | None = field(default_factory=lambda: os.environ.get(HOOKS_ENV) or None)
     key_names: tuple[str, ...] = DEFAULT_KEY_NAMES
     retention: RetentionPolicy = field(default_factory=RetentionPolicy)
+    # "hybrid" blends BM25 with sentence embeddings (better on wording nobody anticipated);
+    # "bm25" is lexical only: no model to load, sub-millisecond searches.
+    search: str = field(default_factory=lambda: os.environ.get(SEARCH_ENV) or "hybrid")
 
     def resolved_store_url(self) -> str:
         return self.store_url or f"sqlite:///{self.data_dir / 'conversations.db'}"
@@ -110,7 +123,7 @@ def build_deployment(config: AccountConfig | None = None) -> Deployment:
     account = MockAccount(
         agents=agents,
         engine=engine,
-        index=SearchIndex.build(agents),
+        index=SearchIndex.build(agents, search_params(config.search)),
         store=open_store(config.resolved_store_url()),
         cipher=cipher,
         clock=config.clock,

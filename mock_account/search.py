@@ -3,9 +3,10 @@
 Two signals rank the agents. The lexical one is BM25 over each agent's title, examples,
 description and name (below). The semantic one is the cosine similarity between the
 request's sentence embedding and the agent's (title, description and examples embedded
-as one text, see `embeddings`): it finds "my laptop fan is screaming and it shuts itself
-off" for an agent about a broken laptop that never says "fan" or "shuts". The shown
-score is ``(1 - semantic) * lexical + semantic * similarity``, both parts on 0..1.
+as one text, see `embeddings`): it finds "I can't sign in, it says too many tries" for
+an agent about locked accounts that never says "sign" or "tries". The shown score is
+``(1 - semantic) * lexical + semantic * similarity``, both parts on 0..1, and hits are
+listed by it.
 
 Fields are weighted the BM25F way: an occurrence of a term in the title counts
 `title` times, in an example `examples` times, and so on; the weighted counts and the
@@ -14,21 +15,21 @@ weighted length then go through the usual BM25 saturation and length normalisati
 
 The lexical part is between 0 and 1: the BM25 score divided by the most any agent could
 score for that query, i.e. the sum over the query's terms of ``idf * (k1 + 1)``, where a
-query term no agent uses counts with the highest possible IDF. So a score says how much
-of what the request says an agent covers; the division is the same for every agent,
-so the ranking is plain BM25.
+query term no agent uses counts with the highest possible IDF. So it says how much of
+what the request says an agent covers; the division is the same for every agent.
 
-No match: an agent is a hit when the request has at least one content word (not only
-stop words and chat filler) and either its similarity reaches `min_similarity` (a
-paraphrase with no word in common) or it passes the lexical rule: its lexical score
-reaches `threshold` (the share
-of the request it covers, an absolute value on the 0..1 scale) *and* its BM25 score
-reaches `min_bm25` (the evidence: `min_evidence` times the most that a word used by a
-single agent can score, so it scales with the account's size). The first drops an
-agent that shares a word or two with a long request about something else;
-the second drops a short chat follow-up ("what about next week?") that happens to
-share one common word with some agent. Gibberish shares nothing and matches nothing,
-and is close to no agent in meaning either.
+No match: a request made only of stop words and chat filler matches nothing. Otherwise
+an agent is a hit when it passes the lexical rule or the semantic one.
+Lexical: its lexical score reaches `threshold` (the share of the request it covers, an
+absolute value on the 0..1 scale) *and* its BM25 score reaches `min_bm25` (the evidence:
+`min_evidence` times the most that a word used by a single agent can score, so it scales
+with the account's size). The first drops an agent that shares a word or two with a long
+request about something else; the second drops a short chat follow-up ("what about next
+week?") that happens to share one common word with some agent.
+Semantic: the request has at least `min_semantic_terms` content words and the agent's
+similarity reaches `min_similarity`. Short follow-ups ("change it to Friday", "what's
+the status?") sit close to many agents in meaning while naming none: they are left to
+the lexical rule. Gibberish shares no word and is close to no agent in meaning.
 With no match, the follow-up behaviour sends a follow-up to the agent that answered
 last.
 """
@@ -84,6 +85,7 @@ class BM25Params:
     min_evidence: float = 0.55
     semantic: float = 0.35
     min_similarity: float = 0.40
+    min_semantic_terms: int = 3
 
 
 @dataclass(frozen=True)
@@ -200,7 +202,8 @@ class SearchIndex:
         keep = (scores > 0.0) & (lexical >= self.params.threshold)
         keep &= scores >= self.min_bm25
         similarity = self.similarities(query)
-        keep |= similarity >= self.params.min_similarity
+        if len(set(terms(query))) >= self.params.min_semantic_terms:
+            keep |= similarity >= self.params.min_similarity
         if tag is not None:
             keep &= self.tags == tag
         weight = self.params.semantic if self.vectors is not None else 0.0

@@ -24,7 +24,7 @@ from typing import Any
 
 import yaml
 
-from .search import Searchable, SearchIndex
+from .search import BM25Params, Searchable, SearchIndex
 
 
 class EvalError(Exception):
@@ -172,6 +172,10 @@ def _parser() -> argparse.ArgumentParser:
         "--capabilities", type=Path, help="folder of capability files (the default source)"
     )
     parser.add_argument("--evaluation", type=Path, help="folder of evaluation YAML files")
+    parser.add_argument(
+        "--search", choices=("hybrid", "bm25"), default="hybrid",
+        help="hybrid: BM25 blended with sentence embeddings (default); bm25: lexical only",
+    )
     parser.add_argument("--min-top1", type=float, default=0.0, help="fail below this top-1")
     parser.add_argument("--min-top2", type=float, default=0.0, help="fail below this top-2")
     return parser
@@ -182,7 +186,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         agents = _load_agents(args)
         cases = load_eval_cases(args.evaluation)
-        index = SearchIndex.build(agents)
+        params = BM25Params() if args.search == "hybrid" else BM25Params(semantic=0.0)
+        index = SearchIndex.build(agents, params)
     except (EvalError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

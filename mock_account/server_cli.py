@@ -65,6 +65,8 @@ def server_config(args: argparse.Namespace) -> AccountConfig:
         config.time_limit_s = args.time_limit
     if getattr(args, "hooks", None):
         config.hooks = args.hooks
+    if getattr(args, "search", None):
+        config.search = args.search
     return config
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from fastapi import FastAPI
 
-from ..deployment import HOOKS_ENV, AccountConfig, build_deployment
+from ..deployment import HOOKS_ENV, SEARCH_ENV, AccountConfig, build_deployment
 from .app import create_app
 from .body_limit import DEFAULT_MAX_BODY_BYTES
 
@@ -43,6 +43,7 @@ def environment_for(config: AccountConfig, max_body_bytes: int) -> dict[str, str
         env[KEYRING] = str(config.keyring_path)
     if config.hooks:
         env[HOOKS_ENV] = config.hooks  # AccountConfig reads it itself
+    env[SEARCH_ENV] = config.search  # so does the search mode
     return env
 
 

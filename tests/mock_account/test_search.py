@@ -1,4 +1,4 @@
-"""Agent search: BM25 ranking, tag filter, no-match threshold, determinism."""
+"""Agent search: BM25 and embedding ranking, tag filter, no-match rule, determinism."""
 
 from __future__ import annotations
 
@@ -66,6 +66,10 @@ AGENTS = [
 ]
 
 
+# The BM25 mechanics are tested on their own: the blended score would blur them.
+LEXICAL = BM25Params(semantic=0.0)
+
+
 @pytest.fixture(scope="module")
 def index() -> SearchIndex:
     return SearchIndex.build(AGENTS)
@@ -89,7 +93,7 @@ def test_words_meet_through_their_stems(index: SearchIndex) -> None:
 
 def test_camel_case_names_are_searchable() -> None:
     assert split_name("ResetVPNPassword_v2") == "Reset VPN Password v2"
-    lenient = BM25Params(min_evidence=0.0)
+    lenient = BM25Params(min_evidence=0.0, semantic=0.0)
     assert names(SearchIndex.build(AGENTS, lenient).search("unlock")) == ["UnlockAccount"]
 
 
@@ -97,10 +101,10 @@ def test_title_words_weigh_more_than_description_words() -> None:
     in_title = Agent("InTitle", "Approve a purchase", "x", "Signs off a request of a buyer.")
     in_text = Agent("InText", "Sign off a request", "x", "Approves a purchase of a buyer.")
     # With two agents both using the word, its IDF is tiny: the evidence bar is lowered.
-    lenient = BM25Params(min_evidence=0.0)
+    lenient = BM25Params(min_evidence=0.0, semantic=0.0)
     hits = SearchIndex.build([in_text, in_title], lenient).search("purchase")
     assert names(hits) == ["InTitle", "InText"]
-    flat = BM25Params(min_evidence=0.0, title=1.0)
+    flat = BM25Params(min_evidence=0.0, title=1.0, semantic=0.0)
     hits = SearchIndex.build([in_text, in_title], flat).search("purchase")
     assert hits[0].score == hits[1].score
 
@@ -147,7 +151,7 @@ def _crowd() -> list[Agent]:
 
 
 def test_a_word_many_agents_share_is_no_match() -> None:
-    index = SearchIndex.build(_crowd())
+    index = SearchIndex.build(_crowd(), LEXICAL)
     scores, _ = index.raw_scores("what about my request then")
     assert 0.0 < scores.max() < index.min_bm25
     assert index.search("what about my request then") == []
@@ -155,18 +159,20 @@ def test_a_word_many_agents_share_is_no_match() -> None:
 
 
 def test_a_long_request_about_something_else_is_no_match() -> None:
-    index = SearchIndex.build(_crowd())
+    index = SearchIndex.build(_crowd(), LEXICAL)
     query = (
         "payslip weather forecast barbecue football tournament garden party "
         "fireworks picnic sunscreen umbrella lemonade sandwiches playlist"
     )
-    hits = SearchIndex.build(_crowd(), BM25Params(threshold=0.0)).search(query)
+    hits = SearchIndex.build(_crowd(), BM25Params(threshold=0.0, semantic=0.0)).search(query)
     assert names(hits) == ["ShowPayslip"] and hits[0].score < index.threshold
     assert index.search(query) == []
+    # Nor is it close enough in meaning to pass that way.
+    assert SearchIndex.build(_crowd()).search(query) == []
 
 
 def test_thresholds_are_configurable() -> None:
-    lenient = SearchIndex.build(_crowd(), BM25Params(threshold=0.0, min_evidence=0.0))
+    lenient = SearchIndex.build(_crowd(), BM25Params(threshold=0.0, min_evidence=0.0, semantic=0.0))
     assert lenient.threshold == 0.0 and lenient.min_bm25 == 0.0
     # Every agent sharing the word, and only those: a zero score is never a hit.
     assert len(lenient.search("what about my request then", limit=50)) == 10
@@ -193,6 +199,7 @@ def test_equal_scores_are_listed_by_name() -> None:
     twin_b = Agent("ChairsBeta", "Order office chairs", "x", "Orders chairs.")
     twin_a = Agent("ChairsAlpha", "Order office chairs", "x", "Orders chairs.")
     hits = SearchIndex.build([twin_b, twin_a], BM25Params(min_evidence=0.0)).search("chairs")
+    assert len(hits) == 2
     assert names(hits) == ["ChairsAlpha", "ChairsBeta"]
     assert hits[0].score == hits[1].score
 
@@ -217,3 +224,46 @@ def test_agent_definitions_can_be_indexed_directly() -> None:
     )
     hits = SearchIndex.build([agent, *AGENTS]).search("the contract expires soon, renew it")
     assert names(hits)[0] == "RenewContract"
+
+
+def test_a_paraphrase_with_no_word_in_common_is_found_by_meaning(index: SearchIndex) -> None:
+    query = "I can't sign in anymore, it says too many tries"
+    assert names(index.search(query)) == ["UnlockAccount"]
+    assert SearchIndex.build(AGENTS, LEXICAL).search(query) == []
+
+
+@pytest.mark.parametrize(
+    "query", ["what about next week?", "sounds good, thanks a lot", "and for my colleague too"]
+)
+def test_chat_follow_ups_with_content_words_match_nothing(index: SearchIndex, query: str) -> None:
+    assert index.search(query) == []
+
+
+def test_the_blended_score_adds_meaning_to_words(index: SearchIndex) -> None:
+    query = "overdue invoice reminder"
+    (lexical,) = SearchIndex.build(AGENTS, LEXICAL).search(query, limit=1)
+    (blended,) = index.search(query, limit=1)
+    similarity = index.similarities(query)[[a.name for a in AGENTS].index(lexical.agent_name)]
+    weight = index.params.semantic
+    assert 0.0 < similarity <= 1.0
+    assert blended.score == pytest.approx((1 - weight) * lexical.score + weight * similarity, 1e-3)
+
+
+def test_without_a_semantic_weight_no_model_is_used() -> None:
+    class NoModel:
+        def encode(self, texts: object, *, keep: bool = False) -> object:
+            raise AssertionError("the model was asked to embed")
+
+    index = SearchIndex.build(AGENTS, LEXICAL, encoder=NoModel())  # type: ignore[arg-type]
+    assert index.vectors is None
+    assert names(index.search("overdue invoice reminder"))[0] == "ChaseOverdueInvoice"
+    assert not index.similarities("overdue invoice reminder").any()
+
+
+def test_a_short_request_is_matched_by_its_words_only(index: SearchIndex) -> None:
+    # Two content words close in meaning to an agent but naming none of its words: as
+    # likely a chat follow-up as a request, so it is no match ...
+    assert index.search("login trouble") == []
+    # ... unless the rule is relaxed.
+    relaxed = SearchIndex.build(AGENTS, BM25Params(min_semantic_terms=1))
+    assert names(relaxed.search("login trouble")) == ["UnlockAccount"]
