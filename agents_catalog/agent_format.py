@@ -19,7 +19,7 @@ There is no expression language: nothing in an agent file is evaluated as code.
 from __future__ import annotations
 
 import re
-from typing import Annotated, Any, Literal, Union
+from typing import Annotated, Any, Literal, Union, get_args
 
 from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag
 
@@ -32,23 +32,6 @@ VAR_TARGET_PATTERN = r"^(?:(?:conv|agent)\.)?[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z0
 PromptScope = Literal["conversation", "agent", "local"]
 InputType = Literal["str", "password", "text", "chooseOne", "chooseMany"]
 CompareOp = Literal["==", "!=", "<", "<=", ">", ">=", "contains", "not_contains"]
-DATA_SOURCES = (
-    "customers",
-    "orders",
-    "employees",
-    "flights",
-    "hotels",
-    "invoices",
-    "expenses",
-    "tickets",
-    "incidents",
-    "contracts",
-    "vendors",
-    "campaigns",
-    "candidates",
-    "products",
-    "assets",
-)
 DataSource = Literal[
     "customers",
     "orders",
@@ -66,6 +49,7 @@ DataSource = Literal[
     "products",
     "assets",
 ]
+DATA_SOURCES: tuple[str, ...] = get_args(DataSource)
 
 
 class _Strict(BaseModel):

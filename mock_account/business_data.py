@@ -23,6 +23,8 @@ from typing import Any
 
 from faker import Faker
 
+from agents_catalog.capabilities import VARIABLE_SOURCES as CAPABILITY_VARIABLE_SOURCES
+
 from . import business_vocab as vocab
 
 Record = dict[str, Any]
@@ -57,21 +59,9 @@ FIELDS: dict[str, tuple[str, ...]] = {
 }
 SOURCES: tuple[str, ...] = tuple(FIELDS)
 
-# The agreed conversation variable -> the source whose records it holds.
-VARIABLE_SOURCES: dict[str, str] = {
-    "trip": "flights",
-    "customer": "customers",
-    "order": "orders",
-    "employee": "employees",
-    "ticket": "tickets",
-    "invoice": "invoices",
-    "expense": "expenses",
-    "incident": "incidents",
-    "contract": "contracts",
-    "vendor": "vendors",
-    "campaign": "campaigns",
-    "candidate": "candidates",
-}
+# The agreed conversation variable -> the source whose records it holds (one table, kept
+# with the capability content that relies on it).
+VARIABLE_SOURCES = CAPABILITY_VARIABLE_SOURCES
 
 # The fields that name a record: a word shared with one of them counts double, so
 # "order ORD-000042" finds that order rather than one whose customer is CUS-00042.

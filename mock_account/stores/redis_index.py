@@ -61,6 +61,19 @@ class UserIndex:
         if client is None:
             target.execute()
 
+    def reserve(
+        self, account: str, owner: str, convid: str, now: int, client: redis.Redis | None = None
+    ) -> None:
+        """List a conversation about to be created, before its commit.
+
+        A writer can die between the commit and the index update; reserving first means a new
+        conversation is never missing from its owner's list. Its score is the creation time,
+        which is its last_used; a reservation whose commit never happened has no entry, and
+        listing removes it like any other ghost.
+        """
+        recent = user_keys(self._prefix, account, owner)[0]
+        (client or self._redis).zadd(recent, {convid: now}, nx=True)
+
     def remove(self, account: str, owner: str, convid: str, rev: bytes) -> None:
         """Drop a member, unless it was indexed after ``rev`` (re-created since)."""
         self._remove(keys=user_keys(self._prefix, account, owner), args=[convid, rev])
@@ -82,6 +95,7 @@ class UserIndex:
         pinned: bool,
         position: tuple[int, str] | None,
         want: int | None,
+        _repaired: bool = False,
     ) -> list[ConversationEntry]:
         """Up to ``want`` (or all) entries of one set in listing order, after ``position``."""
         recent, pinned_key, revs = user_keys(self._prefix, account, owner)
@@ -111,6 +125,12 @@ class UserIndex:
             if len(batch) < _BATCH:
                 break
         self._repair(account, owner, revs, ghosts, moved)
+        if moved and not _repaired:
+            # A moved member was left out of this read; now that it sits at its right place,
+            # read once more so this listing already includes it.
+            return self.listed(
+                account, owner, pinned=pinned, position=position, want=want, _repaired=True
+            )
         return found if want is None else found[:want]
 
     def _repair(

@@ -133,6 +133,9 @@ class RedisStore(ConversationStore):
         args = self._commit_args(
             CommitRequest(account, convid, owner, expected_version, blob, now, title_if_new)
         )
+        if expected_version == 0:
+            with self._errors():
+                self._index.reserve(account, owner, convid, to_micros(now, "now"))
         entry = entry_of(self._run("COMMIT", conv_keys(self.prefix, account, convid), args))
         if entry is None:
             raise VersionConflict.lost(convid, expected_version)
@@ -155,11 +158,16 @@ class RedisStore(ConversationStore):
                     outcomes[i] = exc
                     continue
                 keys = conv_keys(self.prefix, r.account, r.convid)
+                if r.expected_version == 0:
+                    self._index.reserve(r.account, r.owner, r.convid, int(args[4]), client=pipe)
+                    sent.append(-1)  # the reservation's reply, skipped below
                 self._scripts["COMMIT"](keys=keys, args=args, client=pipe)
                 sent.append(i)
             replies = pipe.execute(raise_on_error=False) if sent else []
         saved: list[Fields] = []
         for i, reply in zip(sent, replies, strict=True):
+            if i < 0:
+                continue
             r = requests[i]
             if isinstance(reply, Exception):
                 outcomes[i] = StoreError(f"{self.where}: {reply}")

@@ -102,3 +102,43 @@ def test_listing_repairs_the_index_a_dead_writer_left(redis_url: str, raw: redis
         assert [e.convid for e in store.list_pinned("acme", "ada@example.com")] == ["moved"]
         assert store.count_pinned("acme", "ada@example.com") == 1
         assert store.check_integrity() == []
+
+
+def _failing_index_sync(store: ConversationStore, monkeypatch: pytest.MonkeyPatch) -> None:
+    def lost(*args: object, **kwargs: object) -> None:
+        raise redis.ConnectionError("connection lost after the commit")
+
+    monkeypatch.setattr(store._index, "sync", lost)  # noqa: SLF001 - the writer's second step
+
+
+def test_new_conversation_is_listed_when_the_index_update_is_lost(
+    redis_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with open_store(redis_url) as store:
+        _failing_index_sync(store, monkeypatch)
+        _create(store, "c1")
+        listed, _ = store.list_recent("acme", "ada@example.com", limit=10, cursor=None)
+        assert [e.convid for e in listed] == ["c1"]
+        assert store.check_integrity() == []
+
+
+def test_updated_conversation_stays_in_the_listing_that_repairs_it(
+    redis_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with open_store(redis_url) as store:
+        _create(store, "a", when=1)
+        _create(store, "b", when=2)
+        _failing_index_sync(store, monkeypatch)
+        store.commit_run(
+            account="acme",
+            convid="a",
+            owner="ada@example.com",
+            expected_version=1,
+            blob=b"s2",
+            now=NOW.replace(second=3),
+            title_if_new=b"",
+        )
+        monkeypatch.undo()
+        listed, _ = store.list_recent("acme", "ada@example.com", limit=10, cursor=None)
+        assert [e.convid for e in listed] == ["a", "b"]
+        assert store.check_integrity() == []

@@ -1,0 +1,142 @@
+"""Shared by the reliability tests: a tiny agent account, isolated stores and state checks.
+
+Each test gets its own SQLite file, PostgreSQL schema or Redis key prefix on the shared servers
+(override them with TEST_POSTGRES_URL / TEST_REDIS_URL), removed afterwards. An unreachable
+server skips its test, except with CI=true where that is a failure.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import os
+import uuid
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from mock_account.crypto import StateCipher
+from mock_account.state import parse_state
+from mock_account.stores import ConversationStore, StoreUnavailable, open_store
+from mock_account.users import IssuedToken, UserDirectory
+
+POSTGRES_URL = os.environ.get("TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/test")
+REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
+SERVER_BACKENDS = ["sqlite", "postgres", "redis"]
+
+# One agent that saves on every run (``end``), so a conversation's version is its number of
+# runs, and whose only prompt is local, so the state grows by one run record per save.
+NOTE_AGENT = """
+name: TakeNote
+title: Take a note
+tag: office
+description: Take a note of what the user says so the conversation remembers it.
+examples: ["take a note of this for later", "remember that the meeting moved"]
+main:
+  - prompt: {name: notes, scope: local, user: "{sys.query}"}
+  - var: {name: conv.note, value: "{sys.query}"}
+  - llm: {prompt: notes, reply: "Noted: {conv.note}."}
+  - output: "{result}"
+  - end: {}
+"""
+NOTE = "TakeNote"
+
+
+def write_account(folder: Path) -> Path:
+    """A folder holding the one agent above."""
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / f"{NOTE}.yaml").write_text(NOTE_AGENT.lstrip(), encoding="utf-8")
+    return folder
+
+
+@functools.cache
+def first_token(seed: int = 7) -> IssuedToken:
+    """The first user of the generated directory and its bearer token."""
+    return UserDirectory.generate(seed).tokens()[0]
+
+
+def unreachable(backend: str, exc: BaseException) -> None:
+    """Skip (or fail under CI) because a server the test needs is down."""
+    message = f"{backend} server unreachable: {exc}"
+    if os.environ.get("CI") == "true":
+        pytest.fail(message)
+    pytest.skip(message)
+
+
+def with_option(url: str, option: str) -> str:
+    return f"{url}{'&' if '?' in url else '?'}{option}"
+
+
+def _drop_schema(schema: str) -> None:
+    import psycopg
+    from psycopg import sql
+
+    with psycopg.connect(with_option(POSTGRES_URL, "connect_timeout=5"), autocommit=True) as conn:
+        conn.execute(sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(schema)))
+
+
+def _drop_prefix(prefix: str) -> None:
+    import redis
+
+    client = redis.Redis.from_url(REDIS_URL)
+    try:
+        keys = list(client.scan_iter(match=f"{prefix}:*", count=500))
+        for start in range(0, len(keys), 500):
+            client.delete(*keys[start : start + 500])
+    finally:
+        client.close()
+
+
+def backend_url(backend: str, folder: Path) -> tuple[str, Callable[[], None]]:
+    """``(url, cleanup)`` of a fresh, empty store of ``backend``."""
+    run = uuid.uuid4().hex[:12]
+    if backend == "sqlite":
+        return f"sqlite:///{folder / 'stores' / 'conversations.db'}", lambda: None
+    if backend == "postgres":
+        schema = f"test_rel_{run}"
+        return with_option(POSTGRES_URL, f"schema={schema}"), lambda: _drop_schema(schema)
+    if backend == "redis":
+        prefix = f"test:rel:{run}"
+        return with_option(REDIS_URL, f"prefix={prefix}"), lambda: _drop_prefix(prefix)
+    raise ValueError(f"unknown backend {backend!r}")
+
+
+@contextmanager
+def fresh_store_url(backend: str, folder: Path) -> Iterator[str]:
+    """A fresh store URL (created and checked reachable), removed on exit."""
+    url, cleanup = backend_url(backend, folder)
+    try:
+        open_store(url).close()
+    except StoreUnavailable as exc:
+        unreachable(backend, exc)
+    try:
+        yield url
+    finally:
+        cleanup()
+
+
+def state_digest(plain: bytes) -> str:
+    return hashlib.sha256(plain).hexdigest()
+
+
+def restore(
+    store: ConversationStore, cipher: StateCipher, account: str, owner: str, convid: str
+) -> tuple[int, bytes, dict[str, Any]] | None:
+    """``(version, plaintext, parsed state)`` of a conversation, the way a run restores it.
+
+    ``None`` when the conversation does not exist; any broken part raises.
+    """
+    stored = store.load(account, convid)
+    if stored is None:
+        return None
+    assert stored.blob is not None, f"{convid}: version {stored.entry.state_version}, no state"
+    plain = cipher.decrypt(stored.blob, convid=convid, owner=owner, purpose="state")
+    return stored.entry.state_version, plain, parse_state(plain)
+
+
+def report(line: str) -> None:
+    """Print one figure the run proves (collected from ``pytest -s`` output)."""
+    print(f"\nRELIABILITY {line}", flush=True)
