@@ -190,7 +190,11 @@ class _Run:
             raise AgentError(str(exc)) from exc
 
     def assign(self, frame: dict[str, Any], target: str, value: Any) -> None:
-        value = copy.deepcopy(value)
+        try:
+            value = copy.deepcopy(value)
+        except RecursionError as exc:
+            # A loop that wraps a variable in itself nests it one level per turn.
+            raise AgentError(f"{target}: the value is nested too deeply") from exc
         parts = target.split(".")
         if parts[0] == "conv":
             container = self.state["conv"]

@@ -62,7 +62,12 @@ def _as_text(value: Any) -> str:
         return str(int(value)) if abs(value) < 1e15 else repr(value)
     if isinstance(value, (int, float)):
         return str(value)
-    return json.dumps(value, ensure_ascii=False, sort_keys=True)
+    try:
+        return json.dumps(value, ensure_ascii=False, sort_keys=True)
+    except (RecursionError, ValueError, TypeError) as exc:
+        # Too deep for the encoder, circular, or not JSON at all: refused like any other
+        # value a template cannot write, instead of escaping as an unexpected error.
+        raise TemplateError(f"a value cannot be written as text: {exc}") from exc
 
 
 def render_text(template: str, resolve: Resolver) -> str:

@@ -77,8 +77,23 @@ def _about(field: str, message: str) -> Problem:
     return Problem(field, message, f"{field}: {message}")
 
 
+def printable(text: str) -> str:
+    """``text`` with unprintable characters (newlines, controls, lone surrogates) escaped as
+    ``\\n`` or ``\\ud800``, so a field name sent by a client cannot break the one-line message."""
+    if text.isprintable():
+        return text
+    return "".join(
+        c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in text
+    )
+
+
 def describe(error: Mapping[str, Any]) -> Problem:
-    """The plain-words problem of one FastAPI / pydantic validation error."""
+    """The plain-words problem of one FastAPI / pydantic validation error, on one line."""
+    found = _describe(error)
+    return Problem(printable(found.field), printable(found.message), printable(found.line))
+
+
+def _describe(error: Mapping[str, Any]) -> Problem:
     loc = tuple(error.get("loc") or ())
     kind = error.get("type", "")
     field = field_name(loc)
