@@ -1,6 +1,6 @@
 """The agent runtime: runs one agent over a conversation state (SPEC §2, §3).
 
-Each function of an agent is compiled to a flat list of instructions (``if`` and
+Each function of an agent is compiled (``program``) to a flat list of instructions (``if`` and
 ``for`` become jumps), so a run is a stack of frames ``{function, pc, locals,
 into}``. That makes a run paused on ``ask`` plain JSON: the stack is saved in the
 state and the next call with the same agent resumes exactly where it stopped.
@@ -27,28 +27,23 @@ from agents_catalog.agent_format import (
     DataArgs,
     EndArgs,
     FailArgs,
-    ForArgs,
     FuncArgs,
-    IfArgs,
     LlmArgs,
     OutputArgs,
     PromptArgs,
     ReturnArgs,
     VarArgs,
-    command_args,
 )
 
 from .business_data import BusinessData
 from .mock_model import LanguageModel
+from .program import compiled
 from .state import empty_state, paused_run, prompt_key
 from .templates import TemplateError, lookup, render_text, render_value
 
 MAX_CALL_DEPTH = 32
 MAX_STEPS = 20_000
 WAITING_MESSAGE = "This conversation is waiting for your answers to another agent ({agent})."
-
-Instruction = tuple[str, Any]
-
 
 class AgentError(Exception):
     """An agent did something invalid at run time (becomes ``errorInAgent``)."""
@@ -83,53 +78,6 @@ class RunOutcome:
 class RunLimits:
     time_limit_s: float = 5.0
     max_steps: int = MAX_STEPS
-
-
-def _compile(commands: list[Any]) -> list[Instruction]:
-    code: list[Instruction] = []
-
-    def emit(block: list[Any]) -> None:
-        for command in block:
-            args = command_args(command)
-            if isinstance(args, IfArgs):
-                jump_unless = len(code)
-                code.append(("jump_unless", [args.when, None]))
-                emit(list(args.then))
-                if args.else_:
-                    jump_end = len(code)
-                    code.append(("jump", None))
-                    code[jump_unless][1][1] = len(code)
-                    emit(list(args.else_))
-                    code[jump_end] = ("jump", len(code))
-                else:
-                    code[jump_unless][1][1] = len(code)
-            elif isinstance(args, ForArgs):
-                slot = f"__for{len(code)}"
-                code.append(("for_init", (args.each, slot)))
-                loop = len(code)
-                code.append(("for_next", [slot, args.as_, None]))
-                emit(list(args.do))
-                code.append(("jump", loop))
-                code[loop][1][2] = len(code)
-            else:
-                code.append(("cmd", args))
-
-    emit(commands)
-    return code
-
-
-_CODE_CACHE: dict[tuple[int, str], tuple[AgentDefinition, tuple[Instruction, ...]]] = {}
-
-
-def _compiled(agent: AgentDefinition, function: str) -> tuple[Instruction, ...]:
-    # Keyed by identity (agent definitions are immutable); the cached tuple keeps the
-    # agent alive so its id cannot be reused by another object.
-    key = (id(agent), function)
-    hit = _CODE_CACHE.get(key)
-    if hit is None:
-        hit = (agent, tuple(_compile(agent.function(function))))
-        _CODE_CACHE[key] = hit
-    return hit[1]
 
 
 class _Run:
@@ -289,7 +237,7 @@ class _Run:
         """Run until the stack empties or a command ends / pauses the run."""
         while stack:
             frame = stack[-1]
-            code = _compiled(self.agent, frame["function"])
+            code = compiled(self.agent, frame["function"])
             if frame["pc"] >= len(code):
                 self._return(stack, None)
                 continue
