@@ -45,6 +45,7 @@ MAX_CALL_DEPTH = 32
 MAX_STEPS = 20_000
 WAITING_MESSAGE = "This conversation is waiting for your answers to another agent ({agent})."
 
+
 class AgentError(Exception):
     """An agent did something invalid at run time (becomes ``errorInAgent``)."""
 
