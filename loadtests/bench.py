@@ -22,7 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import parse_qsl, urlsplit
 
 import numpy as np
 
@@ -159,6 +159,32 @@ def _store_kind(url: str) -> str:
     return {"postgres": "postgresql", "rediss": "redis"}.get(scheme, scheme)
 
 
+def _synchronous(url: str) -> str:
+    """The ``synchronous`` setting of a SQLite store URL (peers write at the same durability)."""
+    return dict(parse_qsl(urlsplit(url).query)).get("synchronous", "NORMAL").upper()
+
+
+def _compare_peers(row: dict[str, Any]) -> None:
+    """Add to each peer of ``row`` how many times slower than the harness it is, per percentile."""
+    ours = row["stages_us"]
+    for peer in row["peers"].values():
+        peer["over_harness"] = {
+            f"{op}_{p}": round(peer[op][f"{p}_us"] / ours[op][f"{p}_us"], 2)
+            for op in ("save", "restore")
+            for p in ("p50", "p99")
+        }
+
+
+def _peer_ratio_lines(row: dict[str, Any]) -> list[str]:
+    return [
+        f"{row['label']:>6} peer {peer['label']} / harness: save p50 "
+        f"{peer['over_harness']['save_p50']:.2f}x p99 {peer['over_harness']['save_p99']:.2f}x; "
+        f"restore p50 {peer['over_harness']['restore_p50']:.2f}x "
+        f"p99 {peer['over_harness']['restore_p99']:.2f}x"
+        for peer in row["peers"].values()
+    ]
+
+
 def run_bench(config: BenchConfig, progress: Callable[[str], None] = print) -> dict[str, Any]:
     """Run the benchmark and return its JSON-ready result."""
     if config.iterations < 1:
@@ -179,12 +205,14 @@ def run_bench(config: BenchConfig, progress: Callable[[str], None] = print) -> d
                     ).as_dict()
                     if config.peers:
                         row["peers"], lines = measure_peers(
-                            Path(tmp), build_state(size), config.iterations
+                            Path(tmp), build_state(size), config.iterations, _synchronous(url)
                         )
+                        _compare_peers(row)
                         peer_lines += [
                             line if "skipped" in line else f"{size_label(size):>6} {line}"
                             for line in lines if line not in peer_lines
                         ]
+                        peer_lines += _peer_ratio_lines(row)
                     results.append(row)
                 description = raw.description
             finally:

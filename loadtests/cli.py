@@ -3,7 +3,7 @@
     loadtests bench [--sizes 1KB,16KB,256KB,1MB] [--store URL] [--iterations N] [--json FILE]
                     [--peers]
     loadtests run --scenario conversation|store|crypto --users N --spawn-rate R --run-time T
-                  --out DIR [--host URL] [--store URL] [--workers K]
+                  --out DIR [--host URL] [--store URL] [--workers K] [--server-workers N]
                   [--max-fail-ratio X] [--max-p99-ms Y]
     loadtests writers [--stores sqlite,postgres,redis] [--threads 1,8,64] [--seconds S]
     loadtests capacity --users U --followups-per-hour F --state-kb S [--measured FILE]
@@ -78,6 +78,7 @@ def _run(args: argparse.Namespace) -> int:
             host=args.host,
             store_url=args.store,
             workers=args.workers,
+            server_workers=args.server_workers,
             max_fail_ratio=args.max_fail_ratio,
             max_p99_ms=args.max_p99_ms,
         )

@@ -1,20 +1,27 @@
 """Peer libraries measured next to the harness in ``loadtests bench --peers``, when installed.
 
-- LangGraph's SQLite checkpointer (``langgraph-checkpoint-sqlite``): save = ``put`` of a
-  checkpoint whose channel values hold the state, restore = ``get_tuple``; its own serializer,
-  no encryption.
-- The OpenAI Agents SDK's ``SQLiteSession`` (``openai-agents``): save = clear the session and
-  ``add_items`` the state's prompt messages, restore = ``get_items``; no encryption.
+Both peers save and restore the very state the harness does, encrypted, in a SQLite file of the
+bench's folder at the durability of the bench's store (WAL, the same ``synchronous``):
 
-Both write to a SQLite file in the bench's folder. A peer that is not installed is skipped with
-a line saying so; one that fails is reported with its error, never stopping the bench. Neither
-package is a dependency of the project.
+- LangGraph's SQLite checkpointer (``langgraph-checkpoint-sqlite``) with its
+  ``EncryptedSerializer`` around the default serializer; the cipher is AES-256-GCM from
+  ``cryptography`` (the serializer's ``CipherProtocol``), as in the harness. Save = ``put`` of a
+  checkpoint whose channel values hold the state, restore = ``get_tuple``.
+- The OpenAI Agents SDK's ``EncryptedSession`` (Fernet, per-session HKDF key) over its
+  ``SQLiteSession`` (``openai-agents``). The state is one session item. Save = ``clear_session``
+  then ``add_items`` (the SDK's way to replace a session's content), restore = ``get_items``.
+
+A peer that is not installed is skipped with a line saying so; one that fails is reported with
+its error, never stopping the bench. Neither package is a dependency of the harness itself.
 """
 
 from __future__ import annotations
 
 import asyncio
+import base64
+import gc
 import importlib.util
+import os
 import sqlite3
 import time
 from collections.abc import Callable
@@ -22,8 +29,10 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
 PeerResult = dict[str, Any]
+PeerMeasure = Callable[[Path, dict[str, Any], int, str], dict]
 
 
 def _percentiles(values: list[float]) -> dict[str, float]:
@@ -37,22 +46,53 @@ def _measure(
 ) -> dict[str, dict[str, float]]:
     saves: list[float] = []
     restores: list[float] = []
-    for i in range(iterations + 3):
-        for op, into in ((save, saves), (restore, restores)):
-            start = time.perf_counter_ns()
-            op()
-            if i >= 3:  # the first rounds warm caches up
-                into.append((time.perf_counter_ns() - start) / 1000.0)
+    gc.collect()
+    gc.disable()  # as in the harness's own loop: no collector pauses land on one side only
+    try:
+        for i in range(iterations + 5):
+            for op, into in ((save, saves), (restore, restores)):
+                start = time.perf_counter_ns()
+                op()
+                if i >= 5:  # the first rounds warm caches up
+                    into.append((time.perf_counter_ns() - start) / 1000.0)
+    finally:
+        gc.enable()
     return {"save": _percentiles(saves), "restore": _percentiles(restores)}
 
 
-def _langgraph(folder: Path, state: dict[str, Any], iterations: int) -> dict:
+def _check_round_trip(save: Callable[[], None], restore: Callable[[], Any], saved: Any) -> None:
+    """Once, before timing: what the peer reads back must be what it was given."""
+    save()
+    if restore() != saved:
+        raise RuntimeError("what the peer read back differs from the state it saved")
+
+
+class _AesGcmCipher:
+    """LangGraph ``CipherProtocol``: AES-256-GCM with a fresh 96-bit nonce per encryption."""
+
+    def __init__(self) -> None:
+        self._aead = AESGCM(AESGCM.generate_key(bit_length=256))
+
+    def encrypt(self, plaintext: bytes) -> tuple[str, bytes]:
+        nonce = os.urandom(12)
+        return "aesgcm", nonce + self._aead.encrypt(nonce, plaintext, None)
+
+    def decrypt(self, ciphername: str, ciphertext: bytes) -> bytes:
+        if ciphername != "aesgcm":
+            raise ValueError(f"unexpected cipher {ciphername!r}")
+        return self._aead.decrypt(ciphertext[:12], ciphertext[12:], None)
+
+
+def _langgraph(folder: Path, state: dict[str, Any], iterations: int, synchronous: str) -> dict:
     from langgraph.checkpoint.base import empty_checkpoint
+    from langgraph.checkpoint.serde.encrypted import EncryptedSerializer
     from langgraph.checkpoint.sqlite import SqliteSaver
 
     conn = sqlite3.connect(folder / "langgraph.db", check_same_thread=False)
     try:
-        saver = SqliteSaver(conn)
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute(f"PRAGMA synchronous={synchronous}")
+        saver = SqliteSaver(conn, serde=EncryptedSerializer(_AesGcmCipher()))
         saver.setup()
         config = {"configurable": {"thread_id": "bench", "checkpoint_ns": ""}}
 
@@ -61,34 +101,61 @@ def _langgraph(folder: Path, state: dict[str, Any], iterations: int) -> dict:
             checkpoint["channel_values"] = {"state": state}
             saver.put(config, checkpoint, {"source": "loop", "step": 1, "parents": {}}, {})
 
-        return _measure(save, lambda: saver.get_tuple(config), iterations)
+        def restore() -> Any:
+            found = saver.get_tuple(config)
+            return None if found is None else found.checkpoint["channel_values"].get("state")
+
+        _check_round_trip(save, restore, state)
+        return _measure(save, restore, iterations)
     finally:
         conn.close()
 
 
-def _agents_sdk(folder: Path, state: dict[str, Any], iterations: int) -> dict:
+def _agents_sdk(folder: Path, state: dict[str, Any], iterations: int, synchronous: str) -> dict:
     from agents import SQLiteSession
+    from agents.extensions.memory import EncryptedSession
 
-    session = SQLiteSession("bench", str(folder / "agents.db"))
-    items = [
-        {"role": m["role"] if m["role"] in ("user", "assistant") else "assistant",
-         "content": m.get("content") if isinstance(m.get("content"), str) else str(m)}
-        for m in state["prompts"]["chat"]["messages"]
-    ]
+    class DurableSession(SQLiteSession):
+        """The SDK's session with the bench's ``synchronous`` on each connection it opens."""
+
+        @staticmethod
+        def _configure_connection(conn: sqlite3.Connection) -> None:
+            SQLiteSession._configure_connection(conn)
+            conn.execute(f"PRAGMA synchronous={synchronous}")
+
+    key = base64.urlsafe_b64encode(os.urandom(32)).decode("ascii")
+    session = EncryptedSession(
+        session_id="bench",
+        underlying_session=DurableSession("bench", str(folder / "agents.db")),
+        encryption_key=key,
+    )
+    item: Any = {"type": "harness_state", **state}
     loop = asyncio.new_event_loop()
     try:
         def save() -> None:
             loop.run_until_complete(session.clear_session())
-            loop.run_until_complete(session.add_items(items))
+            loop.run_until_complete(session.add_items([item]))
 
-        return _measure(save, lambda: loop.run_until_complete(session.get_items()), iterations)
+        def restore() -> Any:
+            return loop.run_until_complete(session.get_items())
+
+        _check_round_trip(save, lambda: (restore() or [None])[0], item)
+        return _measure(save, restore, iterations)
     finally:
         loop.close()
 
 
-PEERS: dict[str, tuple[str, str, Callable[[Path, dict[str, Any], int], dict]]] = {
-    "langgraph": ("LangGraph SQLite checkpointer", "langgraph.checkpoint.sqlite", _langgraph),
-    "agents": ("OpenAI Agents SDK SQLiteSession", "agents", _agents_sdk),
+PEERS: dict[str, tuple[str, str, PeerMeasure]] = {
+    "langgraph": (
+        "LangGraph SQLite checkpointer + EncryptedSerializer (AES-256-GCM)",
+        "langgraph.checkpoint.sqlite",
+        _langgraph,
+    ),
+    "agents": (
+        "OpenAI Agents SDK EncryptedSession over SQLiteSession",
+        "agents.extensions.memory",
+        _agents_sdk,
+    ),
 }
 
 
@@ -100,7 +167,7 @@ def _installed(module: str) -> bool:
 
 
 def measure_peers(
-    folder: Path, state: dict[str, Any], iterations: int
+    folder: Path, state: dict[str, Any], iterations: int, synchronous: str = "NORMAL"
 ) -> tuple[dict[str, PeerResult], list[str]]:
     """Each installed peer's save / restore percentiles, and a status line per peer."""
     results: dict[str, PeerResult] = {}
@@ -110,7 +177,7 @@ def measure_peers(
             lines.append(f"peer {label}: skipped ({module} is not installed)")
             continue
         try:
-            results[key] = {"label": label, **measure(folder, state, iterations)}
+            results[key] = {"label": label, **measure(folder, state, iterations, synchronous)}
         except Exception as exc:  # a peer's API change must not stop the bench
             lines.append(f"peer {label}: failed ({type(exc).__name__}: {exc})")
             continue

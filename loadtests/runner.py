@@ -48,6 +48,7 @@ class RunConfig:
     host: str | None = None
     store_url: str | None = None
     workers: int = 0
+    server_workers: int = 1
     max_fail_ratio: float | None = None
     max_p99_ms: float | None = None
 
@@ -112,6 +113,8 @@ def add_run_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--store", help="store URL of the started server or of the store users")
     parser.add_argument("--workers", type=_count(0), default=0,
                         help="Locust worker processes (0: one local process)")
+    parser.add_argument("--server-workers", type=_count(1), default=1,
+                        help="processes of the started server (its --workers; default 1)")
     parser.add_argument("--max-fail-ratio", type=_non_negative_float,
                         help="fail when failures / requests is above this (e.g. 0.01)")
     parser.add_argument("--max-p99-ms", type=_non_negative_float,
@@ -232,7 +235,7 @@ def run_load_test(config: RunConfig) -> int:
         env["LOADTEST_STORE_URL"] = config.store_url or f"sqlite:///{config.out / 'store.db'}"
     try:
         if config.scenario == "conversation" and not config.host:
-            with local_server(config.out, config.store_url) as host:
+            with local_server(config.out, config.store_url, config.server_workers) as host:
                 _run_locust(config, host, env)
         else:
             _run_locust(config, host, env)

@@ -12,8 +12,9 @@ is then their cosine similarity.
 The model loads once per process (`default_encoder`). Agent texts are embedded once:
 their vectors are remembered for the process and kept on disk (``search_vectors.npz`` in
 the cache folder, keyed by the text and the model file's hash), so a new process or a
-rebuilt index over the same agents runs no model. Requests are embedded each time and
-not kept, so a long-running server does not grow.
+rebuilt index over the same agents runs no model. The vectors of the most recent
+requests are remembered in the process only, up to `RECENT_REQUESTS`, so a repeated
+request runs no model and a long-running server does not grow.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ import importlib.util
 import logging
 import os
 import tempfile
+from collections import OrderedDict
 from collections.abc import Sequence
 from functools import lru_cache
 from importlib import resources
@@ -39,6 +41,8 @@ MAX_TOKENS = 128
 # Texts kept (in the process and on disk); past it the oldest go, so edited agents'
 # old texts do not pile up.
 MAX_KEPT = 4096
+# Requests remembered (least recently used go first): about 1.5 MB of vectors.
+RECENT_REQUESTS = 1024
 
 
 class EmbeddingError(RuntimeError):
@@ -115,29 +119,44 @@ class SentenceEncoder:
         # The cache is only valid for the model that filled it.
         self._model_tag = _file_hash(model_file) + _file_hash(tokenizer_file)
         self._known: dict[str, np.ndarray] = self._read_cache()
+        self._recent: OrderedDict[str, np.ndarray] = OrderedDict()
         self._lock = Lock()
 
     def encode(self, texts: Sequence[str], *, keep: bool = False) -> np.ndarray:
         """One unit vector per text, shape (len(texts), DIMENSIONS).
 
         With `keep`, the vectors are remembered (in the process and on disk): for the
-        agents' texts, which every index build embeds again."""
+        agents' texts, which every index build embeds again. Without it (requests), they
+        join the bounded set of recent requests."""
         if not texts:
             return np.zeros((0, DIMENSIONS), dtype=np.float32)
+        found: dict[str, np.ndarray] = {}
         with self._lock:
-            missing = list(dict.fromkeys(t for t in texts if t not in self._known))
-            fresh: dict[str, np.ndarray] = {}
-            # One text at a time: batching pads short texts to the longest, which costs
-            # more than it saves on two cores.
-            for text in missing:
-                fresh[text] = self._run([text])[0]
-            vectors = np.stack([fresh[t] if t in fresh else self._known[t] for t in texts])
-            if keep and fresh:
-                self._known.update(fresh)
-                for old in list(self._known)[: max(0, len(self._known) - MAX_KEPT)]:
-                    del self._known[old]
-                self._write_cache()
-            return vectors
+            for text in texts:
+                vector = self._known.get(text)
+                if vector is None and not keep and text in self._recent:
+                    vector = self._recent[text]
+                    self._recent.move_to_end(text)
+                if vector is not None:
+                    found[text] = vector
+        # The model runs outside the lock (ONNX Runtime sessions are thread-safe and release
+        # the GIL), so concurrent requests use both cores. One text at a time: batching pads
+        # short texts to the longest, which costs more than it saves on two cores.
+        fresh = {text: self._run([text])[0] for text in dict.fromkeys(texts) if text not in found}
+        found.update(fresh)
+        vectors = np.stack([found[t] for t in texts])
+        if fresh:
+            with self._lock:
+                if keep:
+                    self._known.update(fresh)
+                    for old in list(self._known)[: max(0, len(self._known) - MAX_KEPT)]:
+                        del self._known[old]
+                    self._write_cache()
+                else:
+                    self._recent.update(fresh)
+                    while len(self._recent) > RECENT_REQUESTS:
+                        self._recent.popitem(last=False)
+        return vectors
 
     def _read_cache(self) -> dict[str, np.ndarray]:
         if self._cache_file is None or not self._cache_file.is_file():

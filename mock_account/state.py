@@ -19,12 +19,19 @@ Conversation-scoped prompts are keyed by name; agent-scoped ones by ``agent/name
 
 from __future__ import annotations
 
-import json
 import math
 from typing import Any
 
+import orjson
+
 DEFAULT_MAX_STATE_BYTES = 4 * 1024 * 1024
 STATE_PARTS = ("runs", "prompts", "conv", "agents")
+# orjson refuses deeper nesting (counting the state itself as level 1) and integers outside
+# [-2**63, 2**64), so saved states stay within what it writes and reads back exactly.
+MAX_DEPTH = 254
+_INT_MIN, _INT_END = -(2**63), 2**64
+# Datetimes and dataclasses would be turned into strings and objects: make them fail instead.
+_DUMPS_OPTIONS = orjson.OPT_PASSTHROUGH_DATETIME | orjson.OPT_PASSTHROUGH_DATACLASS
 
 
 class StateInvalid(ValueError):
@@ -48,12 +55,15 @@ def paused_run(state: dict[str, Any]) -> dict[str, Any] | None:
 
 
 def serialize_state(state: dict[str, Any]) -> bytes:
-    """The state as compact UTF-8 JSON (the bytes that get encrypted)."""
-    return json.dumps(state, ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode()
+    """The state as compact UTF-8 JSON (the bytes that get encrypted).
+
+    Unchecked: NaN becomes ``null`` and a tuple an array; ``check_state`` refuses both.
+    """
+    return orjson.dumps(state, option=_DUMPS_OPTIONS)
 
 
 def parse_state(data: bytes) -> dict[str, Any]:
-    state = json.loads(data)
+    state = orjson.loads(data)
     if not isinstance(state, dict) or any(part not in state for part in STATE_PARTS):
         raise StateInvalid("stored state is not a conversation state")
     return state
@@ -70,9 +80,18 @@ def _place(root: str, path: list[str | int]) -> str:
     return f"{root}.{text}" if text else root
 
 
-def _find_problem(value: Any, path: list[str | int]) -> tuple[list[str | int], str] | None:
-    """Depth-first search for the first value that does not survive a JSON round trip."""
-    if value is None or isinstance(value, (bool, int)):
+def _find_problem(
+    value: Any, path: list[str | int], depth: int = 2
+) -> tuple[list[str | int], str] | None:
+    """Depth-first search for the first value that does not survive a JSON round trip.
+
+    ``depth`` is the nesting level of ``value`` (the parts of a state are at level 2).
+    """
+    if value is None or isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        if not _INT_MIN <= value < _INT_END:
+            return path, "is an integer outside the 64-bit range JSON readers agree on"
         return None
     if isinstance(value, float):
         return (path, "is not a finite number") if not math.isfinite(value) else None
@@ -82,9 +101,11 @@ def _find_problem(value: Any, path: list[str | int]) -> tuple[list[str | int], s
         except UnicodeEncodeError:
             return path, "contains a lone surrogate character"
         return None
+    if isinstance(value, (list, dict)) and depth > MAX_DEPTH:
+        return path, f"nests deeper than {MAX_DEPTH} levels (or contains itself)"
     if isinstance(value, list):
         for index, item in enumerate(value):
-            found = _find_problem(item, [*path, index])
+            found = _find_problem(item, [*path, index], depth + 1)
             if found:
                 return found
         return None
@@ -92,31 +113,39 @@ def _find_problem(value: Any, path: list[str | int]) -> tuple[list[str | int], s
         for key, item in value.items():
             if not isinstance(key, str):
                 return path, f"has a non-string key {key!r}"
-            found = _find_problem(item, [*path, key])
+            found = _find_problem(item, [*path, key], depth + 1)
             if found:
                 return found
         return None
     return path, f"holds a {type(value).__name__}, which JSON cannot represent exactly"
 
 
+def _explain(state: dict[str, Any]) -> StateInvalid:
+    """The error naming the first place of ``state`` that fails the round trip (the slow path)."""
+    for root in STATE_PARTS:
+        found = _find_problem(state.get(root), [])
+        if found:
+            path, problem = found
+            return StateInvalid(f"{_place(root, path)} {problem}")
+    return StateInvalid("the state does not survive an exact JSON round trip")
+
+
 def check_state(state: dict[str, Any], max_bytes: int = DEFAULT_MAX_STATE_BYTES) -> bytes:
     """Serialize a state that is about to be saved, or raise StateInvalid naming the place.
 
-    The fast path is the round trip itself; the slow walk only runs to explain a failure.
+    The fast path is the round trip itself: orjson refuses lone surrogates, non-string keys,
+    out-of-range integers, excessive nesting and types it has no JSON for; the comparison of
+    the parsed copy with the state catches what it converts silently (NaN and infinities to
+    ``null``, tuples to arrays, enums and UUIDs to their values). The slow walk only runs to
+    explain a failure.
     """
-    data: bytes | None = None
     try:
-        data = serialize_state(state)
-        exact = json.loads(data) == state
+        data = orjson.dumps(state, option=_DUMPS_OPTIONS)
+        exact = orjson.loads(data) == state
     except (TypeError, ValueError):
         exact = False
-    if not exact or data is None:
-        for root in STATE_PARTS:
-            found = _find_problem(state.get(root), [])
-            if found:
-                path, problem = found
-                raise StateInvalid(f"{_place(root, path)} {problem}")
-        raise StateInvalid("the state does not survive an exact JSON round trip")
+    if not exact:
+        raise _explain(state)
     if len(data) > max_bytes:
         raise StateInvalid(f"the state is {len(data)} bytes, over the limit of {max_bytes} bytes")
     return data

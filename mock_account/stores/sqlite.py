@@ -28,6 +28,23 @@ from mock_account.stores.sqlite_connections import SqliteConnections
 
 _COLUMNS = "account, convid, owner, title, created, last_executed, last_read, pinned, state_version"
 _BATCH = 500
+# The compare-and-swap statements return the new entry themselves (RETURNING, SQLite 3.35+):
+# a save is the entry statement, the blob statement and the commit, with no read-back.
+_CREATE = (
+    "INSERT INTO entries VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, 1) "
+    f"ON CONFLICT DO NOTHING RETURNING {_COLUMNS}"
+)
+_ADVANCE = (
+    "UPDATE entries SET state_version = state_version + 1, last_executed = ?, "
+    "last_used = max(?, last_read) "
+    "WHERE account = ? AND convid = ? AND owner = ? AND state_version = ? "
+    f"RETURNING {_COLUMNS}"
+)
+_LOAD = (
+    f"SELECT {', '.join(f'e.{c.strip()}' for c in _COLUMNS.split(','))}, s.blob "
+    "FROM entries e LEFT JOIN states s ON s.account = e.account AND s.convid = e.convid "
+    "WHERE e.account = ? AND e.convid = ?"
+)
 
 
 def _entry(row: tuple) -> ConversationEntry:
@@ -109,27 +126,16 @@ class SqliteStore(ConversationStore):
 
     def _commit(self, conn: sqlite3.Connection, r: CommitRequest, t: int) -> ConversationEntry:
         """One compare-and-swap save inside the caller's write transaction."""
-        key = (r.account, r.convid)
         if r.expected_version == 0:
-            cur = conn.execute(
-                "INSERT INTO entries VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, 1) "
-                "ON CONFLICT DO NOTHING",
-                (r.account, r.convid, r.owner, r.title_if_new, t, t, t, t),
-            )
+            params: tuple = (r.account, r.convid, r.owner, r.title_if_new, t, t, t, t)
+            rows = conn.execute(_CREATE, params).fetchall()
         else:
-            cur = conn.execute(
-                "UPDATE entries SET state_version = state_version + 1, last_executed = ?, "
-                "last_used = max(?, last_read) "
-                "WHERE account = ? AND convid = ? AND owner = ? AND state_version = ?",
-                (t, t, r.account, r.convid, r.owner, r.expected_version),
-            )
-        if cur.rowcount != 1:
+            params = (t, t, r.account, r.convid, r.owner, r.expected_version)
+            rows = conn.execute(_ADVANCE, params).fetchall()
+        if len(rows) != 1:
             raise VersionConflict.lost(r.convid, r.expected_version)
-        self._put_blob(conn, key, r.blob)
-        row = conn.execute(
-            f"SELECT {_COLUMNS} FROM entries WHERE account = ? AND convid = ?", key
-        ).fetchone()
-        return _entry(row)
+        self._put_blob(conn, (r.account, r.convid), r.blob)
+        return _entry(rows[0])
 
     @staticmethod
     def _put_blob(conn: sqlite3.Connection, key: tuple[str, str], blob: bytes | None) -> None:
@@ -143,13 +149,7 @@ class SqliteStore(ConversationStore):
             )
 
     def load(self, account: str, convid: str) -> StoredState | None:
-        cols = ", ".join(f"e.{c.strip()}" for c in _COLUMNS.split(","))
-        row = self._read_one(
-            f"SELECT {cols}, s.blob FROM entries e LEFT JOIN states s "
-            "ON s.account = e.account AND s.convid = e.convid "
-            "WHERE e.account = ? AND e.convid = ?",
-            (account, convid),
-        )
+        row = self._read_one(_LOAD, (account, convid))
         if row is None:
             return None
         return StoredState(entry=_entry(row), blob=None if row[9] is None else bytes(row[9]))

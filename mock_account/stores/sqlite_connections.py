@@ -3,6 +3,12 @@
 Connections are in autocommit mode so that transactions are explicit: ``write()`` opens them with
 ``BEGIN IMMEDIATE``, which takes the write lock before the first read, so a read-check-write
 sequence inside is atomic against every other thread and process using the file.
+
+Threads of one process also queue for writing on a lock of their own first. SQLite's busy
+handler polls a held lock with growing sleeps (up to 100 ms between tries), so under concurrent
+saves one thread takes the lock again and again while the others sleep: saves of over half a
+second at the 99th percentile. A thread waiting on the process lock is woken as soon as the
+previous writer is done. Other processes still meet at SQLite's lock.
 """
 
 from __future__ import annotations
@@ -31,6 +37,9 @@ class SqliteConnections:
             )
         self._timeout = timeout
         self._local = threading.local()
+        # Reentrant, so a nested write() fails in SQLite (a transaction is already open) as it
+        # did before, rather than deadlocking.
+        self._writer = threading.RLock()
         self._all: list[sqlite3.Connection] = []
         self._all_lock = threading.Lock()
         self._closed = False
@@ -58,14 +67,20 @@ class SqliteConnections:
     def write(self) -> Iterator[sqlite3.Connection]:
         """A write transaction holding the database's write lock from its start."""
         conn = self.conn()
-        conn.execute("BEGIN IMMEDIATE")
+        if not self._writer.acquire(timeout=self._timeout):
+            # Worded like SQLite's own error, which ``errors()`` translates.
+            raise sqlite3.OperationalError("database is locked by another writer of this process")
         try:
-            yield conn
-            conn.execute("COMMIT")
-        except BaseException:
-            if conn.in_transaction:  # also when COMMIT itself failed
-                conn.execute("ROLLBACK")
-            raise
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield conn
+                conn.execute("COMMIT")
+            except BaseException:
+                if conn.in_transaction:  # also when COMMIT itself failed
+                    conn.execute("ROLLBACK")
+                raise
+        finally:
+            self._writer.release()
 
     @contextmanager
     def errors(self) -> Iterator[None]:

@@ -65,10 +65,10 @@ def test_peers_are_measured_skipped_or_reported_failed(
 ) -> None:
     from loadtests import peers
 
-    def broken(folder: Path, state: dict, iterations: int) -> dict:
+    def broken(folder: Path, state: dict, iterations: int, synchronous: str) -> dict:
         raise RuntimeError("API changed")
 
-    def working(folder: Path, state: dict, iterations: int) -> dict:
+    def working(folder: Path, state: dict, iterations: int, synchronous: str) -> dict:
         return peers._measure(lambda: None, lambda: state, iterations)
 
     monkeypatch.setattr(peers, "PEERS", {
@@ -81,3 +81,22 @@ def test_peers_are_measured_skipped_or_reported_failed(
     assert lines[0].startswith("peer Working peer: save p50")
     assert lines[1] == "peer Broken peer: failed (RuntimeError: API changed)"
     assert lines[2] == "peer Absent peer: skipped (no_such_module_here.sub is not installed)"
+
+
+def test_peers_are_compared_with_the_harness_per_percentile() -> None:
+    from loadtests.bench import _compare_peers, _peer_ratio_lines
+
+    row = {
+        "label": "16KB",
+        "stages_us": {"save": {"p50_us": 100.0, "p99_us": 400.0},
+                      "restore": {"p50_us": 50.0, "p99_us": 200.0}},
+        "peers": {"x": {"label": "Peer X", "save": {"p50_us": 250.0, "p99_us": 400.0},
+                        "restore": {"p50_us": 25.0, "p99_us": 800.0}}},
+    }
+    _compare_peers(row)
+    assert row["peers"]["x"]["over_harness"] == {
+        "save_p50": 2.5, "save_p99": 1.0, "restore_p50": 0.5, "restore_p99": 4.0,
+    }
+    assert _peer_ratio_lines(row) == [
+        "  16KB peer Peer X / harness: save p50 2.50x p99 1.00x; restore p50 0.50x p99 4.00x"
+    ]

@@ -89,6 +89,8 @@ def test_conversations_against_a_started_server_and_a_failed_threshold(tmp_path:
     assert summary["state_us"]["server save"]["count"] > 0
     assert summary["state_us"]["server restore"]["p50_us"] > 0
     assert summary["configuration"]["host"].startswith("http://127.0.0.1:")
+    assert summary["configuration"]["server_workers"] == 1
+    assert "1 worker)" in (out / "server.log").read_text()
     assert "Shutting down" in (out / "server.log").read_text()  # stopped afterwards
 
 
@@ -115,6 +117,7 @@ def test_only_loopback_targets_are_accepted(
     (["--scenario", "nope"], "invalid choice"),
     (["--run-time", "soon"], "invalid run time"),
     (["--users", "0"], "at least 1"),
+    (["--server-workers", "0"], "at least 1"),
 ])
 def test_bad_run_usage_exits_2(
     tmp_path: Path, args: list[str], message: str, capsys: pytest.CaptureFixture[str]

@@ -7,6 +7,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from mock_account import embeddings
 from mock_account.embeddings import (
     DIMENSIONS,
     EmbeddingError,
@@ -49,6 +50,30 @@ def test_kept_vectors_are_cached_on_disk_and_reused(
     assert np.array_equal(second.encode(["order office chairs"]), kept)
     with pytest.raises(AssertionError, match="not kept"):
         second.encode(["a request that is not kept"])
+
+
+def test_recent_requests_run_no_model_and_stay_bounded(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    encoder = SentenceEncoder(_model_file(), _tokenizer_file(), tmp_path / "vectors.npz")
+    runs: list[str] = []
+    real_run = encoder._run
+
+    def counting(texts: list[str]) -> np.ndarray:
+        runs.extend(texts)
+        return real_run(texts)
+
+    monkeypatch.setattr(encoder, "_run", counting)
+    monkeypatch.setattr(embeddings, "RECENT_REQUESTS", 2)
+    first = encoder.encode(["book a hotel in Rome"])
+    assert np.array_equal(encoder.encode(["book a hotel in Rome"]), first)
+    assert runs == ["book a hotel in Rome"]
+    encoder.encode(["order office chairs", "reset my password"])  # pushes the oldest out
+    encoder.encode(["book a hotel in Rome"])
+    assert runs == ["book a hotel in Rome", "order office chairs", "reset my password",
+                    "book a hotel in Rome"]
+    assert len(encoder._recent) == 2
+    assert not (tmp_path / "vectors.npz").exists()  # requests never reach the disk
 
 
 def test_a_damaged_cache_is_ignored(tmp_path: Path) -> None:
