@@ -22,7 +22,14 @@ from mock_account.stores import ConversationStore, StoreConfigError, StoreUnavai
 
 # Options of store URLs that belong to the store, not to the client library.
 _STORE_OPTIONS = {
-    "schema", "pool_min", "pool_max", "pool_timeout", "prefix", "timeout", "batch", "batch_wait_us",
+    "schema",
+    "pool_min",
+    "pool_max",
+    "pool_timeout",
+    "prefix",
+    "timeout",
+    "batch",
+    "batch_wait_us",
 }
 
 

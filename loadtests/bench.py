@@ -37,8 +37,15 @@ from mock_account.stores import open_store
 DEFAULT_SIZES = ("1KB", "16KB", "256KB", "1MB")
 DEFAULT_ITERATIONS = 200
 SAVE_COLUMNS = ("serialize", "encrypt", "write", "save", "raw_encrypt", "raw_upsert")
-RESTORE_COLUMNS = ("read", "decrypt", "parse", "restore", "raw_read", "raw_decrypt",
-                   "raw_read_decrypt")
+RESTORE_COLUMNS = (
+    "read",
+    "decrypt",
+    "parse",
+    "restore",
+    "raw_read",
+    "raw_decrypt",
+    "raw_read_decrypt",
+)
 
 
 @dataclass
@@ -210,7 +217,8 @@ def run_bench(config: BenchConfig, progress: Callable[[str], None] = print) -> d
                         _compare_peers(row)
                         peer_lines += [
                             line if "skipped" in line else f"{size_label(size):>6} {line}"
-                            for line in lines if line not in peer_lines
+                            for line in lines
+                            if line not in peer_lines
                         ]
                         peer_lines += _peer_ratio_lines(row)
                     results.append(row)
@@ -223,8 +231,11 @@ def run_bench(config: BenchConfig, progress: Callable[[str], None] = print) -> d
     if redacted.password:
         url = url.replace(f":{redacted.password}@", ":***@", 1)
     return {
-        "store": {"url": url if config.store_url else "temporary SQLite file",
-                  "kind": _store_kind(url), "baseline": description},
+        "store": {
+            "url": url if config.store_url else "temporary SQLite file",
+            "kind": _store_kind(url),
+            "baseline": description,
+        },
         "iterations": config.iterations,
         "warmup": config.warmup,
         "order": "interleaved, A/B then B/A on alternate iterations",

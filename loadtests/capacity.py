@@ -187,8 +187,13 @@ def _from_writers(data: dict[str, Any], store: str | None) -> tuple[dict[str, fl
         raise CapacityError(f"it has no cells of store {store!r}")
     label = cells[0]["store"]
     best = max(
-        ((c[mode]["saves_per_s"], mode, c["threads"]) for c in cells if c["store"] == label
-         for mode in ("single", "batch") if not c[mode]["errors"]),
+        (
+            (c[mode]["saves_per_s"], mode, c["threads"])
+            for c in cells
+            if c["store"] == label
+            for mode in ("single", "batch")
+            if not c[mode]["errors"]
+        ),
         default=None,
     )
     if best is None:
@@ -312,8 +317,9 @@ def sample_run_us(followups: int = 24) -> float:
     return statistics.median(times) * 1e6
 
 
-def _restore_rate(store: Any, pipeline: Any, convids: list[str], threads: int, seconds: float
-                  ) -> float:
+def _restore_rate(
+    store: Any, pipeline: Any, convids: list[str], threads: int, seconds: float
+) -> float:
     """Restores per second of ``threads`` readers (load + decrypt) for ``seconds``."""
     done = [0] * threads
     deadline = time.perf_counter() + seconds
@@ -332,8 +338,9 @@ def _restore_rate(store: Any, pipeline: Any, convids: list[str], threads: int, s
     return sum(done) / (time.perf_counter() - started)
 
 
-def sample_store(store_url: str | None, state_bytes: int, progress: Callable[[str], None]
-                 ) -> dict[str, float]:
+def sample_store(
+    store_url: str | None, state_bytes: int, progress: Callable[[str], None]
+) -> dict[str, float]:
     """Restore and save times at the state size, and the store's saves/s and restores/s."""
     from loadtests.pipeline import StatePipeline, new_convid
     from loadtests.states import build_state
@@ -454,8 +461,7 @@ def format_plan(result: dict[str, Any]) -> str:
         f"  engine run               {m['run_us']:>14,.0f}   {src['run_us']}",
         f"  restore                  {m['restore_us']:>14,.0f}   {src['restore_us']}",
         f"  save                     {m['save_us']:>14,.0f}   {src['save_us']}",
-        f"  store saves/s            {m['store_saves_per_s']:>14,.0f}   "
-        f"{src['store_saves_per_s']}",
+        f"  store saves/s            {m['store_saves_per_s']:>14,.0f}   {src['store_saves_per_s']}",
         f"  store restores/s         {m['store_restores_per_s']:>14,.0f}   "
         f"{src['store_restores_per_s']}",
         f"  one process follow-ups/s {p['per_process_followups_per_s']:>14,.1f}"
@@ -483,8 +489,9 @@ def format_plan(result: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def build_result(w: Workload, m: Measured, limits: Limits, sources: dict[str, str]
-                 ) -> dict[str, Any]:
+def build_result(
+    w: Workload, m: Measured, limits: Limits, sources: dict[str, str]
+) -> dict[str, Any]:
     """The JSON-ready result: inputs, measured figures with their sources, and the plan."""
     measured = asdict(m) | {"state_kb": w.state_kb}
     return {
@@ -504,8 +511,9 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message}\n")
 
 
-def _number(minimum: float, *, integer: bool = False, inclusive: bool = False
-            ) -> Callable[[str], float]:
+def _number(
+    minimum: float, *, integer: bool = False, inclusive: bool = False
+) -> Callable[[str], float]:
     def parse(text: str) -> float:
         try:
             value = int(text) if integer else float(text)
@@ -533,31 +541,78 @@ def _default_storage_bytes() -> float:
 def build_parser(prog: str = "loadtests capacity") -> argparse.ArgumentParser:
     parser = _Parser(prog=prog, description="Capacity plan from measured figures.")
     add = parser.add_argument
-    add("--users", type=_number(1, integer=True, inclusive=True), required=True,
-        help="users of the deployment")
-    add("--followups-per-hour", type=_number(0), required=True,
-        help="follow-ups a user makes per active hour")
+    add(
+        "--users",
+        type=_number(1, integer=True, inclusive=True),
+        required=True,
+        help="users of the deployment",
+    )
+    add(
+        "--followups-per-hour",
+        type=_number(0),
+        required=True,
+        help="follow-ups a user makes per active hour",
+    )
     add("--state-kb", type=_number(0), required=True, help="typical state size in KB")
-    add("--measured", type=Path, action="append", default=[],
-        help="JSON of loadtests writers / bench / capacity (repeatable)")
-    add("--store", help="store the figures are for: sqlite, postgres, redis, memory or a URL "
-        "(filters --measured files; a URL or sqlite/memory is sampled when figures are missing)")
-    add("--peak-factor", type=_number(1, inclusive=True), default=3.0,
-        help="peak rate over the average of active hours (default 3)")
-    add("--active-hours", type=_number(0), default=8.0,
-        help="hours a day users are active (default 8)")
-    add("--turns-per-conversation", type=_number(1, inclusive=True), default=5.0,
-        help="requests per conversation, the first included (default 5)")
-    add("--retention-days", type=_number(0), default=7.0,
-        help="days a conversation is kept after its last use (default 7, the free plan)")
-    add("--target-utilisation", type=_fraction, default=0.7,
-        help="share of each resource to plan for (default 0.7)")
-    add("--cores", type=_number(1, integer=True, inclusive=True), default=os.cpu_count() or 1,
-        help="cores for server processes (default: this machine's)")
-    add("--storage-gb", type=_number(0),
-        help="storage of the store in GB (default: free space of the current folder's disk)")
-    add("--overhead", type=_number(1, inclusive=True), default=1.0,
-        help="storage multiplier for indexes, WAL and the backend's own overhead (default 1)")
+    add(
+        "--measured",
+        type=Path,
+        action="append",
+        default=[],
+        help="JSON of loadtests writers / bench / capacity (repeatable)",
+    )
+    add(
+        "--store",
+        help="store the figures are for: sqlite, postgres, redis, memory or a URL "
+        "(filters --measured files; a URL or sqlite/memory is sampled when figures are missing)",
+    )
+    add(
+        "--peak-factor",
+        type=_number(1, inclusive=True),
+        default=3.0,
+        help="peak rate over the average of active hours (default 3)",
+    )
+    add(
+        "--active-hours",
+        type=_number(0),
+        default=8.0,
+        help="hours a day users are active (default 8)",
+    )
+    add(
+        "--turns-per-conversation",
+        type=_number(1, inclusive=True),
+        default=5.0,
+        help="requests per conversation, the first included (default 5)",
+    )
+    add(
+        "--retention-days",
+        type=_number(0),
+        default=7.0,
+        help="days a conversation is kept after its last use (default 7, the free plan)",
+    )
+    add(
+        "--target-utilisation",
+        type=_fraction,
+        default=0.7,
+        help="share of each resource to plan for (default 0.7)",
+    )
+    add(
+        "--cores",
+        type=_number(1, integer=True, inclusive=True),
+        default=os.cpu_count() or 1,
+        help="cores for server processes (default: this machine's)",
+    )
+    add(
+        "--storage-gb",
+        type=_number(0),
+        help="storage of the store in GB (default: free space of the current folder's disk)",
+    )
+    add(
+        "--overhead",
+        type=_number(1, inclusive=True),
+        default=1.0,
+        help="storage multiplier for indexes, WAL and the backend's own overhead (default 1)",
+    )
     add("--json", type=Path, help="also write the result as JSON to this file")
     return parser
 

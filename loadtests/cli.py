@@ -90,14 +90,25 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     bench = commands.add_parser("bench", help="time each stage of state save and restore")
-    bench.add_argument("--sizes", type=_sizes, default=_sizes("1KB,16KB,256KB,1MB"),
-                       help="state sizes, comma-separated (default 1KB,16KB,256KB,1MB)")
+    bench.add_argument(
+        "--sizes",
+        type=_sizes,
+        default=_sizes("1KB,16KB,256KB,1MB"),
+        help="state sizes, comma-separated (default 1KB,16KB,256KB,1MB)",
+    )
     bench.add_argument("--store", help="store URL (default: a temporary SQLite file)")
-    bench.add_argument("--iterations", type=_positive_int, default=200,
-                       help="measured iterations per size (default 200)")
+    bench.add_argument(
+        "--iterations",
+        type=_positive_int,
+        default=200,
+        help="measured iterations per size (default 200)",
+    )
     bench.add_argument("--json", type=Path, help="also write the result as JSON to this file")
-    bench.add_argument("--peers", action="store_true",
-                       help="include peer libraries (LangGraph, OpenAI Agents SDK) when installed")
+    bench.add_argument(
+        "--peers",
+        action="store_true",
+        help="include peer libraries (LangGraph, OpenAI Agents SDK) when installed",
+    )
     bench.set_defaults(func=_bench)
 
     from loadtests.runner import add_run_arguments

@@ -34,7 +34,12 @@ KEPT_CONVERSATIONS = 20
 # Outcomes that mean the server, not the agent, went wrong. ``failCommand`` is an agent ending
 # on ``fail`` by design, so it is a valid answer; ``ask`` and ``success`` are the normal ones.
 SERVER_FAILURES = {
-    "errorInAgent", "callFailed", "unknownConversation", "timedOut", "stopped", "mustLogin",
+    "errorInAgent",
+    "callFailed",
+    "unknownConversation",
+    "timedOut",
+    "stopped",
+    "mustLogin",
     "unexpected",
 }
 
@@ -85,8 +90,11 @@ class ApiUser(FastHttpUser):
         if convid:
             body["convid"] = convid
         with self.client.post(
-            "/api/exec/execAgent", json=body, headers=self.headers,
-            name=f"/api/exec/execAgent [{kind}]", catch_response=True,
+            "/api/exec/execAgent",
+            json=body,
+            headers=self.headers,
+            name=f"/api/exec/execAgent [{kind}]",
+            catch_response=True,
         ) as response:
             data = self._json(response)
             if data is None:
@@ -150,8 +158,11 @@ class ConversationUser(ApiUser):
         convid = self.rng.choice(self.conversations)
         pinned = self.rng.random() < 0.5
         with self.client.post(
-            "/api/user/setPinned", json={"convid": convid, "pinned": pinned},
-            headers=self.headers, name="/api/user/setPinned", catch_response=True,
+            "/api/user/setPinned",
+            json={"convid": convid, "pinned": pinned},
+            headers=self.headers,
+            name="/api/user/setPinned",
+            catch_response=True,
         ) as response:
             # 409 is the pin limit, shared by every simulated user of one account user: expected.
             if response.status_code == 409:

@@ -116,9 +116,9 @@ class LogHistogram:
         try:
             buckets = np.asarray(data["buckets"], dtype=np.int64)
             counts = np.asarray(data["counts"], dtype=np.int64)
-            if buckets.shape != counts.shape or (buckets.size and (
-                buckets.min() < 0 or buckets.max() >= BUCKETS or counts.min() < 0
-            )):
+            if buckets.shape != counts.shape or (
+                buckets.size and (buckets.min() < 0 or buckets.max() >= BUCKETS or counts.min() < 0)
+            ):
                 raise ValueError("buckets and counts do not match this histogram's layout")
             np.add.at(hist.counts, buckets, counts)
             hist.count = int(data["count"])

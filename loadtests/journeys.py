@@ -52,7 +52,8 @@ class JourneyPlanner:
         self.graph = graph
         # Journeys start at agents that hand something on, so follow-ups can hand off.
         self.starters = sorted(
-            name for name, io in graph.agents.items()
+            name
+            for name, io in graph.agents.items()
             if name in self.examples and any(self._readers(v, name) for v in io.writes)
         ) or sorted(self.examples)
 

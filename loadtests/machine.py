@@ -35,7 +35,6 @@ def machine_info() -> dict[str, Any]:
         "python": sys.version.split()[0],
         "sqlite": sqlite3.sqlite_version,
         "packages": {
-            name: _version(name)
-            for name in ("cryptography", "locust", "numpy", "psycopg", "redis")
+            name: _version(name) for name in ("cryptography", "locust", "numpy", "psycopg", "redis")
         },
     }

@@ -37,8 +37,10 @@ PeerMeasure = Callable[[Path, dict[str, Any], int, str], dict]
 
 def _percentiles(values: list[float]) -> dict[str, float]:
     arr = np.asarray(values)
-    return {"p50_us": round(float(np.percentile(arr, 50)), 1),
-            "p99_us": round(float(np.percentile(arr, 99)), 1)}
+    return {
+        "p50_us": round(float(np.percentile(arr, 50)), 1),
+        "p99_us": round(float(np.percentile(arr, 99)), 1),
+    }
 
 
 def _measure(
@@ -132,6 +134,7 @@ def _agents_sdk(folder: Path, state: dict[str, Any], iterations: int, synchronou
     item: Any = {"type": "harness_state", **state}
     loop = asyncio.new_event_loop()
     try:
+
         def save() -> None:
             loop.run_until_complete(session.clear_session())
             loop.run_until_complete(session.add_items([item]))

@@ -66,9 +66,7 @@ def _main_histograms(histograms: HistogramSet) -> list[str]:
     return (whole + [n for n in names if n not in whole])[:MAX_LINES]
 
 
-def plot_distribution(
-    histograms: HistogramSet, requests: list[dict], target: Path
-) -> Path | None:
+def plot_distribution(histograms: HistogramSet, requests: list[dict], target: Path) -> Path | None:
     """The latency distribution; ``None`` if there is nothing to draw."""
     fig, axis = plt.subplots(figsize=(9, 5))
     names = _main_histograms(histograms)
@@ -84,13 +82,12 @@ def plot_distribution(
         axis.set_ylabel("share of operations at or below")
         axis.set_title("Latency distribution (microsecond histograms)")
     elif requests:
-        shown = requests[:MAX_LINES * 2]
+        shown = requests[: MAX_LINES * 2]
         positions = np.arange(len(shown))
         for offset, key in ((-0.25, "p50_ms"), (0.0, "p95_ms"), (0.25, "p99_ms")):
             values = [r.get(key) or 0 for r in shown]
             axis.bar(positions + offset, values, width=0.25, label=key[:-3])
-        axis.set_xticks(positions, [r["name"] for r in shown], rotation=30, ha="right",
-                        fontsize=7)
+        axis.set_xticks(positions, [r["name"] for r in shown], rotation=30, ha="right", fontsize=7)
         axis.set_ylabel("response time (ms)")
         axis.set_title("Latency percentiles per request")
     else:

@@ -105,29 +105,62 @@ def _run_time(text: str) -> str:
 def add_run_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--scenario", required=True, choices=sorted(SCENARIOS))
     parser.add_argument("--users", type=_count(1), required=True, help="simulated users")
-    parser.add_argument("--spawn-rate", type=_non_negative_float, required=True,
-                        help="users started per second")
+    parser.add_argument(
+        "--spawn-rate", type=_non_negative_float, required=True, help="users started per second"
+    )
     parser.add_argument("--run-time", type=_run_time, required=True, help="e.g. 20s, 2m")
     parser.add_argument("--out", type=Path, required=True, help="folder for the reports")
     parser.add_argument("--host", help="a running server (loopback only); default: start one")
     parser.add_argument("--store", help="store URL of the started server or of the store users")
-    parser.add_argument("--workers", type=_count(0), default=0,
-                        help="Locust worker processes (0: one local process)")
-    parser.add_argument("--server-workers", type=_count(1), default=1,
-                        help="processes of the started server (its --workers; default 1)")
-    parser.add_argument("--max-fail-ratio", type=_non_negative_float,
-                        help="fail when failures / requests is above this (e.g. 0.01)")
-    parser.add_argument("--max-p99-ms", type=_non_negative_float,
-                        help="fail when the p99 of all requests is above this many ms")
+    parser.add_argument(
+        "--workers",
+        type=_count(0),
+        default=0,
+        help="Locust worker processes (0: one local process)",
+    )
+    parser.add_argument(
+        "--server-workers",
+        type=_count(1),
+        default=1,
+        help="processes of the started server (its --workers; default 1)",
+    )
+    parser.add_argument(
+        "--max-fail-ratio",
+        type=_non_negative_float,
+        help="fail when failures / requests is above this (e.g. 0.01)",
+    )
+    parser.add_argument(
+        "--max-p99-ms",
+        type=_non_negative_float,
+        help="fail when the p99 of all requests is above this many ms",
+    )
 
 
 def _locust_command(config: RunConfig, host: str, locustfile: Path) -> list[str]:
     return [
-        sys.executable, "-m", "locust", "-f", str(locustfile), "--headless",
-        "-u", str(config.users), "-r", str(config.spawn_rate), "-t", config.run_time,
-        "--host", host, "--csv", str(config.out / "locust"), "--html",
-        str(config.out / "report.html"), "--stop-timeout", "5", "--only-summary",
-        "--loglevel", "WARNING",
+        sys.executable,
+        "-m",
+        "locust",
+        "-f",
+        str(locustfile),
+        "--headless",
+        "-u",
+        str(config.users),
+        "-r",
+        str(config.spawn_rate),
+        "-t",
+        config.run_time,
+        "--host",
+        host,
+        "--csv",
+        str(config.out / "locust"),
+        "--html",
+        str(config.out / "report.html"),
+        "--stop-timeout",
+        "5",
+        "--only-summary",
+        "--loglevel",
+        "WARNING",
     ]
 
 
@@ -141,25 +174,50 @@ def _run_locust(config: RunConfig, host: str, env: dict[str, str]) -> int:
     try:
         if config.workers:
             port = free_port()
-            command += ["--master", "--expect-workers", str(config.workers),
-                        "--master-bind-host", "127.0.0.1", "--master-bind-port", str(port),
-                        "--expect-workers-max-wait", "60"]
+            command += [
+                "--master",
+                "--expect-workers",
+                str(config.workers),
+                "--master-bind-host",
+                "127.0.0.1",
+                "--master-bind-port",
+                str(port),
+                "--expect-workers-max-wait",
+                "60",
+            ]
             for index in range(config.workers):
                 log = open(config.out / f"locust-worker-{index + 1}.log", "wb")  # noqa: SIM115
                 logs.append(log)
-                workers.append(subprocess.Popen(
-                    [sys.executable, "-m", "locust", "-f", str(locustfile), "--worker",
-                     "--master-host", "127.0.0.1", "--master-port", str(port),
-                     "--loglevel", "WARNING"],
-                    stdout=log, stderr=subprocess.STDOUT, env=env,
-                ))
+                workers.append(
+                    subprocess.Popen(
+                        [
+                            sys.executable,
+                            "-m",
+                            "locust",
+                            "-f",
+                            str(locustfile),
+                            "--worker",
+                            "--master-host",
+                            "127.0.0.1",
+                            "--master-port",
+                            str(port),
+                            "--loglevel",
+                            "WARNING",
+                        ],
+                        stdout=log,
+                        stderr=subprocess.STDOUT,
+                        env=env,
+                    )
+                )
         with open(config.out / "locust.log", "wb") as log:
             master = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=env)
             try:
                 code = master.wait(timeout=deadline)
             except subprocess.TimeoutExpired:
-                print(f"loadtests: Locust did not finish within {deadline}s; stopped it",
-                      file=sys.stderr)
+                print(
+                    f"loadtests: Locust did not finish within {deadline}s; stopped it",
+                    file=sys.stderr,
+                )
                 stop_process(master)
                 code = 1
         for worker in workers:
@@ -183,22 +241,40 @@ def _report(config: RunConfig, host: str) -> int:
         return 1
     histograms = read_histograms(out / "histograms.json")
     requests, _ = read_stats(stats_csv)
-    files = {"stats_csv": "locust_stats.csv", "history_csv": "locust_stats_history.csv",
-             "html": "report.html", "histograms": "histograms.json", "log": "locust.log"}
+    files = {
+        "stats_csv": "locust_stats.csv",
+        "history_csv": "locust_stats_history.csv",
+        "html": "report.html",
+        "histograms": "histograms.json",
+        "log": "locust.log",
+    }
     for name, path in (
-        ("plot_over_time", plot_over_time(out / "locust_stats_history.csv",
-                                          out / "latency_over_time.png")),
-        ("plot_distribution", plot_distribution(histograms, requests,
-                                                out / "latency_distribution.png")),
+        (
+            "plot_over_time",
+            plot_over_time(out / "locust_stats_history.csv", out / "latency_over_time.png"),
+        ),
+        (
+            "plot_distribution",
+            plot_distribution(histograms, requests, out / "latency_distribution.png"),
+        ),
     ):
         if path is not None:
             files[name] = path.name
-    configuration = {**asdict(config), "out": str(out), "host": host,
-                     "run_time_s": run_time_seconds(config.run_time)}
+    configuration = {
+        **asdict(config),
+        "out": str(out),
+        "host": host,
+        "run_time_s": run_time_seconds(config.run_time),
+    }
     summary = build_summary(
-        scenario=config.scenario, configuration=configuration, machine=machine_info(),
-        stats_csv=stats_csv, histograms=histograms, max_fail_ratio=config.max_fail_ratio,
-        max_p99_ms=config.max_p99_ms, files=files,
+        scenario=config.scenario,
+        configuration=configuration,
+        machine=machine_info(),
+        stats_csv=stats_csv,
+        histograms=histograms,
+        max_fail_ratio=config.max_fail_ratio,
+        max_p99_ms=config.max_p99_ms,
+        files=files,
     )
     (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
     print(format_summary(summary))
@@ -224,8 +300,10 @@ def run_load_test(config: RunConfig) -> int:
         if config.host:
             host = check_loopback(config.host)
             if config.store_url and config.scenario == "conversation":
-                print("loadtests: --store is ignored with --host: the server keeps its own store",
-                      file=sys.stderr)
+                print(
+                    "loadtests: --store is ignored with --host: the server keeps its own store",
+                    file=sys.stderr,
+                )
         else:
             host = "http://127.0.0.1:9020"
     except ServerError as exc:

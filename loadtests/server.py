@@ -66,14 +66,22 @@ def wait_healthy(base_url: str, timeout_s: float, process: subprocess.Popen | No
 
 
 @contextmanager
-def local_server(
-    folder: Path, store_url: str | None = None, workers: int = 1
-) -> Iterator[str]:
+def local_server(folder: Path, store_url: str | None = None, workers: int = 1) -> Iterator[str]:
     """Run ``mock-account serve`` with ``workers`` processes on a free loopback port; its URL."""
     folder.mkdir(parents=True, exist_ok=True)
     port = free_port()
-    command = [sys.executable, "-m", "mock_account.cli", "serve",
-               "--host", "127.0.0.1", "--port", str(port), "--workers", str(workers)]
+    command = [
+        sys.executable,
+        "-m",
+        "mock_account.cli",
+        "serve",
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(port),
+        "--workers",
+        str(workers),
+    ]
     if store_url:
         command += ["--store", store_url]
     env = {**os.environ, "MOCK_ACCOUNT_DATA": str(folder / "server-data")}

@@ -1,16 +1,16 @@
 """Settings of the Locust users, read from environment variables (Locust passes no arguments).
 
-    LOADTEST_TOKEN            bearer token (default: the first mock user's token)
-    LOADTEST_SEED             seed of the mock users, to find that token (default 7)
-    LOADTEST_THINK_MIN/MAX    seconds an HTTP user waits between tasks (default 0.5 / 2.0)
-    LOADTEST_THINK_MIN_MS/MAX_MS  milliseconds an in-process user waits (default 0 / 50)
-    LOADTEST_WEIGHT_<TASK>    task weights: ConversationUser JOURNEY (8), LIST (2), PIN (1),
-                              RENAME (1), DELETE (1); StateStoreUser SAVE, RESTORE (1, 1);
-                              CryptoUser ENCRYPT, DECRYPT (1, 1)
-    LOADTEST_MAX_FOLLOWUPS    follow-ups per journey, at most (default 3)
-    LOADTEST_STORE_URL        store of StateStoreUser (default: a temporary SQLite file)
-    LOADTEST_STATE_SIZES      state sizes of StateStoreUser and CryptoUser (1KB,16KB,256KB,1MB)
-    LOADTEST_RANDOM_SEED      seed of the users' choices (default: random)
+LOADTEST_TOKEN            bearer token (default: the first mock user's token)
+LOADTEST_SEED             seed of the mock users, to find that token (default 7)
+LOADTEST_THINK_MIN/MAX    seconds an HTTP user waits between tasks (default 0.5 / 2.0)
+LOADTEST_THINK_MIN_MS/MAX_MS  milliseconds an in-process user waits (default 0 / 50)
+LOADTEST_WEIGHT_<TASK>    task weights: ConversationUser JOURNEY (8), LIST (2), PIN (1),
+                          RENAME (1), DELETE (1); StateStoreUser SAVE, RESTORE (1, 1);
+                          CryptoUser ENCRYPT, DECRYPT (1, 1)
+LOADTEST_MAX_FOLLOWUPS    follow-ups per journey, at most (default 3)
+LOADTEST_STORE_URL        store of StateStoreUser (default: a temporary SQLite file)
+LOADTEST_STATE_SIZES      state sizes of StateStoreUser and CryptoUser (1KB,16KB,256KB,1MB)
+LOADTEST_RANDOM_SEED      seed of the users' choices (default: random)
 """
 
 from __future__ import annotations
@@ -84,10 +84,23 @@ def check_settings() -> None:
     """Read every setting once, so a bad value is reported before any process starts."""
     think_time()
     state_sizes()
-    for task in ("journey", "list", "pin", "rename", "delete", "save", "restore", "encrypt",
-                 "decrypt"):
+    for task in (
+        "journey",
+        "list",
+        "pin",
+        "rename",
+        "delete",
+        "save",
+        "restore",
+        "encrypt",
+        "decrypt",
+    ):
         weight(task, 1)
-    for name in ("LOADTEST_MAX_FOLLOWUPS", "LOADTEST_SEED", "LOADTEST_THINK_MIN_MS",
-                 "LOADTEST_THINK_MAX_MS"):
+    for name in (
+        "LOADTEST_MAX_FOLLOWUPS",
+        "LOADTEST_SEED",
+        "LOADTEST_THINK_MIN_MS",
+        "LOADTEST_THINK_MAX_MS",
+    ):
         env_int(name, 0)
     random_seed()

@@ -86,8 +86,12 @@ def _exchange(state: dict[str, Any], rng: random.Random, turn: int, scale: float
     messages.append({"role": "user", "content": query, "agent": agent})
     if scale >= 0.25:
         messages.append(
-            {"role": "tool_call", "name": f"data.{writes}s", "agent": agent,
-             "arguments": {"source": f"{writes}s", "match": query, "where": None, "limit": 1}}
+            {
+                "role": "tool_call",
+                "name": f"data.{writes}s",
+                "agent": agent,
+                "arguments": {"source": f"{writes}s", "match": query, "where": None, "limit": 1},
+            }
         )
         messages.append(
             {"role": "tool_result", "name": f"data.{writes}s", "content": record, "agent": agent}
@@ -118,8 +122,13 @@ def build_state(size: int, seed: int = 7) -> dict[str, Any]:
     state: dict[str, Any] = {
         "runs": [],
         "prompts": {
-            "chat": {"name": "chat", "scope": "conversation", "agent": None,
-                     "system": "Role: help the user across departments.", "messages": []}
+            "chat": {
+                "name": "chat",
+                "scope": "conversation",
+                "agent": None,
+                "system": "Role: help the user across departments.",
+                "messages": [],
+            }
         },
         "conv": {},
         "agents": {},

@@ -113,7 +113,8 @@ class StateStoreUser(InProcessUser):
             self.save(size)
             return
         result = self.report(
-            "STATE", f"restore {size_label(size)}",
+            "STATE",
+            f"restore {size_label(size)}",
             lambda: self.pipeline.restore(self.convids[size])[1],
         )
         if isinstance(result, StageTimes):

@@ -26,12 +26,28 @@ from loadtests.histograms import HistogramSet
 
 SCHEMA_VERSION = 1
 SUMMARY_KEYS = (
-    "schema", "scenario", "configuration", "machine", "totals", "requests", "state_us",
-    "thresholds", "files",
+    "schema",
+    "scenario",
+    "configuration",
+    "machine",
+    "totals",
+    "requests",
+    "state_us",
+    "thresholds",
+    "files",
 )
 REQUEST_KEYS = (
-    "type", "name", "requests", "failures", "rps", "avg_ms", "p50_ms", "p95_ms", "p99_ms",
-    "p99_9_ms", "max_ms",
+    "type",
+    "name",
+    "requests",
+    "failures",
+    "rps",
+    "avg_ms",
+    "p50_ms",
+    "p95_ms",
+    "p99_ms",
+    "p99_9_ms",
+    "max_ms",
 )
 
 
@@ -141,8 +157,9 @@ def format_summary(summary: dict[str, Any]) -> str:
         f"p50 {t['p50_ms']} ms, p95 {t['p95_ms']} ms, p99 {t['p99_ms']} ms",
     ]
     if summary["state_us"]:
-        lines.append(f"{'histogram (µs)':<32} {'count':>7} {'p50':>9} {'p95':>9} {'p99':>9} "
-                     f"{'p99.9':>9}")
+        lines.append(
+            f"{'histogram (µs)':<32} {'count':>7} {'p50':>9} {'p95':>9} {'p99':>9} {'p99.9':>9}"
+        )
         for name, h in summary["state_us"].items():
             # Whole operations only (``save 16KB``); their stages are in summary.json.
             if h["count"] and len(name.split()) <= 2:

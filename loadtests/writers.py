@@ -444,25 +444,47 @@ def build_parser(prog: str = "loadtests writers") -> argparse.ArgumentParser:
         description="Saves per second and latency of concurrent writers, one at a time vs "
         "group commit, per store.",
     )
-    parser.add_argument("--stores", type=_stores, default=None,
-                        help="comma-separated: memory, sqlite, postgres, redis or store URLs "
-                        "(default: sqlite,postgres,redis, those that answer)")
-    parser.add_argument("--threads", type=_threads, default=list(DEFAULT_THREADS),
-                        help="writer thread counts, one cell each (default 1,8,64)")
-    parser.add_argument("--seconds", type=_seconds, default=3.0,
-                        help="measured seconds per cell (default 3)")
-    parser.add_argument("--state-kb", type=_positive_int, default=16,
-                        help="size of the saved state in KB (default 16)")
-    parser.add_argument("--batch", type=_positive_int, default=64,
-                        help="largest group commit (default 64)")
-    parser.add_argument("--batch-wait-us", type=int, default=0,
-                        help="how long a batch waits for more saves (default 0)")
-    parser.add_argument("--postgres-url",
-                        default=os.environ.get("LOADTEST_POSTGRES_URL", DEFAULT_POSTGRES_URL),
-                        help="server of the 'postgres' store (env LOADTEST_POSTGRES_URL)")
-    parser.add_argument("--redis-url",
-                        default=os.environ.get("LOADTEST_REDIS_URL", DEFAULT_REDIS_URL),
-                        help="server of the 'redis' store (env LOADTEST_REDIS_URL)")
+    parser.add_argument(
+        "--stores",
+        type=_stores,
+        default=None,
+        help="comma-separated: memory, sqlite, postgres, redis or store URLs "
+        "(default: sqlite,postgres,redis, those that answer)",
+    )
+    parser.add_argument(
+        "--threads",
+        type=_threads,
+        default=list(DEFAULT_THREADS),
+        help="writer thread counts, one cell each (default 1,8,64)",
+    )
+    parser.add_argument(
+        "--seconds", type=_seconds, default=3.0, help="measured seconds per cell (default 3)"
+    )
+    parser.add_argument(
+        "--state-kb",
+        type=_positive_int,
+        default=16,
+        help="size of the saved state in KB (default 16)",
+    )
+    parser.add_argument(
+        "--batch", type=_positive_int, default=64, help="largest group commit (default 64)"
+    )
+    parser.add_argument(
+        "--batch-wait-us",
+        type=int,
+        default=0,
+        help="how long a batch waits for more saves (default 0)",
+    )
+    parser.add_argument(
+        "--postgres-url",
+        default=os.environ.get("LOADTEST_POSTGRES_URL", DEFAULT_POSTGRES_URL),
+        help="server of the 'postgres' store (env LOADTEST_POSTGRES_URL)",
+    )
+    parser.add_argument(
+        "--redis-url",
+        default=os.environ.get("LOADTEST_REDIS_URL", DEFAULT_REDIS_URL),
+        help="server of the 'redis' store (env LOADTEST_REDIS_URL)",
+    )
     parser.add_argument("--json", type=Path, help="also write the result as JSON to this file")
     return parser
 

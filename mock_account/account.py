@@ -239,8 +239,10 @@ class MockAccount:
             if hooks is None or not hooks.keeps_state:
                 # Saved through state hooks that are no longer configured: refuse rather than
                 # start over from an empty state that the next run would save.
-                raise HookFailed("restore", "this conversation's state is kept by state hooks, "
-                                 "and none are configured")
+                raise HookFailed(
+                    "restore",
+                    "this conversation's state is kept by state hooks, and none are configured",
+                )
             # The state lives in the customer's systems; nothing there means no state yet.
             restored = hooks.restore_state(convid=convid, user_email=user.email)
             if restored is None:
@@ -360,7 +362,13 @@ class MockAccount:
         mark = time.perf_counter()
         # The state was parsed for this call alone, so the engine may work on it directly.
         outcome: RunOutcome = self.engine.run(
-            agent_name, state, inputs, user=user.email, convid=convid, now=now, stop=stop,
+            agent_name,
+            state,
+            inputs,
+            user=user.email,
+            convid=convid,
+            now=now,
+            stop=stop,
             owned=True,
         )
         timings["run"] = time.perf_counter() - mark

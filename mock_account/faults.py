@@ -139,9 +139,7 @@ class FaultProxy:
                     return
                 self.connections += 1
                 fault = self._faults.popleft() if self._faults else None
-                thread = threading.Thread(
-                    target=self._serve, args=(downstream, fault), daemon=True
-                )
+                thread = threading.Thread(target=self._serve, args=(downstream, fault), daemon=True)
                 self._threads.append(thread)
             thread.start()
 

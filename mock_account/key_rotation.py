@@ -62,8 +62,11 @@ def _batches(entries: Iterator[ConversationEntry], size: int) -> Iterator[list[C
 
 
 def _reencrypt_state(
-    store: ConversationStore, cipher: StateCipher, entry: ConversationEntry,
-    report: ReencryptReport, retries: int,
+    store: ConversationStore,
+    cipher: StateCipher,
+    entry: ConversationEntry,
+    report: ReencryptReport,
+    retries: int,
 ) -> None:
     name = f"{entry.account}/{entry.convid}"
     for _ in range(retries + 1):
@@ -82,8 +85,10 @@ def _reencrypt_state(
             return
         try:
             store.replace_blob(
-                entry.account, entry.convid,
-                expected_version=stored.entry.state_version, blob=blob,
+                entry.account,
+                entry.convid,
+                expected_version=stored.entry.state_version,
+                blob=blob,
             )
         except VersionConflict:
             report.conflicts += 1  # a run saved meanwhile: read its state and try again
@@ -94,7 +99,9 @@ def _reencrypt_state(
 
 
 def _reencrypt_title(
-    store: ConversationStore, cipher: StateCipher, entry: ConversationEntry,
+    store: ConversationStore,
+    cipher: StateCipher,
+    entry: ConversationEntry,
     report: ReencryptReport,
 ) -> None:
     name = f"{entry.account}/{entry.convid}"

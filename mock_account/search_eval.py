@@ -173,7 +173,9 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--evaluation", type=Path, help="folder of evaluation YAML files")
     parser.add_argument(
-        "--search", choices=("hybrid", "bm25"), default="hybrid",
+        "--search",
+        choices=("hybrid", "bm25"),
+        default="hybrid",
         help="hybrid: BM25 blended with sentence embeddings (default); bm25: lexical only",
     )
     parser.add_argument("--min-top1", type=float, default=0.0, help="fail below this top-1")

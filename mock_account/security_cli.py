@@ -161,7 +161,9 @@ def add_security_commands(commands: Any, with_store: AddStoreOptions) -> None:
         p.add_argument("--keyring", type=Path, help="keyring file (default: DATA_DIR/keyring.json)")
         p.add_argument("--hooks", metavar="MODULE", help="hooks module (enterprise keys)")
         p.add_argument(
-            "--key-names", type=_key_names, metavar="A,B",
+            "--key-names",
+            type=_key_names,
+            metavar="A,B",
             help="enterprise key names, oldest first (with a hooks module that has encryptionKey)",
         )
 
@@ -178,7 +180,10 @@ def add_security_commands(commands: Any, with_store: AddStoreOptions) -> None:
     with_store(reencrypt)
     key_source_options(reencrypt)
     reencrypt.add_argument(
-        "--batch", type=_batch, default=DEFAULT_BATCH, metavar="N",
+        "--batch",
+        type=_batch,
+        default=DEFAULT_BATCH,
+        metavar="N",
         help=f"report progress every N conversations (default {DEFAULT_BATCH})",
     )
     reencrypt.set_defaults(func=_reencrypt)
@@ -191,15 +196,23 @@ def add_security_commands(commands: Any, with_store: AddStoreOptions) -> None:
     sweeper = commands.add_parser("sweep", help="delete conversations past their retention")
     with_store(sweeper)
     sweeper.add_argument(
-        "--now", type=_iso_time, metavar="ISO-TIME",
+        "--now",
+        type=_iso_time,
+        metavar="ISO-TIME",
         help="the time to sweep at (default: now; without a zone, UTC)",
     )
     sweeper.add_argument(
-        "--free-days", type=_days, default=DEFAULT_DAYS["free"], metavar="N|none",
+        "--free-days",
+        type=_days,
+        default=DEFAULT_DAYS["free"],
+        metavar="N|none",
         help="days without use before a free-plan conversation goes (default 7)",
     )
     sweeper.add_argument(
-        "--paid-days", type=_days, default=DEFAULT_DAYS["paid"], metavar="N|none",
+        "--paid-days",
+        type=_days,
+        default=DEFAULT_DAYS["paid"],
+        metavar="N|none",
         help="days without use before a paid-plan conversation goes (default: none, kept)",
     )
     sweeper.add_argument("--seed", type=int, default=7, help="seed of the mock users")

@@ -98,7 +98,12 @@ class LoadedHooks:
         return self.save is not None
 
     def save_state(
-        self, *, convid: str, state: dict[str, Any], user_email: str, agent_name: str,
+        self,
+        *,
+        convid: str,
+        state: dict[str, Any],
+        user_email: str,
+        agent_name: str,
         is_validation: bool,
     ) -> None:
         event = {
@@ -118,7 +123,8 @@ class LoadedHooks:
 
     def delete_state(self, *, convid: str, user_email: str) -> None:
         self._call(
-            "deleteConversation", self.delete_conversation,
+            "deleteConversation",
+            self.delete_conversation,
             {"convid": convid, "userEmail": user_email},
         )
 

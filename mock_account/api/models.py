@@ -164,7 +164,7 @@ class ExecAgentRequest(RequestModel):
     @classmethod
     def _no_streaming(cls, value: bool) -> bool:
         if value:
-            raise ValueError("streaming is not supported by this server; send \"stream\": false")
+            raise ValueError('streaming is not supported by this server; send "stream": false')
         return value
 
     @model_validator(mode="after")

@@ -56,8 +56,15 @@ class ServerProcess:
     def start(self) -> ServerProcess:
         self.port = free_port(self.host)
         command = [
-            sys.executable, "-m", "mock_account.cli", "serve",
-            "--host", self.host, "--port", str(self.port), *self.args,
+            sys.executable,
+            "-m",
+            "mock_account.cli",
+            "serve",
+            "--host",
+            self.host,
+            "--port",
+            str(self.port),
+            *self.args,
         ]
         with self.log_path.open("wb") as log:
             self._process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)

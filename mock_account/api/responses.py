@@ -33,6 +33,4 @@ def error_response(
 def exception_response(exc: BaseException, extra: dict[str, Any] | None = None) -> JSONResponse:
     """The answer to an error of the table in ``mock_account.errors`` (500 if not in it)."""
     headers = exc.headers if isinstance(exc, ApiError) else None
-    return error_response(
-        status_for(exc) or 500, public_message(exc), headers=headers, extra=extra
-    )
+    return error_response(status_for(exc) or 500, public_message(exc), headers=headers, extra=extra)

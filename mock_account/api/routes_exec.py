@@ -65,7 +65,10 @@ def _run(deployment: Deployment, user: User, body: ExecAgentRequest) -> ExecResu
     except Exception:  # execAgent answers 200 whatever happens; the log keeps the details
         log.exception("execAgent failed unexpectedly")
         return ExecResult(
-            False, "unexpected", None, body.agent_name,
+            False,
+            "unexpected",
+            None,
+            body.agent_name,
             error="The server failed unexpectedly; nothing was saved.",
         )
 

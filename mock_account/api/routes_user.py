@@ -73,9 +73,7 @@ def get_unpinned(
 ) -> dict[str, Any]:
     """One page of the caller's unpinned conversations, most recently used first."""
     page = body or UnpinnedRequest()
-    views, cursor = deployment.account.list_recent(
-        user, limit=page.limit, cursor=page.next_cursor
-    )
+    views, cursor = deployment.account.list_recent(user, limit=page.limit, cursor=page.next_cursor)
     return {"success": True, "conversations": [v.wire() for v in views], "nextCursor": cursor}
 
 

@@ -60,21 +60,22 @@ class JourneyTally:
         with self.lock:
             self.statuses[reply.status_code] += 1
             if reply.status_code != wanted:
-                self.problems.append(f"{what}: {reply.status_code}, wanted {wanted}: "
-                                     f"{reply.text[:200]}")
+                self.problems.append(
+                    f"{what}: {reply.status_code}, wanted {wanted}: {reply.text[:200]}"
+                )
         return reply
 
     def exec(self, client: httpx.Client, body: dict[str, object], wanted: str) -> str | None:
-        reply = self.record(f"execAgent {body.get('agentName')}", client.post(EXEC, json=body),
-                            200)
+        reply = self.record(f"execAgent {body.get('agentName')}", client.post(EXEC, json=body), 200)
         if reply.status_code != 200:
             return None
         answer = reply.json()
         with self.lock:
             self.result_codes[answer["resultCode"]] += 1
             if answer["resultCode"] != wanted:
-                self.problems.append(f"execAgent {body.get('agentName')}: "
-                                     f"{answer['resultCode']}, wanted {wanted}")
+                self.problems.append(
+                    f"execAgent {body.get('agentName')}: {answer['resultCode']}, wanted {wanted}"
+                )
         return answer.get("convid")
 
 
@@ -83,7 +84,7 @@ class JourneyTally:
 RAW_GARBAGE = [
     b"",  # connect and hang up
     b"GARBAGE\r\n\r\n",
-    b"POST /api/exec/search HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{\"q",
+    b'POST /api/exec/search HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{"q',
     b"POST /api/exec/search HTTP/1.1\r\nHost: x\r\nContent-Length: -1\r\n\r\n",
     b"GET /health HTTP/1.1\r\nHost: x\r\n" + b"X-Pad: " + b"a" * 70_000 + b"\r\n\r\n",
 ]
@@ -109,31 +110,44 @@ def journey(client: httpx.Client, tally: JourneyTally, number: int) -> None:
     """One user's conversation from search to deletion (every tenth one is kept)."""
     post = client.post
     tally.record("search", post("/api/exec/search", json={"query": TRIP}), 200)
-    convid = tally.exec(client, {"agentName": "BookTrip", "inputs": {"query": f"{TRIP} {number}"}},
-                        "ask")
+    convid = tally.exec(
+        client, {"agentName": "BookTrip", "inputs": {"query": f"{TRIP} {number}"}}, "ask"
+    )
     if convid is None:
         return
-    tally.exec(client, {"agentName": "BookTrip", "convid": convid, "inputs": {"seat": "aisle"}},
-               "success")
+    tally.exec(
+        client, {"agentName": "BookTrip", "convid": convid, "inputs": {"seat": "aisle"}}, "success"
+    )
     tally.record("search follow-up", post("/api/exec/search", json={"query": EXPENSES}), 200)
-    tally.exec(client, {"agentName": "FileExpenses", "convid": convid,
-                        "inputs": {"query": EXPENSES}}, "success")
-    tally.exec(client, {"agentName": "IssueRefund", "convid": convid,
-                        "inputs": {"query": INVOICE}}, "failCommand")
+    tally.exec(
+        client,
+        {"agentName": "FileExpenses", "convid": convid, "inputs": {"query": EXPENSES}},
+        "success",
+    )
+    tally.exec(
+        client,
+        {"agentName": "IssueRefund", "convid": convid, "inputs": {"query": INVOICE}},
+        "failCommand",
+    )
     which = {"convid": convid}
     tally.record("get", post("/api/user/getConversation", json=which), 200)
     tally.record("state", post("/api/harness/getConversationState", json=which), 200)
-    tally.record("rename", post("/api/user/setConversationTitle",
-                                json={**which, "title": f"trip {number}"}), 200)
+    tally.record(
+        "rename",
+        post("/api/user/setConversationTitle", json={**which, "title": f"trip {number}"}),
+        200,
+    )
     tally.record("pin", post("/api/user/setPinned", json={**which, "pinned": True}), 200)
     tally.record("pinned", post("/api/user/getPinnedConversations", json={}), 200)
     tally.record("unpin", post("/api/user/setPinned", json={**which, "pinned": False}), 200)
     tally.record("recent", post("/api/user/getUnpinnedConversations", json={"limit": 5}), 200)
     tally.record("bad body", post("/api/exec/search", json={"query": 5}), 422)
-    tally.record("unknown", post("/api/user/getConversation",
-                                 json={"convid": "A" * 22}), 404)
-    tally.record("no token", post("/api/exec/search", json={"query": TRIP},
-                                  headers={"Authorization": "Bearer nope"}), 401)
+    tally.record("unknown", post("/api/user/getConversation", json={"convid": "A" * 22}), 404)
+    tally.record(
+        "no token",
+        post("/api/exec/search", json={"query": TRIP}, headers={"Authorization": "Bearer nope"}),
+        401,
+    )
     if number % 10:
         tally.record("delete", post("/api/user/deleteConversation", json=which), 200)
     with tally.lock:

@@ -14,13 +14,68 @@ import yaml
 from hypothesis import strategies as st
 
 YAML_FRAGMENTS = [
-    "\n", "\n  ", "\n    ", "- ", ": ", "? ", "{", "}", "[", "]", ", ", "&a ", "*a", "&b ", "*b",
-    "<<: *a", "!!python/object/apply:os.system ", "!!python/name:os.system", "!!binary ",
-    "!!set ", "!!omap ", "!!str ", "!!int ", "!!float ", "!local ", "%YAML 1.1\n", "%TAG ! x:\n",
-    "---\n", "...\n", "|\n  ", ">-\n  ", "'", '"', "\\u0000", "\t", "#", "name", "main",
-    "prompt", "llm", "ask", "var", "if", "for", "data", "output", "end", "fail", "func",
-    "conv.trip", "{sys.query}", "2001-02-30", "0x1F", ".nan", "~", "null", "true", "1e999",
-    "\ufeff", "\u202e", "\ud7ff", "9" * 50,
+    "\n",
+    "\n  ",
+    "\n    ",
+    "- ",
+    ": ",
+    "? ",
+    "{",
+    "}",
+    "[",
+    "]",
+    ", ",
+    "&a ",
+    "*a",
+    "&b ",
+    "*b",
+    "<<: *a",
+    "!!python/object/apply:os.system ",
+    "!!python/name:os.system",
+    "!!binary ",
+    "!!set ",
+    "!!omap ",
+    "!!str ",
+    "!!int ",
+    "!!float ",
+    "!local ",
+    "%YAML 1.1\n",
+    "%TAG ! x:\n",
+    "---\n",
+    "...\n",
+    "|\n  ",
+    ">-\n  ",
+    "'",
+    '"',
+    "\\u0000",
+    "\t",
+    "#",
+    "name",
+    "main",
+    "prompt",
+    "llm",
+    "ask",
+    "var",
+    "if",
+    "for",
+    "data",
+    "output",
+    "end",
+    "fail",
+    "func",
+    "conv.trip",
+    "{sys.query}",
+    "2001-02-30",
+    "0x1F",
+    ".nan",
+    "~",
+    "null",
+    "true",
+    "1e999",
+    "\ufeff",
+    "\u202e",
+    "\ud7ff",
+    "9" * 50,
 ]
 
 JSON_LEAVES = (
@@ -35,15 +90,16 @@ JSON_LEAVES = (
 def json_values(max_leaves: int = 20) -> st.SearchStrategy[Any]:
     return st.recursive(
         JSON_LEAVES,
-        lambda inner: st.lists(inner, max_size=4)
-        | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+        lambda inner: (
+            st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4)
+        ),
         max_leaves=max_leaves,
     )
 
 
-yamlish_text = st.lists(
-    st.sampled_from(YAML_FRAGMENTS) | st.text(max_size=6), max_size=40
-).map("".join)
+yamlish_text = st.lists(st.sampled_from(YAML_FRAGMENTS) | st.text(max_size=6), max_size=40).map(
+    "".join
+)
 
 VALID_AGENT: dict[str, Any] = {
     "name": "BookTrip",
@@ -61,16 +117,46 @@ VALID_AGENT: dict[str, Any] = {
 }
 
 AGENT_FIELDS = ["name", "title", "tag", "description", "examples", "version", "main", "functions"]
-COMMANDS = ["prompt", "llm", "ask", "var", "if", "for", "data", "output", "end", "return",
-            "fail", "func"]
-COMMAND_FIELDS = ["name", "scope", "system", "user", "prompt", "reply", "message", "inputs",
-                  "value", "when", "then", "else", "in", "do", "source", "match", "type",
-                  "options", "exists", "equals"]
+COMMANDS = [
+    "prompt",
+    "llm",
+    "ask",
+    "var",
+    "if",
+    "for",
+    "data",
+    "output",
+    "end",
+    "return",
+    "fail",
+    "func",
+]
+COMMAND_FIELDS = [
+    "name",
+    "scope",
+    "system",
+    "user",
+    "prompt",
+    "reply",
+    "message",
+    "inputs",
+    "value",
+    "when",
+    "then",
+    "else",
+    "in",
+    "do",
+    "source",
+    "match",
+    "type",
+    "options",
+    "exists",
+    "equals",
+]
 
 commands = st.dictionaries(
     st.sampled_from(COMMANDS),
-    json_values(8)
-    | st.dictionaries(st.sampled_from(COMMAND_FIELDS), json_values(6), max_size=4),
+    json_values(8) | st.dictionaries(st.sampled_from(COMMAND_FIELDS), json_values(6), max_size=4),
     min_size=1,
     max_size=2,
 )
@@ -81,8 +167,9 @@ def agent_documents(draw: st.DrawFn) -> dict[str, Any]:
     """A valid agent with random values at some fields and random commands in ``main``."""
     document = dict(VALID_AGENT)
     changes = draw(
-        st.dictionaries(st.sampled_from(AGENT_FIELDS) | st.text(max_size=6), json_values(),
-                        max_size=3)
+        st.dictionaries(
+            st.sampled_from(AGENT_FIELDS) | st.text(max_size=6), json_values(), max_size=3
+        )
     )
     document.update(changes)
     if draw(st.booleans()):
@@ -95,13 +182,37 @@ def dump(document: Any) -> str:
     return yaml.safe_dump(document, allow_unicode=True, sort_keys=False)
 
 
-TEMPLATE_FRAGMENTS = ["{", "}", "{{", "}}", ".", "_", "a", "b", "0", "12", "conv", "trip",
-                      "{a}", "{a.b}", "{a.0}", "{list.1.x}", "{missing.path}", "{a.b.c.d}",
-                      "{__class__}", "{a.__dict__}", "{0}", "{ a }", "{a-b}", "\u202e", "\x00"]
+TEMPLATE_FRAGMENTS = [
+    "{",
+    "}",
+    "{{",
+    "}}",
+    ".",
+    "_",
+    "a",
+    "b",
+    "0",
+    "12",
+    "conv",
+    "trip",
+    "{a}",
+    "{a.b}",
+    "{a.0}",
+    "{list.1.x}",
+    "{missing.path}",
+    "{a.b.c.d}",
+    "{__class__}",
+    "{a.__dict__}",
+    "{0}",
+    "{ a }",
+    "{a-b}",
+    "\u202e",
+    "\x00",
+]
 
-templates = st.lists(
-    st.sampled_from(TEMPLATE_FRAGMENTS) | st.text(max_size=4), max_size=30
-).map("".join)
+templates = st.lists(st.sampled_from(TEMPLATE_FRAGMENTS) | st.text(max_size=4), max_size=30).map(
+    "".join
+)
 
 roots = st.fixed_dictionaries(
     {"a": json_values(), "list": st.lists(json_values(6), max_size=4)},

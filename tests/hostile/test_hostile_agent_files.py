@@ -99,8 +99,10 @@ def test_random_yamlish_text_is_an_agent_or_an_agent_file_error() -> None:
         seen[parse_outcome(text)] += 1
 
     run()
-    print(f"\nHOSTILE parse_agent_text yaml-ish text: {sum(seen.values())} examples "
-          f"{dict(seen)}, 0 other exceptions")
+    print(
+        f"\nHOSTILE parse_agent_text yaml-ish text: {sum(seen.values())} examples "
+        f"{dict(seen)}, 0 other exceptions"
+    )
     assert seen["refused"] > 0
 
 
@@ -113,8 +115,10 @@ def test_random_structures_dumped_to_yaml_are_validated_not_crashed() -> None:
         seen[parse_outcome(dump(document))] += 1
 
     run()
-    print(f"\nHOSTILE parse_agent_text random structures: {sum(seen.values())} examples "
-          f"{dict(seen)}, 0 other exceptions")
+    print(
+        f"\nHOSTILE parse_agent_text random structures: {sum(seen.values())} examples "
+        f"{dict(seen)}, 0 other exceptions"
+    )
     assert seen["refused"] > 0 and seen["valid"] > 0
 
 
@@ -142,8 +146,9 @@ def _alias_bomb(levels: int = 9, width: int = 10) -> str:
 
 HOSTILE_DOCUMENTS = {
     "alias bomb (10^9 leaves)": _alias_bomb(),
-    "alias bomb under main": "name: Bomb\nmain:\n  - output: " + _alias_bomb().replace(
-        "\n", " ").replace("a0: ", "{a0: ", 1).replace(" a", ", a").rstrip() + "}\n",
+    "alias bomb under main": "name: Bomb\nmain:\n  - output: "
+    + _alias_bomb().replace("\n", " ").replace("a0: ", "{a0: ", 1).replace(" a", ", a").rstrip()
+    + "}\n",
     "self-referencing alias": "name: &n [*n]\nmain: &m {x: *m}\n",
     "10k-deep flow nesting": "main: " + "[" * 10_000 + "]" * 10_000 + "\n",
     "10k-deep block nesting": "".join("  " * i + f"k{i}:\n" for i in range(2_000)),
@@ -160,8 +165,9 @@ def test_bombs_and_giants_are_refused_within_the_guard(name: str) -> None:
     text = HOSTILE_DOCUMENTS[name]
     outcome, parse_s = run_guarded(lambda: parse_outcome(text), limit_s=GUARD_S * 5)
     finding, check_s = run_guarded(lambda: check_outcome(text), limit_s=GUARD_S * 5)
-    print(f"\nHOSTILE {name}: parse {outcome} in {parse_s:.2f} s, check {finding} in "
-          f"{check_s:.2f} s")
+    print(
+        f"\nHOSTILE {name}: parse {outcome} in {parse_s:.2f} s, check {finding} in {check_s:.2f} s"
+    )
     assert outcome == "refused"
     assert finding == "findings"
 
@@ -196,8 +202,10 @@ def test_python_tags_are_refused_and_never_run(tag: str, tmp_path: Path) -> None
     ]
     outcomes = [parse_outcome(text) for text in documents]
     checks = [check_outcome(text) for text in documents]
-    print(f"\nHOSTILE python tag {tag.split()[0]}: {len(documents)} documents "
-          f"{Counter(outcomes)}, checker {Counter(checks)}, executed: {marker.exists()}")
+    print(
+        f"\nHOSTILE python tag {tag.split()[0]}: {len(documents)} documents "
+        f"{Counter(outcomes)}, checker {Counter(checks)}, executed: {marker.exists()}"
+    )
     assert outcomes == ["refused"] * len(documents)
     assert checks == ["findings"] * len(documents)
     assert not marker.exists()
@@ -215,8 +223,10 @@ def test_the_checker_reports_findings_for_any_text() -> None:
         seen[check_outcome(text)] += 1
 
     run()
-    print(f"\nHOSTILE check_text: {sum(seen.values())} examples {dict(seen)} "
-          f"(rendered in {len(FORMATS)} formats), 0 exceptions")
+    print(
+        f"\nHOSTILE check_text: {sum(seen.values())} examples {dict(seen)} "
+        f"(rendered in {len(FORMATS)} formats), 0 exceptions"
+    )
     assert seen["findings"] > 0
 
 
@@ -245,8 +255,7 @@ def test_random_templates_render_to_text_or_a_template_error() -> None:
         seen["rendered"] += 1
 
     run()
-    print(f"\nHOSTILE render_text: {sum(seen.values())} examples {dict(seen)}, "
-          "0 other exceptions")
+    print(f"\nHOSTILE render_text: {sum(seen.values())} examples {dict(seen)}, 0 other exceptions")
     assert seen["rendered"] > 0
 
 
@@ -254,8 +263,9 @@ def test_random_nested_values_render_or_raise_a_template_error() -> None:
     seen: Counter[str] = Counter()
     values = st.recursive(
         templates | json_values(4),
-        lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner,
-                                                                     max_size=3),
+        lambda inner: (
+            st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner, max_size=3)
+        ),
         max_leaves=40,
     )
 
@@ -270,8 +280,7 @@ def test_random_nested_values_render_or_raise_a_template_error() -> None:
         seen["rendered"] += 1
 
     run()
-    print(f"\nHOSTILE render_value: {sum(seen.values())} examples {dict(seen)}, "
-          "0 other exceptions")
+    print(f"\nHOSTILE render_value: {sum(seen.values())} examples {dict(seen)}, 0 other exceptions")
     assert seen["rendered"] > 0
 
 
@@ -301,8 +310,10 @@ def test_hostile_values_in_templates_are_template_errors(tmp_path: Path) -> None
     code = f"{{__import__('os').system('touch {marker}')}}"
     assert render_text(code, lambda _: "never") == code  # not a placeholder: kept as written
     assert render_text("{a.__class__.__mro__}", resolver({"a": {}})) == ""
-    print(f"\nHOSTILE template values: {len(refused)} hostile cases refused with TemplateError, "
-          f"code in braces kept as text, executed: {marker.exists()}")
+    print(
+        f"\nHOSTILE template values: {len(refused)} hostile cases refused with TemplateError, "
+        f"code in braces kept as text, executed: {marker.exists()}"
+    )
     assert not marker.exists()
 
 
@@ -352,8 +363,10 @@ def test_an_agent_nesting_a_value_without_end_fails_cleanly(tmp_path: Path) -> N
         with signed_in(app, token_of(deployment, deployment.users.users[0])) as client:
             codes = {}
             for name in SELF_NESTING:
-                reply = client.post("/api/exec/execAgent", json={
-                    "agentName": name, "inputs": {"query": "nest the values in themselves"}})
+                reply = client.post(
+                    "/api/exec/execAgent",
+                    json={"agentName": name, "inputs": {"query": "nest the values in themselves"}},
+                )
                 assert reply.status_code == 200, reply.text
                 codes[name] = reply.json()["resultCode"]
                 assert reply.json()["convid"] is None

@@ -67,19 +67,31 @@ def owned_conversations(owner: TestClient) -> dict[str, str]:
     )
     handed = _exec(
         owner,
-        {"agentName": "FileExpenses", "convid": answered["convid"],
-         "inputs": {"query": EXPENSES}},
+        {"agentName": "FileExpenses", "convid": answered["convid"], "inputs": {"query": EXPENSES}},
     )
     paused = _exec(owner, {"agentName": "BookTrip", "inputs": {"query": TRIP + " again"}})
     pinned = _exec(owner, {"agentName": "InvoiceStatus", "inputs": {"query": INVOICE + "?"}})
     renamed = _exec(owner, {"agentName": "InvoiceStatus", "inputs": {"query": INVOICE + "!"}})
     assert [r["resultCode"] for r in (finished, handed, paused, pinned, renamed)] == [
-        "success", "success", "ask", "success", "success"
+        "success",
+        "success",
+        "ask",
+        "success",
+        "success",
     ]
-    assert owner.post("/api/user/setPinned",
-                      json={"convid": pinned["convid"], "pinned": True}).status_code == 200
-    assert owner.post("/api/user/setConversationTitle",
-                      json={"convid": renamed["convid"], "title": "secret deal"}).status_code == 200
+    assert (
+        owner.post(
+            "/api/user/setPinned", json={"convid": pinned["convid"], "pinned": True}
+        ).status_code
+        == 200
+    )
+    assert (
+        owner.post(
+            "/api/user/setConversationTitle",
+            json={"convid": renamed["convid"], "title": "secret deal"},
+        ).status_code
+        == 200
+    )
     return {
         "finished": finished["convid"],
         "handed off": handed["convid"],
@@ -105,8 +117,10 @@ def owner_view(owner: TestClient, convids: dict[str, str]) -> dict[str, Any]:
 
 def listed(client: TestClient) -> set[str]:
     """Every convid the client's lists show (all pages)."""
-    found = {c["convid"] for c in client.post(
-        "/api/user/getPinnedConversations", json={}).json()["conversations"]}
+    found = {
+        c["convid"]
+        for c in client.post("/api/user/getPinnedConversations", json={}).json()["conversations"]
+    }
     cursor = None
     while True:
         body: dict[str, Any] = {"limit": 25}
@@ -165,8 +179,11 @@ def test_another_users_conversation_looks_like_one_that_never_existed(
                         differences.append(
                             f"{who} on {what} {path}: {got!r} but never-existed {control!r}"
                         )
-            leaked = listed(intruder) & set(convids.values()) if intruder in (
-                colleague, outsider) else set()
+            leaked = (
+                listed(intruder) & set(convids.values())
+                if intruder in (colleague, outsider)
+                else set()
+            )
             if leaked:
                 differences.append(f"{who} lists the owner's conversations {sorted(leaked)}")
         after = owner_view(owner, convids)
@@ -193,15 +210,23 @@ def test_exec_agent_with_someone_elses_convid_starts_nothing(deployment: Deploym
     ):
         paused = _exec(owner, {"agentName": "BookTrip", "inputs": {"query": TRIP}})
         lists_before = listed(outsider)
-        stolen = _exec(outsider, {"agentName": "BookTrip", "convid": paused["convid"],
-                                  "inputs": {"seat": "window"}})
-        random = _exec(outsider, {"agentName": "BookTrip", "convid": never_existed(),
-                                  "inputs": {"seat": "window"}})
-        resumed = _exec(owner, {"agentName": "BookTrip", "convid": paused["convid"],
-                                "inputs": {"seat": "aisle"}})
+        stolen = _exec(
+            outsider,
+            {"agentName": "BookTrip", "convid": paused["convid"], "inputs": {"seat": "window"}},
+        )
+        random = _exec(
+            outsider,
+            {"agentName": "BookTrip", "convid": never_existed(), "inputs": {"seat": "window"}},
+        )
+        resumed = _exec(
+            owner,
+            {"agentName": "BookTrip", "convid": paused["convid"], "inputs": {"seat": "aisle"}},
+        )
         lists_after = listed(outsider)
-    print(f"\nHOSTILE stolen convid in execAgent: {stolen['resultCode']} (random convid: "
-          f"{random['resultCode']}); owner resumes with {resumed['resultCode']}")
+    print(
+        f"\nHOSTILE stolen convid in execAgent: {stolen['resultCode']} (random convid: "
+        f"{random['resultCode']}); owner resumes with {resumed['resultCode']}"
+    )
     assert stolen == random
     assert stolen["resultCode"] == "unknownConversation" and stolen["convid"] is None
     assert lists_after == lists_before

@@ -122,8 +122,9 @@ def test_every_operation_fuzzed_from_the_openapi_document(app: FastAPI, token: s
         if operation.method.lower() == "get":
             fuzz_operation(operation, GenerationMode.POSITIVE, 5, headers, tally, session)
             continue
-        fuzz_operation(operation, GenerationMode.POSITIVE, EXAMPLES - negative, headers, tally,
-                       session)
+        fuzz_operation(
+            operation, GenerationMode.POSITIVE, EXAMPLES - negative, headers, tally, session
+        )
         fuzz_operation(operation, GenerationMode.NEGATIVE, negative, headers, tally, session)
     statuses = ", ".join(f"{s}x{n}" for s, n in sorted(tally.statuses.items()))
     print(
@@ -156,16 +157,21 @@ def test_oversize_and_absurd_bodies_are_refused_cleanly(client: TestClient) -> N
             yield b"y" * 65536
         yield b'"}'
 
-    probe.check("chunked huge body", client.post(SEARCH, content=chunks(), headers=JSON_TYPE),
-                413)
+    probe.check("chunked huge body", client.post(SEARCH, content=chunks(), headers=JSON_TYPE), 413)
     deep_bodies = {
         "deep array": _deep(10_000),
         "deep object": '{"a":' * 10_000 + "1" + "}" * 10_000,
         "deep query": '{"query":' + _deep(10_000) + "}",
-        "deep inputs": '{"agentName":"BookTrip","inputs":{"query":"' + TRIP + '","x":'
-        + _deep(10_000) + "}}",
+        "deep inputs": '{"agentName":"BookTrip","inputs":{"query":"'
+        + TRIP
+        + '","x":'
+        + _deep(10_000)
+        + "}}",
         "deep answer, within JSON's limit": '{"agentName":"BookTrip","inputs":{"query":"'
-        + TRIP + '","x":' + _deep(200) + "}}",
+        + TRIP
+        + '","x":'
+        + _deep(200)
+        + "}}",
         "huge integer": '{"limit": ' + "9" * 5000 + "}",
         "huge exponent": '{"limit": 1e400}',
         "NaN": '{"limit": NaN}',
@@ -270,8 +276,11 @@ def _unicode_bodies(edge: str) -> list[tuple[str, str]]:
         (SEARCH, f'{{"query": "{query}", "tag": "{edge}"}}'),
         (EXEC, f'{{"agentName": "BookTrip", "inputs": {{"query": "{query}"}}}}'),
         (EXEC, f'{{"agentName": "Book{edge}Trip", "inputs": {{"query": "{query}"}}}}'),
-        (EXEC, f'{{"agentName": "InvoiceStatus", "inputs": {{"query": "{query}", '
-               f'"{edge}": "{edge}"}}}}'),
+        (
+            EXEC,
+            f'{{"agentName": "InvoiceStatus", "inputs": {{"query": "{query}", '
+            f'"{edge}": "{edge}"}}}}',
+        ),
         ("/api/user/getConversation", f'{{"convid": "{edge}{CONVID[:-1]}"}}'),
         ("/api/user/setConversationTitle", f'{{"convid": "{CONVID}", "title": "{query}"}}'),
         ("/api/user/getUnpinnedConversations", f'{{"nextCursor": "{edge}"}}'),
@@ -299,8 +308,10 @@ def test_unicode_edge_cases_never_break_the_server(client: TestClient) -> None:
     started = client.post(EXEC, json={"agentName": "InvoiceStatus", "inputs": {"query": query}})
     convid = started.json()["convid"]
     title = client.post("/api/user/getConversation", json={"convid": convid}).json()
-    print(f"\nHOSTILE unicode ({len(UNICODE_EDGES)} kinds): {probe.summary()}; "
-          f"execAgent result codes {dict(codes)}")
+    print(
+        f"\nHOSTILE unicode ({len(UNICODE_EDGES)} kinds): {probe.summary()}; "
+        f"execAgent result codes {dict(codes)}"
+    )
     assert title["conversation"]["title"] == query
     assert probe.problems == []
 
@@ -335,8 +346,10 @@ def test_bad_absent_and_overlong_tokens_are_401(app: FastAPI, token: str) -> Non
                 probe.check(f"{path} {str(headers)[:60]}", reply, 401)
                 if path == EXEC and reply.status_code == 401:
                     assert reply.json()["resultCode"] == "mustLogin"
-    print(f"\nHOSTILE tokens ({len(bad_headers)} kinds x {len(POST_PATHS)} endpoints): "
-          f"{probe.summary()}")
+    print(
+        f"\nHOSTILE tokens ({len(bad_headers)} kinds x {len(POST_PATHS)} endpoints): "
+        f"{probe.summary()}"
+    )
     assert probe.problems == []
 
 
@@ -389,8 +402,14 @@ def test_wrong_content_types_empty_and_non_json_bodies(client: TestClient) -> No
     for method in methods:
         for path in POST_PATHS:
             probe.check(f"{method} {path}", client.request(method, path), 405)
-    for path in ("/", "/api", "/api/exec/nothing", "/%00", "/api/user/getConversation/x",
-                 "/" + "a" * 5000):
+    for path in (
+        "/",
+        "/api",
+        "/api/exec/nothing",
+        "/%00",
+        "/api/user/getConversation/x",
+        "/" + "a" * 5000,
+    ):
         probe.check(f"POST {path[:40]}", client.post(path, json={}), 404)
     probe.check("POST /health", client.post("/health", json={}), 405)
     idempotency: list[str | bytes] = [

@@ -41,8 +41,16 @@ def server_pid(server: ServerProcess) -> int:
 @pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="needs Linux /proc")
 def test_soak_keeps_memory_and_descriptors_flat(tmp_path: Path) -> None:
     account = write_account(tmp_path / "account")
-    args = ["--store", f"sqlite:///{tmp_path / 'soak.db'}", "--data-dir", str(tmp_path),
-            "--account-dir", str(account), "--log-level", "warning"]
+    args = [
+        "--store",
+        f"sqlite:///{tmp_path / 'soak.db'}",
+        "--data-dir",
+        str(tmp_path),
+        "--account-dir",
+        str(account),
+        "--log-level",
+        "warning",
+    ]
     tokens = [t.token for t in UserDirectory.generate().tokens()]
     tally = JourneyTally()
     samples: list[Sample] = []
@@ -51,8 +59,9 @@ def test_soak_keeps_memory_and_descriptors_flat(tmp_path: Path) -> None:
         pid = server_pid(server)
 
         def keep_alive(token: str) -> None:
-            with httpx.Client(base_url=server.url, timeout=30,
-                              headers={"Authorization": f"Bearer {token}"}) as client:
+            with httpx.Client(
+                base_url=server.url, timeout=30, headers={"Authorization": f"Bearer {token}"}
+            ) as client:
                 number = 0
                 while not stop.is_set():
                     number += 1
@@ -62,8 +71,9 @@ def test_soak_keeps_memory_and_descriptors_flat(tmp_path: Path) -> None:
             number = 0
             while not stop.is_set():
                 number += 1
-                with httpx.Client(base_url=server.url, timeout=30,
-                                  headers={"Authorization": f"Bearer {token}"}) as client:
+                with httpx.Client(
+                    base_url=server.url, timeout=30, headers={"Authorization": f"Bearer {token}"}
+                ) as client:
                     journey(client, tally, number)
                 raw_garbage(server.host, server.port, tally)
 
@@ -76,6 +86,7 @@ def test_soak_keeps_memory_and_descriptors_flat(tmp_path: Path) -> None:
                 except BaseException as exc:  # reported by the test thread
                     errors.append(exc)
                     stop.set()
+
             return threading.Thread(target=run, daemon=True)
 
         workers = [guarded(keep_alive, tokens[0]), guarded(new_connections, tokens[4])]

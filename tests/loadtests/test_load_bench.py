@@ -15,8 +15,9 @@ def test_bench_prints_stages_and_ratios_and_writes_json(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     target = tmp_path / "bench.json"
-    code = main(["bench", "--sizes", "1KB,16KB", "--iterations", "4", "--json", str(target),
-                 "--peers"])
+    code = main(
+        ["bench", "--sizes", "1KB,16KB", "--iterations", "4", "--json", str(target), "--peers"]
+    )
     out = capsys.readouterr().out
     assert code == 0
     assert "SAVE" in out and "RESTORE" in out and "save/raw upsert" in out
@@ -46,11 +47,14 @@ def exit_code(argv: list[str]) -> int:
         return int(exc.code or 0)
 
 
-@pytest.mark.parametrize("argv, message", [
-    (["bench", "--sizes", "huge"], "invalid size"),
-    (["bench", "--iterations", "0"], "at least 1"),
-    (["bench", "--store", "ftp://x", "--iterations", "1", "--sizes", "1KB"], "unknown scheme"),
-])
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["bench", "--sizes", "huge"], "invalid size"),
+        (["bench", "--iterations", "0"], "at least 1"),
+        (["bench", "--store", "ftp://x", "--iterations", "1", "--sizes", "1KB"], "unknown scheme"),
+    ],
+)
 def test_bad_bench_usage_is_one_line_and_exit_2(
     argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -71,11 +75,15 @@ def test_peers_are_measured_skipped_or_reported_failed(
     def working(folder: Path, state: dict, iterations: int, synchronous: str) -> dict:
         return peers._measure(lambda: None, lambda: state, iterations)
 
-    monkeypatch.setattr(peers, "PEERS", {
-        "ok": ("Working peer", "json", working),
-        "bad": ("Broken peer", "json", broken),
-        "absent": ("Absent peer", "no_such_module_here.sub", working),
-    })
+    monkeypatch.setattr(
+        peers,
+        "PEERS",
+        {
+            "ok": ("Working peer", "json", working),
+            "bad": ("Broken peer", "json", broken),
+            "absent": ("Absent peer", "no_such_module_here.sub", working),
+        },
+    )
     results, lines = peers.measure_peers(tmp_path, {"x": 1}, 3)
     assert set(results) == {"ok"} and results["ok"]["save"]["p50_us"] >= 0
     assert lines[0].startswith("peer Working peer: save p50")
@@ -88,14 +96,24 @@ def test_peers_are_compared_with_the_harness_per_percentile() -> None:
 
     row = {
         "label": "16KB",
-        "stages_us": {"save": {"p50_us": 100.0, "p99_us": 400.0},
-                      "restore": {"p50_us": 50.0, "p99_us": 200.0}},
-        "peers": {"x": {"label": "Peer X", "save": {"p50_us": 250.0, "p99_us": 400.0},
-                        "restore": {"p50_us": 25.0, "p99_us": 800.0}}},
+        "stages_us": {
+            "save": {"p50_us": 100.0, "p99_us": 400.0},
+            "restore": {"p50_us": 50.0, "p99_us": 200.0},
+        },
+        "peers": {
+            "x": {
+                "label": "Peer X",
+                "save": {"p50_us": 250.0, "p99_us": 400.0},
+                "restore": {"p50_us": 25.0, "p99_us": 800.0},
+            }
+        },
     }
     _compare_peers(row)
     assert row["peers"]["x"]["over_harness"] == {
-        "save_p50": 2.5, "save_p99": 1.0, "restore_p50": 0.5, "restore_p99": 4.0,
+        "save_p50": 2.5,
+        "save_p99": 1.0,
+        "restore_p50": 0.5,
+        "restore_p99": 4.0,
     }
     assert _peer_ratio_lines(row) == [
         "  16KB peer Peer X / harness: save p50 2.50x p99 1.00x; restore p50 0.50x p99 4.00x"

@@ -62,11 +62,14 @@ def test_processes_come_from_per_process_throughput_at_target_utilisation() -> N
         LIMITS,
     )
     assert busier["server_processes"] == 3  # ceil(300 / 100)
-    assert plan_capacity(
-        Workload(users=36_001, followups_per_hour=10, state_kb=16, target_utilisation=0.5),
-        MEASURED,
-        LIMITS,
-    )["server_processes"] == 4
+    assert (
+        plan_capacity(
+            Workload(users=36_001, followups_per_hour=10, state_kb=16, target_utilisation=0.5),
+            MEASURED,
+            LIMITS,
+        )["server_processes"]
+        == 4
+    )
 
 
 def test_store_capacity_combines_saves_and_restores() -> None:
@@ -120,12 +123,27 @@ def _writers_json(path: Path) -> Path:
         "state_kb": 16,
         "stored_bytes": 16_426,
         "cells": [
-            {"store": "sqlite", "threads": 1, "single": {**cell, "saves_per_s": 900.0},
-             "batch": {**cell, "saves_per_s": 800.0}, "gain": 0.89},
-            {"store": "sqlite", "threads": 8, "single": {**cell, "saves_per_s": 1000.0},
-             "batch": {**cell, "saves_per_s": 2500.0}, "gain": 2.5},
-            {"store": "redis", "threads": 8, "single": {**cell, "saves_per_s": 5000.0},
-             "batch": {**cell, "saves_per_s": 9000.0, "errors": 3}, "gain": 1.8},
+            {
+                "store": "sqlite",
+                "threads": 1,
+                "single": {**cell, "saves_per_s": 900.0},
+                "batch": {**cell, "saves_per_s": 800.0},
+                "gain": 0.89,
+            },
+            {
+                "store": "sqlite",
+                "threads": 8,
+                "single": {**cell, "saves_per_s": 1000.0},
+                "batch": {**cell, "saves_per_s": 2500.0},
+                "gain": 2.5,
+            },
+            {
+                "store": "redis",
+                "threads": 8,
+                "single": {**cell, "saves_per_s": 5000.0},
+                "batch": {**cell, "saves_per_s": 9000.0, "errors": 3},
+                "gain": 1.8,
+            },
         ],
     }
     path.write_text(json.dumps(data))
@@ -221,11 +239,24 @@ def test_command_prints_the_plan_and_writes_json(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     out = tmp_path / "out" / "capacity.json"
-    code = main([
-        "--users", "36000", "--followups-per-hour", "10", "--state-kb", "16",
-        "--measured", str(_capacity_json(tmp_path)), "--cores", "8", "--storage-gb", "1024",
-        "--json", str(out),
-    ])
+    code = main(
+        [
+            "--users",
+            "36000",
+            "--followups-per-hour",
+            "10",
+            "--state-kb",
+            "16",
+            "--measured",
+            str(_capacity_json(tmp_path)),
+            "--cores",
+            "8",
+            "--storage-gb",
+            "1024",
+            "--json",
+            str(out),
+        ]
+    )
 
     assert code == 0
     text = capsys.readouterr().out
@@ -245,8 +276,16 @@ def test_command_prints_the_plan_and_writes_json(
         ["--users", "0", "--followups-per-hour", "1", "--state-kb", "16"],
         ["--users", "10", "--followups-per-hour", "x", "--state-kb", "16"],
         ["--users", "10", "--followups-per-hour", "1", "--state-kb", "16", "--peak-factor", "0.5"],
-        ["--users", "10", "--followups-per-hour", "1", "--state-kb", "16",
-         "--target-utilisation", "1.5"],
+        [
+            "--users",
+            "10",
+            "--followups-per-hour",
+            "1",
+            "--state-kb",
+            "16",
+            "--target-utilisation",
+            "1.5",
+        ],
     ],
     ids=["no-users", "zero-users", "bad-rate", "peak-below-1", "utilisation-above-1"],
 )
@@ -262,8 +301,9 @@ def test_unusable_measured_file_exits_2_without_traceback(
 ) -> None:
     bad = tmp_path / "bad.json"
     bad.write_text("[1, 2]")
-    code = main(["--users", "10", "--followups-per-hour", "1", "--state-kb", "16",
-                 "--measured", str(bad)])
+    code = main(
+        ["--users", "10", "--followups-per-hour", "1", "--state-kb", "16", "--measured", str(bad)]
+    )
     assert code == 2
     err = capsys.readouterr().err
     assert err.startswith("loadtests capacity: --measured") and "Traceback" not in err
@@ -272,15 +312,20 @@ def test_unusable_measured_file_exits_2_without_traceback(
 def test_postgres_figures_without_a_url_are_refused(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    code = main(["--users", "10", "--followups-per-hour", "1", "--state-kb", "16",
-                 "--store", "postgres"])
+    code = main(
+        ["--users", "10", "--followups-per-hour", "1", "--state-kb", "16", "--store", "postgres"]
+    )
     assert code == 2
     assert "give its URL" in capsys.readouterr().err
 
 
 def test_plan_text_names_every_resource() -> None:
-    result = build_result(Workload(users=100, followups_per_hour=2, state_kb=4), MEASURED,
-                          LIMITS, {name: "given" for name in Measured.__dataclass_fields__})
+    result = build_result(
+        Workload(users=100, followups_per_hour=2, state_kb=4),
+        MEASURED,
+        LIMITS,
+        {name: "given" for name in Measured.__dataclass_fields__},
+    )
     text = format_plan(result)
     for resource in ("server cores", "store throughput", "storage"):
         assert resource in text
@@ -296,8 +341,13 @@ def test_figures_the_files_lack_are_sampled(
 
     def fake_store(url: str | None, state_bytes: int, progress: object) -> dict[str, float]:
         asked.append((url, state_bytes))
-        return {"restore_us": 1.0, "save_us": 2.0, "store_restores_per_s": 3.0,
-                "store_saves_per_s": 4.0, "stored_bytes": 5}
+        return {
+            "restore_us": 1.0,
+            "save_us": 2.0,
+            "store_restores_per_s": 3.0,
+            "store_saves_per_s": 4.0,
+            "stored_bytes": 5,
+        }
 
     monkeypatch.setattr(capacity, "sample_store", fake_store)
     monkeypatch.setattr(capacity, "sample_run_us", lambda: 6.0)
@@ -306,8 +356,13 @@ def test_figures_the_files_lack_are_sampled(
     measured, sources = capacity.gather_measured([writers], 16_384, "sqlite", lambda _: None)
 
     assert asked == [(None, 16_384)]  # a temporary SQLite file
-    assert measured == Measured(run_us=6.0, restore_us=1.0, save_us=2.0,
-                                store_saves_per_s=2500.0, store_restores_per_s=3.0,
-                                stored_bytes=16_426)
+    assert measured == Measured(
+        run_us=6.0,
+        restore_us=1.0,
+        save_us=2.0,
+        store_saves_per_s=2500.0,
+        store_restores_per_s=3.0,
+        stored_bytes=16_426,
+    )
     assert sources["store_saves_per_s"].startswith("writers")
     assert sources["restore_us"] == "in-process sample, temporary SQLite file"

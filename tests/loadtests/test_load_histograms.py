@@ -58,10 +58,28 @@ def test_histogram_sets_merge_by_name() -> None:
     assert set(summary["save 16KB"]) >= {"p50_us", "p95_us", "p99_us", "p99_9_us"}
 
 
-@pytest.mark.parametrize("bad", [{}, {"buckets": [1], "counts": [1, 2], "count": 3,
-                                      "total_us": 1.0, "min_us": 1.0, "max_us": 1.0},
-                                 {"buckets": [10**9], "counts": [1], "count": 1, "total_us": 1.0,
-                                  "min_us": 1.0, "max_us": 1.0}])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        {},
+        {
+            "buckets": [1],
+            "counts": [1, 2],
+            "count": 3,
+            "total_us": 1.0,
+            "min_us": 1.0,
+            "max_us": 1.0,
+        },
+        {
+            "buckets": [10**9],
+            "counts": [1],
+            "count": 1,
+            "total_us": 1.0,
+            "min_us": 1.0,
+            "max_us": 1.0,
+        },
+    ],
+)
 def test_malformed_serialized_histograms_are_refused(bad: dict) -> None:
     with pytest.raises(ValueError, match="histogram"):
         LogHistogram.from_dict(bad)

@@ -43,14 +43,17 @@ def test_an_agent_that_writes_nothing_is_followed_by_any_agent(planner: JourneyP
 
 
 def test_asks_are_answered_with_defaults_then_first_options() -> None:
-    ask = {"message": "?", "inputs": [
-        {"name": "modules", "type": "chooseMany", "options": ["a", "b"], "default": ["b"]},
-        {"name": "seat", "type": "chooseOne", "options": ["aisle", "window"]},
-        {"name": "tags", "type": "chooseMany", "options": ["x", "y"]},
-        {"name": "city", "type": "str", "default": "Berlin"},
-        {"name": "pin", "type": "password"},
-        {"name": "notes", "type": "text"},
-    ]}
+    ask = {
+        "message": "?",
+        "inputs": [
+            {"name": "modules", "type": "chooseMany", "options": ["a", "b"], "default": ["b"]},
+            {"name": "seat", "type": "chooseOne", "options": ["aisle", "window"]},
+            {"name": "tags", "type": "chooseMany", "options": ["x", "y"]},
+            {"name": "city", "type": "str", "default": "Berlin"},
+            {"name": "pin", "type": "password"},
+            {"name": "notes", "type": "text"},
+        ],
+    }
     answers = answer_ask(ask)
     assert answers["modules"] == ["b"]
     assert answers["seat"] == "aisle"

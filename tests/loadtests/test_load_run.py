@@ -25,7 +25,9 @@ TIMEOUT_S = 400
 def run_cli(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "loadtests.cli", "run", *args],
-        capture_output=True, text=True, timeout=TIMEOUT_S,
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT_S,
         env={**os.environ, **(env or {})},
     )
 
@@ -36,17 +38,34 @@ def summary_of(out: Path) -> dict:
     for row in summary["requests"]:
         assert set(row) == set(REQUEST_KEYS)
     assert summary["machine"]["cpus"] and summary["configuration"]["users"] >= 1
-    for name in ("report.html", "locust_stats.csv", "locust_stats_history.csv",
-                 "latency_over_time.png", "latency_distribution.png"):
+    for name in (
+        "report.html",
+        "locust_stats.csv",
+        "locust_stats_history.csv",
+        "latency_over_time.png",
+        "latency_distribution.png",
+    ):
         assert (out / name).stat().st_size > 0, name
     return summary
 
 
 def test_store_users_save_and_restore_with_microsecond_histograms(tmp_path: Path) -> None:
     out = tmp_path / "store"
-    done = run_cli("--scenario", "store", "--users", "2", "--spawn-rate", "2", "--run-time", "2s",
-                   "--out", str(out), "--max-fail-ratio", "0",
-                   env={"LOADTEST_STATE_SIZES": "1KB,16KB"})
+    done = run_cli(
+        "--scenario",
+        "store",
+        "--users",
+        "2",
+        "--spawn-rate",
+        "2",
+        "--run-time",
+        "2s",
+        "--out",
+        str(out),
+        "--max-fail-ratio",
+        "0",
+        env={"LOADTEST_STATE_SIZES": "1KB,16KB"},
+    )
     assert done.returncode == 0, done.stderr
     summary = summary_of(out)
     names = {row["name"] for row in summary["requests"]}
@@ -61,9 +80,21 @@ def test_store_users_save_and_restore_with_microsecond_histograms(tmp_path: Path
 
 def test_crypto_users_in_distributed_mode_merge_worker_histograms(tmp_path: Path) -> None:
     out = tmp_path / "crypto"
-    done = run_cli("--scenario", "crypto", "--users", "2", "--spawn-rate", "2", "--run-time", "4s",
-                   "--workers", "2", "--out", str(out),
-                   env={"LOADTEST_STATE_SIZES": "1KB,16KB"})
+    done = run_cli(
+        "--scenario",
+        "crypto",
+        "--users",
+        "2",
+        "--spawn-rate",
+        "2",
+        "--run-time",
+        "4s",
+        "--workers",
+        "2",
+        "--out",
+        str(out),
+        env={"LOADTEST_STATE_SIZES": "1KB,16KB"},
+    )
     assert done.returncode == 0, done.stderr
     summary = summary_of(out)
     assert (out / "locust-worker-1.log").exists() and (out / "locust-worker-2.log").exists()
@@ -76,9 +107,21 @@ def test_crypto_users_in_distributed_mode_merge_worker_histograms(tmp_path: Path
 
 def test_conversations_against_a_started_server_and_a_failed_threshold(tmp_path: Path) -> None:
     out = tmp_path / "conversation"
-    done = run_cli("--scenario", "conversation", "--users", "3", "--spawn-rate", "3",
-                   "--run-time", "3s", "--out", str(out), "--max-p99-ms", "0.001",
-                   env={"LOADTEST_THINK_MIN": "0.05", "LOADTEST_THINK_MAX": "0.2"})
+    done = run_cli(
+        "--scenario",
+        "conversation",
+        "--users",
+        "3",
+        "--spawn-rate",
+        "3",
+        "--run-time",
+        "3s",
+        "--out",
+        str(out),
+        "--max-p99-ms",
+        "0.001",
+        env={"LOADTEST_THINK_MIN": "0.05", "LOADTEST_THINK_MAX": "0.2"},
+    )
     assert done.returncode == 1, done.stderr
     assert "threshold exceeded: p99 latency" in done.stderr and "--max-p99-ms" in done.stderr
     summary = summary_of(out)
@@ -107,23 +150,45 @@ def test_only_loopback_targets_are_accepted(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     code, err = run_in_process(
-        ["--scenario", "conversation", "--users", "1", "--spawn-rate", "1", "--run-time", "1s",
-         "--out", str(tmp_path), "--host", "http://example.com"], capsys)
+        [
+            "--scenario",
+            "conversation",
+            "--users",
+            "1",
+            "--spawn-rate",
+            "1",
+            "--run-time",
+            "1s",
+            "--out",
+            str(tmp_path),
+            "--host",
+            "http://example.com",
+        ],
+        capsys,
+    )
     assert code == 2
     assert "not a loopback address" in err and "Traceback" not in err
 
 
-@pytest.mark.parametrize("args, message", [
-    (["--scenario", "nope"], "invalid choice"),
-    (["--run-time", "soon"], "invalid run time"),
-    (["--users", "0"], "at least 1"),
-    (["--server-workers", "0"], "at least 1"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--scenario", "nope"], "invalid choice"),
+        (["--run-time", "soon"], "invalid run time"),
+        (["--users", "0"], "at least 1"),
+        (["--server-workers", "0"], "at least 1"),
+    ],
+)
 def test_bad_run_usage_exits_2(
     tmp_path: Path, args: list[str], message: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    base = {"--scenario": "store", "--users": "1", "--spawn-rate": "1", "--run-time": "1s",
-            "--out": str(tmp_path)}
+    base = {
+        "--scenario": "store",
+        "--users": "1",
+        "--spawn-rate": "1",
+        "--run-time": "1s",
+        "--out": str(tmp_path),
+    }
     base.update(dict(zip(args[::2], args[1::2], strict=True)))
     code, err = run_in_process([part for pair in base.items() for part in pair], capsys)
     assert code == 2 and message in err
@@ -147,8 +212,20 @@ def test_a_bad_setting_is_reported_before_anything_starts(
 ) -> None:
     monkeypatch.setenv("LOADTEST_STATE_SIZES", "1KB,lots")
     code, err = run_in_process(
-        ["--scenario", "crypto", "--users", "1", "--spawn-rate", "1", "--run-time", "1s",
-         "--out", str(tmp_path)], capsys)
+        [
+            "--scenario",
+            "crypto",
+            "--users",
+            "1",
+            "--spawn-rate",
+            "1",
+            "--run-time",
+            "1s",
+            "--out",
+            str(tmp_path),
+        ],
+        capsys,
+    )
     assert code == 2
     assert "LOADTEST_STATE_SIZES: invalid size 'lots'" in err
     assert not (tmp_path / "locust.log").exists()

@@ -8,8 +8,10 @@ from loadtests.states import build_state, parse_size, size_label
 from mock_account.state import check_state, parse_state, serialize_state
 
 
-@pytest.mark.parametrize("text, size", [("1KB", 1024), ("16kb", 16384), ("1MB", 1048576),
-                                        ("3000", 3000), ("1.5KB", 1536)])
+@pytest.mark.parametrize(
+    "text, size",
+    [("1KB", 1024), ("16kb", 16384), ("1MB", 1048576), ("3000", 3000), ("1.5KB", 1536)],
+)
 def test_parse_size(text: str, size: int) -> None:
     assert parse_size(text) == size
 

@@ -14,17 +14,33 @@ def test_tiny_measurement_prints_a_table_and_writes_json(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     out = tmp_path / "writers.json"
-    code = main([
-        "--stores", "memory,sqlite", "--threads", "1,4", "--seconds", "0.3",
-        "--state-kb", "2", "--batch", "16", "--json", str(out),
-    ])
+    code = main(
+        [
+            "--stores",
+            "memory,sqlite",
+            "--threads",
+            "1,4",
+            "--seconds",
+            "0.3",
+            "--state-kb",
+            "2",
+            "--batch",
+            "16",
+            "--json",
+            str(out),
+        ]
+    )
 
     assert code == 0
     text = capsys.readouterr().out
     assert "one at a time" in text and "batching" in text
     rows = [line.split() for line in text.splitlines() if line.startswith(("memory", "sqlite"))]
-    assert [(r[0], r[1]) for r in rows] == [("memory", "1"), ("memory", "4"), ("sqlite", "1"),
-                                            ("sqlite", "4")]
+    assert [(r[0], r[1]) for r in rows] == [
+        ("memory", "1"),
+        ("memory", "4"),
+        ("sqlite", "1"),
+        ("sqlite", "4"),
+    ]
     result = json.loads(out.read_text())
     assert result["state_kb"] == 2 and result["batch"]["max_batch"] == 16
     assert result["stored_bytes"] > result["plain_bytes"] >= 2048  # encrypted: nonce and tag
@@ -65,10 +81,20 @@ def test_bad_arguments_exit_2(
 def test_unreachable_store_named_explicitly_fails_clearly(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    code = main([
-        "--stores", "redis", "--redis-url", "redis://127.0.0.1:1/0?socket_connect_timeout=1",
-        "--threads", "1", "--seconds", "0.1", "--state-kb", "1",
-    ])
+    code = main(
+        [
+            "--stores",
+            "redis",
+            "--redis-url",
+            "redis://127.0.0.1:1/0?socket_connect_timeout=1",
+            "--threads",
+            "1",
+            "--seconds",
+            "0.1",
+            "--state-kb",
+            "1",
+        ]
+    )
     assert code == 1
     captured = capsys.readouterr()
     assert "redis: FAILED (Redis at 127.0.0.1:1/0 is unavailable" in captured.out

@@ -70,8 +70,12 @@ def test_recent_requests_run_no_model_and_stay_bounded(
     assert runs == ["book a hotel in Rome"]
     encoder.encode(["order office chairs", "reset my password"])  # pushes the oldest out
     encoder.encode(["book a hotel in Rome"])
-    assert runs == ["book a hotel in Rome", "order office chairs", "reset my password",
-                    "book a hotel in Rome"]
+    assert runs == [
+        "book a hotel in Rome",
+        "order office chairs",
+        "reset my password",
+        "book a hotel in Rome",
+    ]
     assert len(encoder._recent) == 2
     assert not (tmp_path / "vectors.npz").exists()  # requests never reach the disk
 

@@ -50,8 +50,19 @@ class PrivateRedis:
         if binary is None:
             raise CannotStart("redis-server is not on PATH")
         command = [
-            binary, "--port", str(self.port), "--bind", LOOPBACK, "--save", "",
-            "--appendonly", "no", "--dir", str(self.folder), "--dbfilename", "dump.rdb",
+            binary,
+            "--port",
+            str(self.port),
+            "--bind",
+            LOOPBACK,
+            "--save",
+            "",
+            "--appendonly",
+            "no",
+            "--dir",
+            str(self.folder),
+            "--dbfilename",
+            "dump.rdb",
         ]
         log = (self.folder / "redis.log").open("ab")
         self._process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
@@ -123,8 +134,15 @@ class PrivatePostgres:
                 raise CannotStart("running as root and runuser is missing")
             shutil.chown(self.folder, "postgres", "postgres")
         done = self._as_postgres(
-            str(self._bin / "initdb"), "-D", str(self.data), "-U", "postgres",
-            "--auth=trust", "--no-sync", "-E", "UTF8",
+            str(self._bin / "initdb"),
+            "-D",
+            str(self.data),
+            "-U",
+            "postgres",
+            "--auth=trust",
+            "--no-sync",
+            "-E",
+            "UTF8",
         )
         if done.returncode != 0:
             raise CannotStart(f"initdb failed: {(done.stderr or done.stdout).strip()[-400:]}")
@@ -136,8 +154,17 @@ class PrivatePostgres:
             "-c full_page_writes=off -c synchronous_commit=off"
         )
         done = self._as_postgres(
-            str(self._bin / "pg_ctl"), "-D", str(self.data), "-o", options,
-            "-l", str(self.folder / "postgres.log"), "-w", "-t", str(int(START_S)), "start",
+            str(self._bin / "pg_ctl"),
+            "-D",
+            str(self.data),
+            "-o",
+            options,
+            "-l",
+            str(self.folder / "postgres.log"),
+            "-w",
+            "-t",
+            str(int(START_S)),
+            "start",
         )
         if done.returncode != 0:
             raise CannotStart(f"pg_ctl start failed: {(done.stderr or done.stdout).strip()}")
@@ -147,9 +174,7 @@ class PrivatePostgres:
         if not self._running:
             return
         self._running = False
-        self._as_postgres(
-            str(self._bin / "pg_ctl"), "-D", str(self.data), "-m", mode, "-w", "stop"
-        )
+        self._as_postgres(str(self._bin / "pg_ctl"), "-D", str(self.data), "-m", mode, "-w", "stop")
 
 
 @contextmanager

@@ -27,8 +27,14 @@ def servers(
     # Made before any server starts, so that they all use the same account key.
     load_or_create_keyring(folder / "keyring.json")
     args = [
-        "--store", store_url, "--data-dir", str(folder),
-        "--account-dir", str(write_account(folder / "agents")), "--log-level", "warning",
+        "--store",
+        store_url,
+        "--data-dir",
+        str(folder),
+        "--account-dir",
+        str(write_account(folder / "agents")),
+        "--log-level",
+        "warning",
         *extra,
     ]
     with ExitStack() as stack:
@@ -50,9 +56,7 @@ def cipher_of(folder: Path) -> StateCipher:
 def client(url: str, timeout: float = 60.0) -> httpx.Client:
     """A client signed in as the first user, with its own connections."""
     token = first_token().token
-    return httpx.Client(
-        base_url=url, headers={"Authorization": f"Bearer {token}"}, timeout=timeout
-    )
+    return httpx.Client(base_url=url, headers={"Authorization": f"Bearer {token}"}, timeout=timeout)
 
 
 def note(

@@ -80,8 +80,13 @@ def _warm_up(account: MockAccount, user: User, active: list[str]) -> None:
         # Creating a conversation that exists is refused: the write path runs, nothing changes.
         with contextlib.suppress(VersionConflict):
             account.store.commit_run(
-                account=user.account, convid=convid, owner=user.email, expected_version=0,
-                blob=b"", now=datetime.now(UTC), title_if_new=b"",
+                account=user.account,
+                convid=convid,
+                owner=user.email,
+                expected_version=0,
+                blob=b"",
+                now=datetime.now(UTC),
+                title_if_new=b"",
             )
 
 

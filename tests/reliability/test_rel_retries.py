@@ -62,9 +62,9 @@ def test_retried_requests_run_once(tmp_path: Path) -> None:
             dropped, same = dropped + 1, same + _same(lost, retried)
             with client(server.url) as http:
                 first_runs = run_queries(state_of(http, convid)["state"])
-                listed = http.post(
-                    "/api/user/getUnpinnedConversations", json={"limit": 25}
-                ).json()["conversations"]
+                listed = http.post("/api/user/getUnpinnedConversations", json={"limit": 25}).json()[
+                    "conversations"
+                ]
             twice += first_runs != [query]
             twice += sum(c["title"] == query for c in listed) != 1
             # A follow-up in it whose answer is lost: the retry must not save it twice.

@@ -99,7 +99,6 @@ main:
 START = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
 
 
-
 def write_account(folder: Path) -> Path:
     """The agent files above, one per agent, in ``folder``."""
     folder.mkdir(parents=True, exist_ok=True)

@@ -168,9 +168,7 @@ def test_a_bad_idempotency_key_header_is_422(client: TestClient) -> None:
         headers={"Idempotency-Key": "x" * 300},
     )
     assert reply.status_code == 422
-    assert refusal(reply) == (
-        "Idempotency-Key header: must be 1 to 255 visible ASCII characters"
-    )
+    assert refusal(reply) == ("Idempotency-Key header: must be 1 to 255 visible ASCII characters")
 
 
 @pytest.fixture
@@ -241,7 +239,5 @@ def test_openapi_documents_every_model_field(client: TestClient) -> None:
     ]
     assert undocumented == []
     errors = spec["paths"][SEARCH]["post"]["responses"]
-    assert errors["422"]["content"]["application/json"]["schema"]["$ref"].endswith(
-        "/ErrorResponse"
-    )
+    assert errors["422"]["content"]["application/json"]["schema"]["$ref"].endswith("/ErrorResponse")
     assert {"bearer", "session"} <= set(spec["components"]["securitySchemes"])

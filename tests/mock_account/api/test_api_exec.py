@@ -102,9 +102,9 @@ def test_fail_command_is_200_with_no_convid_and_no_output(client: TestClient) ->
 
 def test_error_in_agent_saves_nothing(client: TestClient) -> None:
     convid = start_trip(client)
-    state_before = client.post(
-        "/api/harness/getConversationState", json={"convid": convid}
-    ).json()["state"]
+    state_before = client.post("/api/harness/getConversationState", json={"convid": convid}).json()[
+        "state"
+    ]
     reply = client.post(
         EXEC,
         json={
@@ -116,9 +116,9 @@ def test_error_in_agent_saves_nothing(client: TestClient) -> None:
     assert reply["resultCode"] == "errorInAgent" and reply["success"] is False
     assert reply["convid"] is None and reply["output"] is None
     assert "missing_function" in reply["error"]["message"]
-    state_after = client.post(
-        "/api/harness/getConversationState", json={"convid": convid}
-    ).json()["state"]
+    state_after = client.post("/api/harness/getConversationState", json={"convid": convid}).json()[
+        "state"
+    ]
     assert state_after == state_before and "report" not in state_after["conv"]
 
 

@@ -12,7 +12,10 @@ from mock_account.http_bench import parse_server_timing, run_http_bench
 def test_parse_server_timing() -> None:
     header = "restore;dur=0.123, run;dur=4.560, encrypt;dur=0.050, save;dur=1.000"
     assert parse_server_timing(header) == {
-        "restore": 0.123, "run": 4.56, "encrypt": 0.05, "save": 1.0
+        "restore": 0.123,
+        "run": 4.56,
+        "encrypt": 0.05,
+        "save": 1.0,
     }
     assert parse_server_timing("") == {}
     assert parse_server_timing("cache;desc=hit, db;dur=oops") == {}
@@ -22,7 +25,10 @@ def test_parse_server_timing() -> None:
 def test_bench_http_prints_throughput_and_percentiles(account_dir: Path) -> None:
     lines: list[str] = []
     code = run_http_bench(
-        requests=12, concurrency=2, store_url="memory://", account_dir=str(account_dir),
+        requests=12,
+        concurrency=2,
+        store_url="memory://",
+        account_dir=str(account_dir),
         out=lines.append,
     )
     text = "\n".join(lines)

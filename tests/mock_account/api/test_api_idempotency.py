@@ -93,7 +93,10 @@ def test_concurrent_duplicates_run_the_agent_once(
     assert calls == 1
     assert len({a.text for a in answers}) == 1
     assert sorted(a.headers.get("idempotent-replayed", "no") for a in answers) == [
-        "no", "true", "true", "true"
+        "no",
+        "true",
+        "true",
+        "true",
     ]
 
 

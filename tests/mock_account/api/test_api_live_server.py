@@ -22,15 +22,26 @@ def tokens() -> list[dict[str, str]]:
     """The users and tokens as `mock-account users --json` prints them."""
     printed = subprocess.run(
         [sys.executable, "-m", "mock_account.cli", "users", "--json"],
-        capture_output=True, text=True, check=True, timeout=60,
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
     )
     return list(json.loads(printed.stdout))
 
 
 @pytest.fixture
 def server(tmp_path: Path, account_dir: Path) -> Iterator[ServerProcess]:
-    args = ["--store", "memory://", "--data-dir", str(tmp_path), "--account-dir", str(account_dir),
-            "--log-level", "warning"]
+    args = [
+        "--store",
+        "memory://",
+        "--data-dir",
+        str(tmp_path),
+        "--account-dir",
+        str(account_dir),
+        "--log-level",
+        "warning",
+    ]
     with ServerProcess(args, startup_s=60) as running:
         yield running
 
@@ -47,7 +58,9 @@ def test_a_hand_off_conversation_over_real_http(
 ) -> None:
     acme = [t for t in tokens if t["account"] == "acme"]
     assert httpx.get(f"{server.url}/health").json() == {
-        "status": "ok", "agents": 6, "store": "memory"
+        "status": "ok",
+        "agents": 6,
+        "store": "memory",
     }
     with signed_in(server, acme[0]["token"]) as alice, signed_in(server, acme[1]["token"]) as bob:
         # A new request: search, run the best match, answer its question.
@@ -107,9 +120,7 @@ def test_a_hand_off_conversation_over_real_http(
             assert hidden.status_code == 404
             assert hidden.json() == {"success": False, "error": {"message": "Unknown conversation"}}
         assert bob.post("/api/user/getPinnedConversations", json={}).json()["conversations"] == []
-        assert bob.post("/api/user/getUnpinnedConversations", json={}).json()[
-            "conversations"
-        ] == []
+        assert bob.post("/api/user/getUnpinnedConversations", json={}).json()["conversations"] == []
         intruder = bob.post(
             "/api/exec/execAgent",
             json={"agentName": "FileExpenses", "convid": convid, "inputs": {"query": EXPENSES}},
@@ -122,9 +133,7 @@ def test_a_hand_off_conversation_over_real_http(
             "success": True
         }
         assert alice.post("/api/user/getConversation", json={"convid": convid}).status_code == 404
-        assert alice.post("/api/user/getPinnedConversations", json={}).json()[
-            "conversations"
-        ] == []
+        assert alice.post("/api/user/getPinnedConversations", json={}).json()["conversations"] == []
 
     # No token, no access.
     assert httpx.post(f"{server.url}/api/exec/search", json={"query": TRIP}).status_code == 401

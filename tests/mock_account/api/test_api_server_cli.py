@@ -71,8 +71,17 @@ def test_a_taken_port_is_one_clear_line(
         taken.listen()
         port = taken.getsockname()[1]
         code = main(
-            ["serve", "--port", str(port), "--store", "memory://", "--data-dir", str(tmp_path),
-             "--account-dir", str(account_dir)]
+            [
+                "serve",
+                "--port",
+                str(port),
+                "--store",
+                "memory://",
+                "--data-dir",
+                str(tmp_path),
+                "--account-dir",
+                str(account_dir),
+            ]
         )
     assert code == 2
     err = capsys.readouterr().err

@@ -134,9 +134,7 @@ def test_bad_paging_is_422(client: TestClient, body: dict[str, object], message:
     assert reply.json()["error"]["message"] == message
 
 
-def test_pin_limit_is_409_with_a_clear_message(
-    client: TestClient, deployment: Deployment
-) -> None:
+def test_pin_limit_is_409_with_a_clear_message(client: TestClient, deployment: Deployment) -> None:
     deployment.account.pin_limit = 2
     convids = [new_conversation(client, f"show the open invoice number {i}") for i in range(3)]
     for convid in convids[:2]:

@@ -32,7 +32,9 @@ from mock_account.users import UserDirectory
 def base() -> Base:
     agents = load_account(default_account_dir())
     engine = Engine(
-        {a.name: a for a in agents}, MockModel(), BusinessData(seed=DEFAULT_SEED),
+        {a.name: a for a in agents},
+        MockModel(),
+        BusinessData(seed=DEFAULT_SEED),
         RunLimits(time_limit_s=30.0),
     )
     users = UserDirectory.generate(DEFAULT_SEED).users

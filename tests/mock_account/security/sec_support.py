@@ -43,8 +43,12 @@ class Base:
 
 
 def converse(
-    account: MockAccount, user: User, query: str, convid: str | None = None,
-    *, validation: bool = False,
+    account: MockAccount,
+    user: User,
+    query: str,
+    convid: str | None = None,
+    *,
+    validation: bool = False,
 ) -> ExecResult:
     """Route a request, run the agent and answer every ask with the first offered answer."""
     agent, _ = account.route(user, query, convid)
@@ -52,8 +56,10 @@ def converse(
     result = account.exec_agent(user, agent, {"query": query}, convid, validation=validation)
     while result.success and result.result_code == "ask":
         answers = {
-            i["name"]: i.get("default") or (
-                (i.get("options") or ["x"])[:1] if i["type"] == "chooseMany"
+            i["name"]: i.get("default")
+            or (
+                (i.get("options") or ["x"])[:1]
+                if i["type"] == "chooseMany"
                 else (i.get("options") or ["an answer"])[0]
             )
             for i in result.ask_input["inputs"]

@@ -92,9 +92,7 @@ class _Interrupting:
         self._store.replace_blob(*args, **kwargs)
 
 
-def test_an_interrupted_reencryption_resumes_and_completes(
-    base: Base, make_account
-) -> None:
+def test_an_interrupted_reencryption_resumes_and_completes(base: Base, make_account) -> None:
     old = make_account()
     made = _fill(old, base, 5)
     states = {convid: old.state_view(user, convid)["state"] for user, convid in made}
@@ -157,7 +155,9 @@ def test_a_record_that_cannot_be_opened_is_reported_and_left_alone(
     tampered = bytearray(stored.blob)
     tampered[-1] ^= 1
     old.store.replace_blob(
-        alice.account, first.convid, expected_version=stored.entry.state_version,
+        alice.account,
+        first.convid,
+        expected_version=stored.entry.state_version,
         blob=bytes(tampered),
     )
     cipher = StateCipher(old.cipher.keys.rotated())  # type: ignore[attr-defined]

@@ -152,9 +152,7 @@ class _Watched:
         return done
 
 
-def test_the_background_sweeper_deletes_expired_conversations(
-    base: Base, make_account
-) -> None:
+def test_the_background_sweeper_deletes_expired_conversations(base: Base, make_account) -> None:
     clock = FakeClock()
     account = make_account(clock=clock)
     alice = base.user("acme")

@@ -275,8 +275,7 @@ def test_an_encryption_key_hook_supplies_the_account_keys(
     base: Base, make_account, hook_module, tmp_path: Path
 ) -> None:
     name = hook_module(
-        "async def encryptionKey(event):\n"
-        "    return bytes([len(event['keyName'])]) * 32\n"
+        "async def encryptionKey(event):\n    return bytes([len(event['keyName'])]) * 32\n"
     )
     config = AccountConfig(data_dir=tmp_path, hooks=name, key_names=("old-key", "current"))
     hooks, error = load_configured_hooks(config)
