@@ -9,22 +9,18 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import os
-import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-import pytest
+from server_stores import fresh_url, unreachable
 
 from mock_account.crypto import StateCipher
 from mock_account.state import parse_state
 from mock_account.stores import ConversationStore, StoreUnavailable, open_store
 from mock_account.users import IssuedToken, UserDirectory
 
-POSTGRES_URL = os.environ.get("TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/test")
-REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
 SERVER_BACKENDS = ["sqlite", "postgres", "redis"]
 
 # One agent that saves on every run (``end``), so a conversation's version is its number of
@@ -58,50 +54,9 @@ def first_token(seed: int = 7) -> IssuedToken:
     return UserDirectory.generate(seed).tokens()[0]
 
 
-def unreachable(backend: str, exc: BaseException) -> None:
-    """Skip (or fail under CI) because a server the test needs is down."""
-    message = f"{backend} server unreachable: {exc}"
-    if os.environ.get("CI") == "true":
-        pytest.fail(message)
-    pytest.skip(message)
-
-
-def with_option(url: str, option: str) -> str:
-    return f"{url}{'&' if '?' in url else '?'}{option}"
-
-
-def _drop_schema(schema: str) -> None:
-    import psycopg
-    from psycopg import sql
-
-    with psycopg.connect(with_option(POSTGRES_URL, "connect_timeout=5"), autocommit=True) as conn:
-        conn.execute(sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(schema)))
-
-
-def _drop_prefix(prefix: str) -> None:
-    import redis
-
-    client = redis.Redis.from_url(REDIS_URL)
-    try:
-        keys = list(client.scan_iter(match=f"{prefix}:*", count=500))
-        for start in range(0, len(keys), 500):
-            client.delete(*keys[start : start + 500])
-    finally:
-        client.close()
-
-
 def backend_url(backend: str, folder: Path) -> tuple[str, Callable[[], None]]:
     """``(url, cleanup)`` of a fresh, empty store of ``backend``."""
-    run = uuid.uuid4().hex[:12]
-    if backend == "sqlite":
-        return f"sqlite:///{folder / 'stores' / 'conversations.db'}", lambda: None
-    if backend == "postgres":
-        schema = f"test_rel_{run}"
-        return with_option(POSTGRES_URL, f"schema={schema}"), lambda: _drop_schema(schema)
-    if backend == "redis":
-        prefix = f"test:rel:{run}"
-        return with_option(REDIS_URL, f"prefix={prefix}"), lambda: _drop_prefix(prefix)
-    raise ValueError(f"unknown backend {backend!r}")
+    return fresh_url(backend, folder, "rel")
 
 
 @contextmanager

@@ -22,7 +22,8 @@ import httpx
 import pytest
 from rel_private import CannotStart, PrivatePostgres, PrivateRedis, private_postgres, private_redis
 from rel_servers import client, note, run_queries, servers, state_of
-from rel_support import report, unreachable, with_option
+from rel_support import report
+from server_stores import unreachable, with_option
 
 from mock_account.stores import open_store
 

@@ -8,7 +8,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
-from store_backends import backend_url, open_or_skip, with_option
+from server_stores import with_option
+from store_backends import backend_url, open_or_skip
 
 from mock_account.stores import ConversationStore, StoreError, open_store
 

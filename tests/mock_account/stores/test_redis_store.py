@@ -8,7 +8,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
-from store_backends import REDIS_URL, backend_url, open_or_skip, with_option
+from server_stores import REDIS_URL, with_option
+from store_backends import backend_url, open_or_skip
 
 from mock_account.stores import ConversationStore, open_store
 

@@ -1,0 +1,71 @@
+"""Fresh, isolated stores on the real servers, shared by every test suite that needs one.
+
+PostgreSQL and Redis are the machine's servers (override with TEST_POSTGRES_URL /
+TEST_REDIS_URL). Each caller gets its own PostgreSQL schema or Redis key prefix, removed by
+the cleanup it is handed, so parallel runs never collide. When a server is unreachable the
+test skips with the reason, except with CI=true, where that is a failure.
+"""
+
+from __future__ import annotations
+
+import os
+import uuid
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+POSTGRES_URL = os.environ.get("TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/test")
+REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
+
+
+def unreachable(backend: str, exc: BaseException) -> None:
+    """Skip (or fail under CI) because a real server the test needs is down."""
+    message = f"{backend} server unreachable: {exc}"
+    if os.environ.get("CI") == "true":
+        pytest.fail(message)
+    pytest.skip(message)
+
+
+def with_option(url: str, option: str) -> str:
+    return f"{url}{'&' if '?' in url else '?'}{option}"
+
+
+def drop_schema(schema: str) -> None:
+    import psycopg
+    from psycopg import sql
+
+    with psycopg.connect(with_option(POSTGRES_URL, "connect_timeout=5"), autocommit=True) as conn:
+        conn.execute(sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(schema)))
+
+
+def drop_prefix(prefix: str) -> None:
+    import redis
+
+    client = redis.Redis.from_url(REDIS_URL)
+    try:
+        keys = list(client.scan_iter(match=f"{prefix}:*", count=500))
+        for start in range(0, len(keys), 500):
+            client.delete(*keys[start : start + 500])
+    finally:
+        client.close()
+
+
+def fresh_url(backend: str, folder: Path, label: str = "store") -> tuple[str, Callable[[], None]]:
+    """``(url, cleanup)`` of a fresh, empty store; ``backend+batch`` adds group commit."""
+    if backend.endswith("+batch"):
+        url, cleanup = fresh_url(backend.removesuffix("+batch"), folder, label)
+        return with_option(url, "batch=64"), cleanup
+    run = uuid.uuid4().hex[:12]
+    if backend == "memory":
+        return "memory://", lambda: None
+    if backend == "sqlite":
+        return f"sqlite:///{folder / 'stores' / 'conversations.db'}", lambda: None
+    if backend == "postgres":
+        schema = f"test_{label}_{run}"
+        url = with_option(POSTGRES_URL, f"schema={schema}&connect_timeout=5")
+        return url, lambda: drop_schema(schema)
+    if backend == "redis":
+        prefix = f"test:{label}:{run}"
+        return with_option(REDIS_URL, f"prefix={prefix}"), lambda: drop_prefix(prefix)
+    raise ValueError(f"unknown backend {backend!r}")
