@@ -15,67 +15,17 @@ from typing import Any
 
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
+from fixture_agents import AGENTS as FIXTURE_AGENTS
 
 from mock_account.api import create_app
 from mock_account.deployment import AccountConfig, Deployment, build_deployment
 from mock_account.users import User
 
+# The HTTP tests' account, less the agents these tests have no use for.
 AGENTS = {
-    "BookTrip": """
-name: BookTrip
-title: Book a business trip
-tag: travel
-description: Book a flight for a business trip to a city, with the seat you prefer.
-examples: ["I need to fly to Berlin next week for the client workshop"]
-main:
-  - prompt: {name: chat, user: "{sys.query}"}
-  - ask:
-      message: Which seat do you prefer?
-      inputs:
-        - {name: seat, type: chooseOne, label: Seat, options: [aisle, window]}
-  - var: {name: conv.trip, value: {destination: Berlin, seat: "{answers.seat}"}}
-  - llm: {prompt: chat, reply: "Booked your trip to {conv.trip.destination}, {conv.trip.seat}."}
-  - output: "{result}"
-  - end: {}
-""",
-    "FileExpenses": """
-name: FileExpenses
-title: File travel expenses
-tag: finance
-description: File the travel expenses of a trip as an expense claim.
-examples: ["file my travel expenses for that trip"]
-main:
-  - prompt: {name: chat, user: "{sys.query}"}
-  - if:
-      when: {exists: conv.trip}
-      then:
-        - llm: {prompt: chat, reply: "Expenses filed for your trip to {conv.trip.destination}."}
-      else: [{llm: {prompt: chat, reply: "Which trip are these expenses for?"}}]
-  - var: {name: conv.expense, value: {trip: "{conv.trip.destination}"}}
-  - output: "{result}"
-  - end: {}
-""",
-    "InvoiceStatus": """
-name: InvoiceStatus
-title: Show the status of an invoice
-tag: finance
-description: Show the status of the open invoice of a customer.
-examples: ["what's the status of the open invoice for that customer"]
-main:
-  - prompt: {name: chat, user: "{sys.query}"}
-  - llm: {prompt: chat, reply: "The open invoice is due at the end of the month."}
-  - output: "{result}"
-  - end: {}
-""",
-    "IssueRefund": """
-name: IssueRefund
-title: Issue a refund
-tag: sales
-description: Issue a refund of a payment to a customer.
-examples: ["refund the last payment of my customer"]
-main:
-  - fail: {message: "Refunds need a manager's approval ({sys.query})."}
-""",
+    name: text
+    for name, text in FIXTURE_AGENTS.items()
+    if name in ("BookTrip", "FileExpenses", "InvoiceStatus", "IssueRefund")
 }
 
 TRIP = "I need to fly to Berlin next week for the client workshop"
