@@ -154,7 +154,9 @@ class MockAccount:
     ) -> tuple[str | None, list[SearchHit]]:
         """Which agent a follow-up (or a new request) goes to, and the ranked matches."""
         hits = self.search(user, query)
-        previous = self.last_agent(user, convid) if convid else None
+        # Finding the previous agent means restoring the whole state; only two cases use it.
+        needs_previous = convid and (behavior == "executePrevious" or not hits)
+        previous = self.last_agent(user, convid) if needs_previous else None
         decision = choose_agent(hits, behavior=behavior, previous_agent=previous)
         return decision.agent_name, hits
 

@@ -13,6 +13,8 @@ from typing import Any
 import yaml
 from hypothesis import strategies as st
 
+from agents_catalog.agent_format import COMMAND_NAMES
+
 YAML_FRAGMENTS = [
     "\n",
     "\n  ",
@@ -117,20 +119,7 @@ VALID_AGENT: dict[str, Any] = {
 }
 
 AGENT_FIELDS = ["name", "title", "tag", "description", "examples", "version", "main", "functions"]
-COMMANDS = [
-    "prompt",
-    "llm",
-    "ask",
-    "var",
-    "if",
-    "for",
-    "data",
-    "output",
-    "end",
-    "return",
-    "fail",
-    "func",
-]
+COMMANDS = list(COMMAND_NAMES)
 COMMAND_FIELDS = [
     "name",
     "scope",
