@@ -50,6 +50,8 @@ DataSource = Literal[
     "assets",
 ]
 DATA_SOURCES: tuple[str, ...] = get_args(DataSource)
+DataAction = Literal["match", "find", "create", "update"]
+DATA_ACTIONS: tuple[str, ...] = get_args(DataAction)
 
 
 class _Strict(BaseModel):
@@ -133,13 +135,63 @@ class ForArgs(_Strict):
 
 
 class DataArgs(_Strict):
-    """Look up mock business records; the best match (or a list) goes to `into`."""
+    """Work with mock business records; the record (or a list) goes to `into`.
+
+    ``action`` says what the agent does with the request:
+
+    - ``match`` (default): the records that share the most words with ``match`` (and
+      satisfy ``where``), best first; a text that shares none still gets a record.
+    - ``find``: the record the request names (an id, a name, a place). When it names one
+      that does not exist, `into` is null and `outcome.message` says so with the closest
+      names; it never answers with another record. When the request names none, the
+      record in ``base`` (what the conversation holds), else the best ``match``.
+    - ``create``: a new record built from the facts the request states, then ``given``
+      (values the conversation holds), Faker filling only what is left open.
+    - ``update``: the record found as for ``find`` (or ``base``), changed by what the
+      request states (new dates, a shift, an amount...) and by ``fixed``.
+
+    ``fixed`` always wins (answers given in a form, constants such as ``status:
+    cancelled``); facts stated in the request win over ``given`` and ``base``. An entry of
+    ``given`` or ``fixed`` whose template refers to a missing value is left out.
+    """
 
     source: DataSource
+    action: DataAction = "match"
     match: str | None = Field(default=None, max_length=5000)
     where: dict[str, Any] | None = None
+    request: str | None = Field(
+        default=None,
+        max_length=5000,
+        description="The text whose stated facts are used (find, create, update); "
+        "default: the user's request.",
+    )
+    base: str | None = Field(
+        default=None,
+        max_length=200,
+        description="find / update: the record the conversation already holds, e.g. '{conv.trip}'.",
+    )
+    given: dict[str, Any] | None = Field(
+        default=None,
+        description="Fields taken from what the conversation holds; the request's own facts "
+        "win over them.",
+    )
+    fixed: dict[str, Any] | None = Field(
+        default=None,
+        description="Fields that win over everything: form answers, constants.",
+    )
+    requester: bool = Field(
+        default=False,
+        description="find / update of people: when the request speaks of the user ('I', "
+        "'my') and names nobody else, the record is the user's own.",
+    )
     limit: int = Field(default=1, ge=1, le=50)
     into: str = Field(default="record", pattern=IDENT_PATTERN)
+    outcome: str = Field(
+        default="outcome",
+        pattern=IDENT_PATTERN,
+        description="find / create / update: the local that receives {found, asked, kind, "
+        "closest, message, stated, changed}.",
+    )
     prompt: str | None = Field(
         default=None,
         pattern=IDENT_PATTERN,
@@ -323,6 +375,12 @@ class AgentDefinition(_Strict):
     version: str = Field(default="1.0.0", pattern=r"^[0-9]+(\.[0-9]+){0,2}$")
     main: list[Command] = Field(min_length=1)
     functions: dict[str, list[Command]] = Field(default_factory=dict)
+    followups: dict[str, str] = Field(
+        default_factory=dict,
+        description="Suggested follow-ups: for a conversation variable this agent continues "
+        "from, what a user would type to reach it once another agent saved it (a template "
+        "over conv.*, e.g. 'File my expenses for the {conv.trip.destination} trip').",
+    )
 
     def function(self, name: str) -> list[Any]:
         return list(self.main) if name == "main" else list(self.functions[name])

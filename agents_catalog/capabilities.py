@@ -34,6 +34,36 @@ VARIABLE_SOURCES = {
     "candidate": "candidates",
 }
 
+# The fields of each data source's records, in record order. A record of a source that
+# backs an agreed variable fits that variable's schema.
+SOURCE_FIELDS: dict[str, tuple[str, ...]] = {
+    "customers": ("id", "name", "contact", "email", "tier", "country"),
+    "orders": ("id", "customer_id", "product", "quantity", "total", "currency", "status"),
+    "employees": ("id", "name", "email", "department", "title", "manager", "location"),
+    "flights": (
+        "destination",
+        "origin",
+        "start_date",
+        "end_date",
+        "purpose",
+        "flight",
+        "hotel",
+        "cost",
+        "currency",
+    ),
+    "hotels": ("name", "city", "nightly_rate", "currency", "stars"),
+    "invoices": ("number", "amount", "currency", "due_date", "status", "party"),
+    "expenses": ("id", "category", "amount", "currency", "date", "note"),
+    "tickets": ("id", "subject", "priority", "status", "customer_id", "assignee"),
+    "incidents": ("id", "service", "severity", "status", "summary", "started_at"),
+    "contracts": ("id", "counterparty", "kind", "value", "currency", "renewal_date"),
+    "vendors": ("id", "name", "category", "country", "rating"),
+    "campaigns": ("name", "channel", "budget", "currency", "start_date", "audience"),
+    "candidates": ("id", "name", "role", "stage", "email"),
+    "products": ("sku", "name", "category", "price", "currency", "stock"),
+    "assets": ("tag", "kind", "model", "assigned_to", "status"),
+}
+
 
 @dataclass(frozen=True)
 class Capability:
@@ -50,6 +80,17 @@ class Capability:
     refuses: tuple[str, ...] = ()
     refusal: str = ""
     extra_prompt: str | None = None
+    # What the agent does with its record: find it, create it or update it (the world's
+    # actions), and which fields come from a form or are constants (`fixed`), from the
+    # conversation beyond the agreed hand-offs (`given`), or from another text (`request`).
+    action: str | None = None
+    fixed: dict[str, Any] = field(default_factory=dict)
+    given: dict[str, Any] = field(default_factory=dict)
+    request: str | None = None
+    requester: bool = False
+    # A suggested follow-up per variable read: what a user types to reach this agent
+    # once an earlier agent saved that variable (a template over `conv.*`).
+    followups: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -78,6 +119,12 @@ def _capability(tag: str, raw: dict[str, Any]) -> Capability:
         refuses=tuple(str(r) for r in raw.get("refuses") or ()),
         refusal=" ".join(str(raw.get("refusal", "")).split()),
         extra_prompt=raw.get("extra_prompt"),
+        action=raw.get("action"),
+        fixed=dict(raw.get("fixed") or {}),
+        given=dict(raw.get("given") or {}),
+        request=raw.get("request"),
+        requester=bool(raw.get("requester", False)),
+        followups={str(k): str(v) for k, v in (raw.get("followups") or {}).items()},
     )
 
 

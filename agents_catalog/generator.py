@@ -24,7 +24,13 @@ from typing import Any
 
 import yaml
 
-from .capabilities import VARIABLE_SOURCES, Capability, Department, load_departments
+from .capabilities import (
+    SOURCE_FIELDS,
+    VARIABLE_SOURCES,
+    Capability,
+    Department,
+    load_departments,
+)
 from .scheme import NamingScheme, load_scheme
 
 DEFAULT_SEED = 7
@@ -57,20 +63,84 @@ HANDOFF_PHRASES = {
     "candidate": "I used the candidate {conv.candidate.name} for {conv.candidate.role} already "
     "saved in this conversation.",
 }
-# The field of each variable that best identifies it in a free-text data lookup.
-KEY_FIELDS = {
-    "trip": "destination",
-    "customer": "name",
-    "order": "product",
-    "employee": "name",
-    "ticket": "subject",
-    "invoice": "party",
-    "expense": "category",
-    "incident": "service",
-    "contract": "counterparty",
-    "vendor": "name",
-    "campaign": "name",
-    "candidate": "role",
+# How a reader of an agreed variable uses it, per data source the reader works with:
+# ``SAME`` when the source holds that very kind of record (the reader continues from the
+# saved record itself), else the record fields (or extra context fields) it takes from the
+# saved variable. A lookup (find) turns the source's own fields into filters.
+SAME = "same"
+HANDOFF_FIELDS: dict[tuple[str, str], str | dict[str, str]] = {
+    ("assets", "candidate"): {"assigned_to": "{conv.candidate.name}"},
+    ("assets", "employee"): {"assigned_to": "{conv.employee.name}"},
+    ("campaigns", "campaign"): SAME,
+    ("candidates", "candidate"): SAME,
+    ("contracts", "contract"): SAME,
+    ("contracts", "customer"): {"counterparty": "{conv.customer.name}"},
+    ("contracts", "vendor"): {"counterparty": "{conv.vendor.name}"},
+    ("customers", "campaign"): {"campaign": "{conv.campaign.name}"},
+    ("customers", "customer"): SAME,
+    ("customers", "ticket"): {"id": "{conv.ticket.customer_id}", "ticket": "{conv.ticket.id}"},
+    ("customers", "trip"): {
+        "visit_city": "{conv.trip.destination}",
+        "visit_date": "{conv.trip.start_date}",
+    },
+    ("customers", "vendor"): {"screened_supplier": "{conv.vendor.name}"},
+    ("employees", "employee"): SAME,
+    ("employees", "expense"): {
+        "expense": "{conv.expense.id}",
+        "expense_amount": "{conv.expense.amount}",
+        "expense_currency": "{conv.expense.currency}",
+    },
+    ("employees", "incident"): {"incident": "{conv.incident.id}"},
+    ("employees", "ticket"): {"name": "{conv.ticket.assignee}", "ticket": "{conv.ticket.id}"},
+    ("employees", "trip"): {
+        "trip": "{conv.trip.destination}",
+        "travel_date": "{conv.trip.start_date}",
+    },
+    ("expenses", "employee"): {"employee": "{conv.employee.name}"},
+    ("expenses", "expense"): SAME,
+    ("expenses", "trip"): {
+        "currency": "{conv.trip.currency}",
+        "date": "{conv.trip.start_date}",
+        "trip": "{conv.trip.destination}",
+        "note": "Trip to {conv.trip.destination}, {conv.trip.start_date} to {conv.trip.end_date}",
+    },
+    ("flights", "customer"): {"customer": "{conv.customer.name}"},
+    ("flights", "employee"): {
+        "origin": "{conv.employee.location}",
+        "traveller": "{conv.employee.name}",
+    },
+    ("flights", "trip"): SAME,
+    ("hotels", "expense"): {"currency": "{conv.expense.currency}"},
+    ("hotels", "trip"): {
+        "city": "{conv.trip.destination}",
+        "check_in": "{conv.trip.start_date}",
+        "check_out": "{conv.trip.end_date}",
+    },
+    ("incidents", "incident"): SAME,
+    ("invoices", "customer"): {"party": "{conv.customer.name}"},
+    ("invoices", "invoice"): SAME,
+    ("invoices", "order"): {
+        "amount": "{conv.order.total}",
+        "currency": "{conv.order.currency}",
+        "order": "{conv.order.id}",
+    },
+    ("invoices", "vendor"): {"party": "{conv.vendor.name}"},
+    ("orders", "campaign"): {"campaign": "{conv.campaign.name}"},
+    ("orders", "customer"): {"customer_id": "{conv.customer.id}"},
+    ("orders", "order"): SAME,
+    ("products", "contract"): {
+        "currency": "{conv.contract.currency}",
+        "contract": "{conv.contract.id}",
+        "customer": "{conv.contract.counterparty}",
+    },
+    ("products", "order"): {"name": "{conv.order.product}", "order": "{conv.order.id}"},
+    ("tickets", "customer"): {"customer_id": "{conv.customer.id}"},
+    ("tickets", "order"): {"order": "{conv.order.id}"},
+    ("tickets", "ticket"): SAME,
+    ("vendors", "contract"): {"contract": "{conv.contract.id}"},
+    ("vendors", "employee"): {"requested_for": "{conv.employee.name}"},
+    ("vendors", "order"): {"order": "{conv.order.id}", "product": "{conv.order.product}"},
+    ("vendors", "vendor"): SAME,
 }
 SYSTEM_STYLES = (
     "You are {title}, an assistant of the {label} department. Be brief and concrete.",
@@ -142,12 +212,7 @@ def _agent_document(
             noted = ", ".join(f"{i['label']}: {{answers.{i['name']}}}" for i in shown[:3])
             reply = f"{reply} Noted - {noted}."
     if cap.data:
-        match = "{sys.query}" + "".join(
-            f" {{conv.{var}.{KEY_FIELDS[var]}}}" for var in cap.reads if var in KEY_FIELDS
-        )
-        main.append(
-            {"data": {"source": cap.data, "match": match, "into": "record", "prompt": "chat"}}
-        )
+        main.extend(_data_commands(cap, scheme))
     for var in cap.reads:
         main.append(
             {
@@ -170,15 +235,80 @@ def _agent_document(
     main.append({"llm": {"prompt": "chat", "reply": reply}})
     main.append({"output": "{result}"})
     main.append({"end": {}})
-    return {
+    document: dict[str, Any] = {
         "name": cap.name,
         "title": cap.title,
         "tag": cap.tag,
         "description": cap.description,
         "examples": list(cap.examples),
-        "version": VERSION,
-        "main": main,
     }
+    if cap.followups:
+        document["followups"] = dict(cap.followups)
+    document["version"] = VERSION
+    document["main"] = main
+    return document
+
+
+def _data_commands(cap: Capability, scheme: NamingScheme) -> list[dict[str, Any]]:
+    """The record command of an agent and, for a lookup, what it says when there is none."""
+    source = cap.data
+    assert source is not None
+    if cap.action is None:
+        raise GeneratorError(f"{cap.name}: an agent with data needs an action")
+    args: dict[str, Any] = {"source": source, "action": cap.action}
+    if cap.request:
+        args["request"] = cap.request
+    base: str | None = None
+    given: dict[str, str] = {}
+    where: dict[str, str] = {}
+    for var in cap.reads:
+        how = HANDOFF_FIELDS.get((source, var))
+        if how is None:
+            raise GeneratorError(f"{cap.name}: no hand-off rule for '{source}' reading conv.{var}")
+        if how == SAME:
+            if cap.action == "create":
+                properties = scheme.variables[var].schema.get("properties", {})
+                given.update({prop: f"{{conv.{var}.{prop}}}" for prop in properties})
+            else:
+                base = f"{{conv.{var}}}"
+            continue
+        assert isinstance(how, dict)
+        for name, template in how.items():
+            if cap.action == "find" and name in SOURCE_FIELDS[source]:
+                where[name] = template
+            else:
+                given[name] = template
+    # A writer that looks up or changes a record continues from the one it saved before.
+    for var in cap.writes:
+        if cap.action != "create" and VARIABLE_SOURCES[var] == source and base is None:
+            base = f"{{conv.{var}}}"
+    given.update(cap.given)
+    if base:
+        args["base"] = base
+    if where:
+        args["where"] = where
+    if given:
+        args["given"] = given
+    if cap.fixed:
+        args["fixed"] = dict(cap.fixed)
+    if cap.requester:
+        args["requester"] = True
+    args.update(into="record", prompt="chat")
+    commands: list[dict[str, Any]] = [{"data": args}]
+    if cap.action in ("find", "update"):
+        commands.append(
+            {
+                "if": {
+                    "when": {"missing": "record"},
+                    "then": [
+                        {"llm": {"prompt": "chat", "reply": "{outcome.message}"}},
+                        {"output": "{result}"},
+                        {"end": {}},
+                    ],
+                }
+            }
+        )
+    return commands
 
 
 def _check_capability(cap: Capability, scheme: NamingScheme) -> None:
@@ -190,6 +320,8 @@ def _check_capability(cap: Capability, scheme: NamingScheme) -> None:
             raise GeneratorError(
                 f"{cap.name}: writing conv.{var} needs data: {VARIABLE_SOURCES[var]}"
             )
+    if cap.data and cap.action not in ("find", "create", "update"):
+        raise GeneratorError(f"{cap.name}: action must be find, create or update")
 
 
 def _dump(document: dict[str, Any]) -> str:

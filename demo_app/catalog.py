@@ -7,13 +7,14 @@ wire format does not carry (an agent's department) and for suggested follow-ups.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
 
 from agents_catalog.agent_format import AgentDefinition
 from agents_catalog.graph import HandoffGraph, build_handoff_graph
 from agents_catalog.loader import load_account
 from mock_account.deployment import default_account_dir
+from mock_account.followups import Followups
 from mock_account.search import SearchIndex
 
 
@@ -30,9 +31,13 @@ class Catalog:
     def departments(self) -> list[str]:
         return sorted({a.tag for a in self.agents.values()})
 
+    @cached_property
+    def followups(self) -> Followups:
+        return Followups(self.agents.values(), self.index, self.graph)
+
     def routed_examples(self, agent_name: str) -> list[str]:
         """The agent's examples that a search sends to this very agent (best first)."""
-        return list(_routed_examples(self, agent_name))
+        return self.followups.routed_examples(agent_name)
 
 
 def catalog_from_agents(agents: list[AgentDefinition], index: SearchIndex | None = None) -> Catalog:
@@ -48,19 +53,3 @@ def catalog_from_agents(agents: list[AgentDefinition], index: SearchIndex | None
 def load_catalog(account_dir: Path | None = None) -> Catalog:
     """The catalog shipped with the project (or the account folder given)."""
     return catalog_from_agents(load_account(account_dir or default_account_dir()))
-
-
-_ROUTED: dict[tuple[int, str], tuple[str, ...]] = {}
-
-
-def _routed_examples(catalog: Catalog, agent_name: str) -> tuple[str, ...]:
-    key = (id(catalog), agent_name)
-    if key not in _ROUTED:
-        agent = catalog.agents.get(agent_name)
-        found = []
-        for example in agent.examples if agent else ():
-            hits = catalog.index.search(example, limit=1)
-            if hits and hits[0].agent_name == agent_name:
-                found.append(example)
-        _ROUTED[key] = tuple(found)
-    return _ROUTED[key]

@@ -1,24 +1,17 @@
-"""Suggested follow-ups and starter requests, chosen from the hand-off graph.
+"""Suggested follow-ups and starter requests for the chat page.
 
-A suggestion is an example request of an agent that reads a conversation variable the
-last agent wrote, so following it visibly hands the conversation over. Only examples
-that a search routes to that very agent are used, so the suggestion does what it says.
+The suggestions themselves are the account's (``mock_account.followups``): requests for
+agents that read what the last run saved, written from the saved values.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from typing import Any
+
+from mock_account.followups import Suggestion
 
 from .catalog import Catalog
-
-
-@dataclass(frozen=True)
-class Suggestion:
-    request: str
-    agent: str
-    department: str
-    variable: str  # the conv.x it will pick up
-
 
 # Three openings that each start a hand-off chain (trip, customer, incident).
 STARTERS: tuple[str, ...] = (
@@ -34,39 +27,12 @@ def suggest_followups(
     written: list[str] | None = None,
     already_ran: set[str] | None = None,
     limit: int = 3,
+    conv: Mapping[str, Any] | None = None,
 ) -> list[Suggestion]:
-    """Up to ``limit`` requests for readers of what ``last_agent`` wrote, varied by variable.
+    """Up to ``limit`` follow-ups after ``last_agent`` (see ``Followups.suggest``)."""
+    return catalog.followups.suggest(
+        last_agent, written=written, conv=conv, already_ran=already_ran, limit=limit
+    )
 
-    ``written`` (variable names) defaults to what the agent writes in the graph; agents in
-    ``already_ran`` are suggested only when nothing else is left.
-    """
-    io = catalog.graph.agents.get(last_agent)
-    variables = sorted(written if written is not None else (io.writes if io else ()))
-    ran = (already_ran or set()) | {last_agent}
-    per_variable: list[list[Suggestion]] = []
-    for variable in variables:
-        options = []
-        for reader in catalog.graph.readers(variable):
-            if reader == last_agent:
-                continue
-            examples = catalog.routed_examples(reader)
-            if examples:
-                options.append(
-                    Suggestion(examples[0], reader, catalog.department(reader), f"conv.{variable}")
-                )
-        fresh = [s for s in options if s.agent not in ran]
-        per_variable.append(fresh + [s for s in options if s.agent in ran])
-    chosen: list[Suggestion] = []
-    seen_departments: set[str] = set()
-    # Round robin over variables; prefer a department not suggested yet.
-    while len(chosen) < limit and any(per_variable):
-        for options in per_variable:
-            if not options or len(chosen) >= limit:
-                continue
-            pick = next((s for s in options if s.department not in seen_departments), options[0])
-            options.remove(pick)
-            if any(s.agent == pick.agent for s in chosen):
-                continue
-            chosen.append(pick)
-            seen_departments.add(pick.department)
-    return chosen
+
+__all__ = ["STARTERS", "Suggestion", "suggest_followups"]

@@ -1,7 +1,8 @@
 """``mock-account chat``: the quickest way to try the account, in a terminal.
 
 Each answer shows which agent answered, the runner-up, and any hand-off ("used
-conv.trip from BookBusinessTrip"). Asks are asked field by field. ``/new`` starts a
+conv.trip from BookBusinessTrip") and suggested follow-ups written from what was saved.
+Asks are asked field by field. ``/new`` starts a
 new conversation, ``/state`` prints the conversation's variables, ``/quit`` leaves.
 """
 
@@ -12,6 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .account import ExecResult, MockAccount
+from .followups import Followups
 from .users import User
 
 MIN_QUERY = 8
@@ -52,9 +54,31 @@ def _show(result: ExecResult, hits: list[Any], say: Say) -> None:
         say(f"   (runner-up: {runner_up[0].agent_name}, score {runner_up[0].score:.2f})")
 
 
+def _suggest(
+    account: MockAccount,
+    user: User,
+    followups: Followups,
+    result: ExecResult,
+    ran: set[str],
+    say: Say,
+) -> None:
+    if not result.convid:
+        return
+    state = account.state_view(user, result.convid)["state"]
+    runs = state.get("runs") or []
+    written = list(runs[-1].get("writes", [])) if runs else []
+    found = followups.suggest(
+        result.agent_name, written=written, conv=state.get("conv", {}), already_ran=ran
+    )
+    for suggestion in found:
+        say(f"   next: {suggestion.request}  [{suggestion.agent}, {suggestion.department}]")
+
+
 def run_chat(account: MockAccount, user: User, ask: Ask = input, say: Say = print) -> int:
     say(f"Chatting as {user.email}. Ask for anything; /new, /state, /quit.")
     convid: str | None = None
+    followups = Followups(account.agents.values(), account.index)
+    ran: set[str] = set()
     while True:
         try:
             query = ask("you> ").strip()
@@ -65,6 +89,7 @@ def run_chat(account: MockAccount, user: User, ask: Ask = input, say: Say = prin
             return 0
         if query == "/new":
             convid = None
+            ran.clear()
             say("Started a new conversation.")
             continue
         if query == "/state":
@@ -93,3 +118,6 @@ def run_chat(account: MockAccount, user: User, ask: Ask = input, say: Say = prin
             _show(result, hits, say)
         if result.success:
             convid = result.convid
+            ran.add(result.agent_name)
+            if result.result_code == "success":
+                _suggest(account, user, followups, result, ran, say)

@@ -17,7 +17,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import date, datetime
 from typing import Any
 
 from agents_catalog.agent_format import (
@@ -40,6 +40,7 @@ from .mock_model import LanguageModel
 from .program import compiled
 from .state import empty_state, paused_run, prompt_key
 from .templates import TemplateError, lookup, render_text, render_value
+from .world import World, understand_request
 
 MAX_CALL_DEPTH = 32
 MAX_STEPS = 20_000
@@ -338,15 +339,74 @@ class _Run:
         self._return(stack, value)
         return ("success", None) if not stack else None
 
+    def present(self, frame: dict[str, Any], values: dict[str, Any] | None) -> dict[str, Any]:
+        """Render each entry; an entry whose template refers to a missing value is left
+        out, so ``given: {currency: "{conv.trip.currency}"}`` says nothing without a trip."""
+        out: dict[str, Any] = {}
+        resolve = self.resolver(frame)
+        for key, template in (values or {}).items():
+            missing = False
+
+            def tracking(path: str) -> Any:
+                nonlocal missing
+                value = resolve(path)
+                if value is None:
+                    missing = True
+                return value
+
+            try:
+                value = render_value(template, tracking)
+            except TemplateError as exc:
+                raise AgentError(str(exc)) from exc
+            if not missing:
+                out[key] = value
+        return out
+
     def data(self, frame: dict[str, Any], args: DataArgs) -> None:
         match = self.text(frame, args.match) if args.match is not None else None
         where = self.render(frame, args.where) if args.where is not None else None
-        records = self.engine.data.lookup(args.source, match=match, where=where, limit=args.limit)
-        value: Any = (records[0] if records else None) if args.limit == 1 else records
+        call: dict[str, Any] = {"source": args.source}
+        if args.action == "match":
+            records = self.engine.data.lookup(
+                args.source, match=match, where=where, limit=args.limit
+            )
+            value: Any = (records[0] if records else None) if args.limit == 1 else records
+            call.update(match=match, where=where, limit=args.limit)
+        else:
+            request = self.text(frame, args.request if args.request is not None else "{sys.query}")
+            base = self.render(frame, args.base) if args.base is not None else None
+            given, fixed = self.present(frame, args.given), self.present(frame, args.fixed)
+            if where is not None:
+                where = self.present(frame, args.where)
+            try:
+                outcome = self.engine.world.act(
+                    args.action,
+                    args.source,
+                    request=request,
+                    today=date.fromisoformat(self.sys["today"]),
+                    user=self.sys["user"],
+                    base=base if isinstance(base, dict) else None,
+                    given=given,
+                    fixed=fixed,
+                    where=where,
+                    match=match,
+                    requester=args.requester,
+                )
+            except ValueError as exc:
+                raise AgentError(str(exc)) from exc
+            value = outcome.record
+            frame["locals"][args.outcome] = outcome.report()
+            call.update(action=args.action, stated=outcome.stated)
+            if isinstance(base, dict):
+                call["base"] = base
+            for key, entries in (("given", given), ("fixed", fixed), ("where", where)):
+                if entries:
+                    call[key] = entries
+            if outcome.changed:
+                call["changed"] = outcome.changed
         frame["locals"][args.into] = value
         if args.prompt:
             history = self.prompt(args.prompt)
-            call = {"source": args.source, "match": match, "where": where, "limit": args.limit}
             history["messages"].append(
                 {
                     "role": "tool_call",
@@ -375,10 +435,12 @@ class Engine:
         data: BusinessData,
         limits: RunLimits | None = None,
         clock: Callable[[], float] = time.monotonic,
+        world: World | None = None,
     ) -> None:
         self.agents = agents
         self.model = model
         self.data = data
+        self.world = world or World(data, understand_request(data))
         self.limits = limits or RunLimits()
         self.clock = clock
 

@@ -66,9 +66,24 @@ def _send(kind: str, payload: Any) -> None:
     session.remember_timings(answer)
 
 
+def _saved(last: AnswerView) -> tuple[dict[str, Any] | None, list[str] | None]:
+    """The conversation variables and what the last run wrote, when the server shows them."""
+    if not last.convid:
+        return None, None
+    try:
+        view = session.client().state(session.user_key(), last.convid)
+    except ClientError:
+        return None, None
+    written = list(view.runs[-1].get("writes", [])) if view.runs else None
+    return view.conv, written
+
+
 def _suggestions(last: AnswerView) -> None:
     ran = {e.answer.agent for e in session.transcript() if e.answer is not None}
-    found = suggest_followups(session.catalog(), last.agent, already_ran=ran)
+    conv, written = _saved(last)
+    found = suggest_followups(
+        session.catalog(), last.agent, written=written, already_ran=ran, conv=conv
+    )
     if not found:
         return
     st.caption("Suggested follow-ups (another agent will pick up what was saved):")

@@ -1,0 +1,28 @@
+"""The mock world: business records found, created and changed as requests say.
+
+``World`` runs an agent's ``data`` action (find / create / update) over one recipe per
+data source; ``Stated`` is what a request states, in the recipes' terms.
+"""
+
+from .places import City, Gazetteer, gazetteer
+from .recipe import Asked, Context, Recipe
+from .stated import Money, Name, Place, Quantity, Stated
+from .understand import understand_request
+from .world import Outcome, World
+
+__all__ = [
+    "Asked",
+    "City",
+    "Context",
+    "Gazetteer",
+    "Money",
+    "Name",
+    "Outcome",
+    "Place",
+    "Quantity",
+    "Recipe",
+    "Stated",
+    "World",
+    "gazetteer",
+    "understand_request",
+]

@@ -1,0 +1,274 @@
+"""The contract of a record recipe, and the context one works in.
+
+A recipe knows one data source (flights, expenses, orders...): which fields a request
+states, how to fill the rest plausibly and consistently, what a request that changes a
+record changes, and how a request names a record of its kind. The world (``world.py``)
+runs the same three actions over every recipe, so an agent file only says which action
+it takes and which fields come from the conversation.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import date, timedelta
+from typing import Any, ClassVar
+
+from faker.providers.person.en_US import Provider as _People
+
+from ..business_vocab import INDUSTRY_WORDS, LEGAL_FORMS
+from .places import Gazetteer
+from .stated import Name, Stated
+
+Record = dict[str, Any]
+
+# Rough value of one unit of a currency in US dollars: mock prices are set in dollars and
+# shown in the currency of the record, so a fare to Tokyo is not "900 JPY".
+USD_PER_UNIT: dict[str, float] = {
+    "USD": 1.0,
+    "EUR": 1.08,
+    "GBP": 1.27,
+    "CHF": 1.13,
+    "CAD": 0.73,
+    "AUD": 0.66,
+    "NZD": 0.6,
+    "SGD": 0.74,
+    "JPY": 0.0066,
+    "CNY": 0.14,
+    "HKD": 0.13,
+    "KRW": 0.00074,
+    "INR": 0.012,
+    "SEK": 0.095,
+    "NOK": 0.093,
+    "DKK": 0.145,
+    "PLN": 0.25,
+    "CZK": 0.043,
+    "HUF": 0.0027,
+    "MXN": 0.055,
+    "BRL": 0.18,
+    "ZAR": 0.055,
+    "AED": 0.27,
+    "ILS": 0.27,
+    "TRY": 0.029,
+}
+
+
+_FIRST_NAMES = tuple(_People.first_names)
+_LAST_NAMES = tuple(_People.last_names)
+
+
+@dataclass(frozen=True)
+class Asked:
+    """How a request names a record: a field, the value to find, and how to say it."""
+
+    field: str
+    value: str
+    said: str  # "named Hoffmann Logistics", "ORD-000042", "to Reykjavik"
+
+
+@dataclass
+class Context:
+    """Everything a recipe may use for one request; ``rng`` is seeded from the request."""
+
+    stated: Stated
+    today: date
+    rng: random.Random
+    data: Any  # BusinessData; typed loosely to keep recipes free of its import cycle
+    places: Gazetteer
+    user: str = ""
+
+    # --- the person asking ------------------------------------------------------
+
+    @property
+    def user_name(self) -> str:
+        local = self.user.split("@", 1)[0]
+        parts = [p for p in re.split(r"[._-]+", local) if p]
+        return " ".join(p.capitalize() for p in parts) or "You"
+
+    def home_office(self) -> tuple[str, str]:
+        """The user's office (city, booking currency): the same for the same user."""
+        offices = self.places.offices
+        digest = hashlib.sha256(self.user.encode("utf-8", "surrogatepass")).digest()
+        return offices[int.from_bytes(digest[:4], "big") % len(offices)]
+
+    def home_currency(self) -> str:
+        return self.home_office()[1]
+
+    # --- plausible values -----------------------------------------------------------
+
+    def price(self, low_usd: float, high_usd: float, currency: str) -> float:
+        """A price between two dollar amounts, in `currency`, rounded as prices are."""
+        usd = self.rng.uniform(low_usd, high_usd)
+        value = usd / USD_PER_UNIT.get(currency, 1.0)
+        if value >= 1000:
+            return float(round(value, -1))
+        return round(value, 2)
+
+    def convert(self, amount: float, source: str, target: str) -> float:
+        if source == target:
+            return amount
+        usd = amount * USD_PER_UNIT.get(source, 1.0)
+        return round(usd / USD_PER_UNIT.get(target, 1.0), 2)
+
+    def day_after_today(self, low: int, high: int) -> date:
+        return self.today + timedelta(days=self.rng.randint(low, high))
+
+    def pick(self, options: Any) -> Any:
+        return self.rng.choice(list(options))
+
+    def person_name(self) -> str:
+        """A plausible full name (Faker's name lists, drawn with this request's seed)."""
+        return f"{self.pick(_FIRST_NAMES)} {self.pick(_LAST_NAMES)}"
+
+    def company_name(self) -> str:
+        name = f"{self.pick(_LAST_NAMES)} {self.pick(INDUSTRY_WORDS)}"
+        return f"{name} {self.pick(LEGAL_FORMS)}" if self.rng.random() < 0.4 else name
+
+
+class Recipe:
+    """One data source's rules. Subclasses set the class attributes and override hooks."""
+
+    source: ClassVar[str]
+    noun: ClassVar[str]  # how the answer names a record of this source: "trip", "customer"
+    id_field: ClassVar[str | None] = None
+    id_prefix: ClassVar[str | None] = None  # the prefix of ids the request may give: "CUS"
+    id_digits: ClassVar[int] = 5
+    name_field: ClassVar[str | None] = None  # the field a request names a record by
+    name_kinds: ClassVar[tuple[str, ...]] = ()  # which kinds of known names are this source's
+    unknown_names: ClassVar[str] = ""  # "organisations" / "people": unknown names to report
+
+    # --- hooks ------------------------------------------------------------------
+
+    def stated(self, ctx: Context) -> Record:
+        """The fields of a new record that the request states."""
+        return {}
+
+    def fill(self, record: Record, ctx: Context) -> None:
+        """Fill, in place, every field the request and the conversation left open."""
+
+    def change(self, base: Record, ctx: Context) -> Record:
+        """The fields a request changes in an existing record (update)."""
+        return {k: v for k, v in self.stated(ctx).items() if base.get(k) != v}
+
+    def asked(self, ctx: Context) -> Asked | None:
+        """What record the request names, if it names one."""
+        stated = ctx.stated
+        if self.id_prefix and self.id_field:
+            ids = stated.ids_of(self.id_prefix)
+            if ids:
+                return Asked(self.id_field, ids[0], ids[0])
+        if self.name_field:
+            known = stated.names_of(*self.name_kinds)
+            if known:
+                return Asked(self.name_field, known[0].shown, f"named {known[0].shown}")
+            unknown = self._unknown(stated)
+            if unknown:
+                return Asked(self.name_field, unknown[0].text, f"named {unknown[0].text}")
+        return None
+
+    def requester(self, ctx: Context) -> Record | None:
+        """The user's own record, for sources that have one (employees)."""
+        return None
+
+    def describe(self, record: Record) -> str:
+        """A short name of a record, for 'closest' lists."""
+        for field in (self.name_field, self.id_field):
+            if field and record.get(field):
+                return str(record[field])
+        return self.noun
+
+    # --- helpers ----------------------------------------------------------------
+
+    def _unknown(self, stated: Stated) -> tuple[Name, ...]:
+        if self.unknown_names == "organisations":
+            return stated.unknown_organisations()
+        if self.unknown_names == "people":
+            return stated.unknown_people()
+        return ()
+
+    def new_id(self, ctx: Context) -> str:
+        """An id of the source's pattern beyond the seeded records (deterministic)."""
+        if not self.id_prefix:
+            raise ValueError(f"{self.source} records have no id")
+        size = ctx.data.size
+        top = 10**self.id_digits - 1
+        number = size + 1 + ctx.rng.randrange(max(1, top - size - 1))
+        return f"{self.id_prefix}-{number:0{self.id_digits}d}"
+
+
+def clean(values: Mapping[str, Any] | None) -> Record:
+    """The entries of a mapping that carry a value (None and "" say nothing)."""
+    if not values:
+        return {}
+    return {k: v for k, v in values.items() if v is not None and v != "" and v != []}
+
+
+# Fields that hold numbers and dates in every source; a form answers them as text.
+NUMBER_FIELDS = frozenset(
+    "amount cost total nightly_rate price value budget rating unit_price distance_km".split()
+)
+INTEGER_FIELDS = frozenset("quantity stock stars nights".split())
+DATE_FIELDS = frozenset(
+    "start_date end_date date due_date renewal_date check_in check_out visit_date "
+    "travel_date".split()
+)
+_NUMBER = re.compile(r"-?\d[\d,]*(?:\.\d+)?")
+
+
+def coerce(values: Mapping[str, Any]) -> Record:
+    """Numbers and dates given as text become numbers and ISO dates; what cannot be read
+    as one is left out (so the request or Faker supplies it), never stored as text."""
+    out: Record = {}
+    for key, value in values.items():
+        if key in NUMBER_FIELDS or key in INTEGER_FIELDS:
+            if isinstance(value, str):
+                found = _NUMBER.search(value)
+                if not found:
+                    continue
+                value = float(found.group(0).replace(",", ""))
+            if isinstance(value, bool) or not isinstance(value, int | float):
+                continue
+            value = int(value) if key in INTEGER_FIELDS else float(value)
+        elif key in DATE_FIELDS:
+            day = text_date(value)
+            if day is None:
+                continue
+            value = day.isoformat()
+        out[key] = value
+    return out
+
+
+def text_date(value: Any) -> date | None:
+    """A date from an ISO text (or a date); None when it is not one."""
+    if isinstance(value, date):
+        return value
+    if isinstance(value, str):
+        try:
+            return date.fromisoformat(value[:10])
+        except ValueError:
+            return None
+    return None
+
+
+def first_sentence(text: str, limit: int = 120) -> str:
+    """The request as a note: its first sentence, trimmed, with a capital letter."""
+    sentence = re.split(r"(?<=[.!?])\s", text.strip(), maxsplit=1)[0].strip()
+    sentence = sentence.rstrip(".!?")
+    if len(sentence) > limit:
+        sentence = sentence[:limit].rsplit(" ", 1)[0]
+    return sentence[:1].upper() + sentence[1:]
+
+
+def keyword_choice(text: str, table: Mapping[str, tuple[str, ...]]) -> str | None:
+    """The key of the first table entry one of whose words the text contains."""
+    lowered = f" {text.lower()} "
+    best: tuple[int, str] | None = None
+    for key, words in table.items():
+        for word in words:
+            at = lowered.find(word)
+            if at >= 0 and (best is None or at < best[0]):
+                best = (at, key)
+    return best[1] if best else None

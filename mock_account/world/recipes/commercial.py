@@ -1,0 +1,200 @@
+"""Contracts, suppliers and marketing campaigns."""
+
+from __future__ import annotations
+
+import re
+from datetime import timedelta
+
+from ...business_vocab import (
+    CAMPAIGN_AUDIENCES,
+    CAMPAIGN_CHANNELS,
+    CAMPAIGN_SEASONS,
+    CAMPAIGN_THEMES,
+    CONTRACT_KINDS,
+    VENDOR_CATEGORIES,
+)
+from ..recipe import Asked, Context, Recipe, Record, keyword_choice, text_date
+
+_KIND_WORDS: dict[str, tuple[str, ...]] = {
+    "nda": ("nda", "non-disclosure", "nondisclosure", "confidentiality"),
+    "msa": ("msa", "master services", "master service", "framework agreement"),
+    "sow": ("sow", "statement of work"),
+    "license": ("licence", "license", "subscription"),
+    "lease": ("lease", "rent"),
+    "employment": ("employment", "offer letter"),
+    "purchase": ("purchase", "supply agreement", "buying"),
+}
+_CATEGORY_WORDS: dict[str, tuple[str, ...]] = {
+    category: (category,) for category in VENDOR_CATEGORIES
+} | {
+    "cloud hosting": ("cloud", "hosting", "data centre", "data center"),
+    "software licences": ("software",),
+    "hardware": ("hardware", "laptops", "servers"),
+    "logistics": ("logistics", "shipping", "freight", "courier"),
+    "catering": ("catering", "food", "coffee"),
+    "office supplies": ("office supplies", "stationery", "paper"),
+    "recruiting": ("recruiting", "recruitment", "staffing"),
+}
+_CHANNEL_WORDS: dict[str, tuple[str, ...]] = {
+    channel: (channel,) for channel in CAMPAIGN_CHANNELS
+} | {
+    "social": ("social", "linkedin", "instagram", "facebook", "tiktok"),
+    "search": ("search ads", "google ads", "sem", "ppc"),
+    "events": ("event", "webinar", "trade show", "booth"),
+    "email": ("email", "newsletter", "mailing"),
+}
+_QUOTED = re.compile(r"[\"“']([^\"”']{3,60})[\"”']")
+_CAMPAIGN_NAME = re.compile(r"\b((?:[A-Z0-9][\w'&-]*\s){1,5})campaign\b")
+
+
+def _campaign_name(text: str) -> str | None:
+    quoted = _QUOTED.search(text)
+    if quoted:
+        return quoted.group(1).strip()
+    named = _CAMPAIGN_NAME.search(text)
+    if named:
+        name = named.group(1).strip()
+        if name.lower() not in ("the", "our", "a", "my"):
+            return name
+    return None
+
+
+class Contracts(Recipe):
+    source = "contracts"
+    noun = "contract"
+    id_field = "id"
+    id_prefix = "CTR"
+    name_field = "counterparty"
+    name_kinds = ("customer", "vendor")
+    unknown_names = "organisations"
+
+    def stated(self, ctx: Context) -> Record:
+        stated = ctx.stated
+        out: Record = {}
+        parties = stated.names_of(*self.name_kinds) or stated.unknown_organisations()
+        if parties:
+            out["counterparty"] = parties[0].shown
+        kind = keyword_choice(stated.text, _KIND_WORDS)
+        if kind:
+            out["kind"] = kind
+        if stated.amount is not None:
+            out["value"], out["currency"] = stated.amount.amount, stated.amount.currency
+        when = stated.first_date
+        if when is not None:
+            out["renewal_date"] = when.isoformat()
+        return out
+
+    def fill(self, record: Record, ctx: Context) -> None:
+        record.setdefault("id", self.new_id(ctx))
+        if not record.get("counterparty"):
+            record["counterparty"] = ctx.pick(c["name"] for c in ctx.data.records("customers"))
+        if record.get("kind") not in CONTRACT_KINDS:
+            record["kind"] = ctx.pick(("msa", "sow", "license", "purchase"))
+        if not record.get("currency"):
+            record["currency"] = ctx.home_currency()
+        if record.get("value") is None:
+            record["value"] = (
+                0.0 if record["kind"] == "nda" else ctx.price(5000, 250000, record["currency"])
+            )
+        if text_date(record.get("renewal_date")) is None:
+            record["renewal_date"] = (ctx.today + timedelta(days=365)).isoformat()
+
+
+class Vendors(Recipe):
+    source = "vendors"
+    noun = "supplier"
+    id_field = "id"
+    id_prefix = "VEN"
+    id_digits = 4
+    name_field = "name"
+    name_kinds = ("vendor",)
+    unknown_names = "organisations"
+
+    def stated(self, ctx: Context) -> Record:
+        stated = ctx.stated
+        out: Record = {}
+        named = stated.names_of("vendor") or stated.unknown_organisations()
+        if named:
+            out["name"] = named[0].shown
+        category = keyword_choice(stated.text, _CATEGORY_WORDS)
+        if category:
+            out["category"] = category
+        place = next((p for p in stated.places if p.country), None)
+        if place is not None:
+            out["country"] = place.country
+        return out
+
+    def fill(self, record: Record, ctx: Context) -> None:
+        record.setdefault("id", self.new_id(ctx))
+        if not record.get("name"):
+            record["name"] = ctx.company_name()
+        if not record.get("category"):
+            record["category"] = ctx.pick(VENDOR_CATEGORIES)
+        if not record.get("country"):
+            record["country"] = ctx.places.country_of(ctx.home_office()[0]) or "United States"
+        if record.get("rating") is None:
+            record["rating"] = round(ctx.rng.uniform(3.0, 4.8), 1)
+
+
+class Campaigns(Recipe):
+    source = "campaigns"
+    noun = "campaign"
+    name_field = "name"
+    name_kinds = ("campaign",)
+
+    def asked(self, ctx: Context) -> Asked | None:
+        found = super().asked(ctx)
+        if found is not None:
+            return found
+        name = _campaign_name(ctx.stated.text)
+        if name:
+            return Asked("name", name, f"called {name}")
+        return None
+
+    def stated(self, ctx: Context) -> Record:
+        stated = ctx.stated
+        out: Record = {}
+        known = stated.names_of("campaign")
+        name = known[0].shown if known else _campaign_name(stated.text)
+        if name:
+            out["name"] = name
+        channel = keyword_choice(stated.text, _CHANNEL_WORDS)
+        if channel:
+            out["channel"] = channel
+        if stated.amount is not None:
+            out["budget"], out["currency"] = stated.amount.amount, stated.amount.currency
+        when = stated.first_date
+        if when is not None:
+            out["start_date"] = when.isoformat()
+        for audience in CAMPAIGN_AUDIENCES:
+            if stated.mentions(audience.lower().split(" in ")[0]):
+                out["audience"] = audience
+        return out
+
+    def change(self, base: Record, ctx: Context) -> Record:
+        out: Record = {}
+        stated = ctx.stated
+        if stated.amount is not None:
+            out["budget"], out["currency"] = stated.amount.amount, stated.amount.currency
+        elif stated.percent is not None and base.get("budget"):
+            sign = -1 if stated.mentions("cut", "reduce", "lower", "decrease") else 1
+            out["budget"] = round(base["budget"] * (1 + sign * stated.percent / 100), 2)
+        when = stated.first_date
+        if when is not None:
+            out["start_date"] = when.isoformat()
+        return {k: v for k, v in out.items() if base.get(k) != v}
+
+    def fill(self, record: Record, ctx: Context) -> None:
+        start = text_date(record.get("start_date")) or ctx.day_after_today(14, 45)
+        record["start_date"] = start.isoformat()
+        if not record.get("name"):
+            season = CAMPAIGN_SEASONS[((start.month - 3) % 12) // 3]
+            record["name"] = f"{season} {start.year} {ctx.pick(CAMPAIGN_THEMES)}"
+        if record.get("channel") not in CAMPAIGN_CHANNELS:
+            record["channel"] = ctx.pick(CAMPAIGN_CHANNELS)
+        if not record.get("currency"):
+            record["currency"] = ctx.home_currency()
+        if record.get("budget") is None:
+            record["budget"] = ctx.price(5000, 80000, record["currency"])
+        if not record.get("audience"):
+            record["audience"] = ctx.pick(CAMPAIGN_AUDIENCES)

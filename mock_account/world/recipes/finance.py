@@ -1,0 +1,145 @@
+"""Expense claims and invoices."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from ...business_vocab import EXPENSE_CATEGORIES
+from ..recipe import Context, Recipe, Record, first_sentence, keyword_choice, text_date
+
+_CATEGORY_WORDS: dict[str, tuple[str, ...]] = {
+    "travel": (
+        "taxi",
+        "cab",
+        "uber",
+        "train",
+        "flight",
+        "airfare",
+        "mileage",
+        "drove",
+        " km",
+        "miles",
+        "parking",
+        "rental car",
+        "fuel",
+        "petrol",
+        "bus ",
+        "travel",
+        "trip",
+    ),
+    "meals": ("dinner", "lunch", "breakfast", "meal", "restaurant", "coffee", "food"),
+    "lodging": ("hotel", "room", "accommodation", "lodging", "airbnb", "night"),
+    "equipment": (
+        "keyboard",
+        "mouse",
+        "laptop",
+        "monitor",
+        "headset",
+        "charger",
+        "chair",
+        "desk",
+        "cable",
+        "adapter",
+        "webcam",
+        "equipment",
+    ),
+    "software": ("licence", "license", "subscription", "software", "app "),
+    "training": ("course", "training", "certification", "exam", "conference ticket", "book"),
+}
+# What a kilometre driven in one's own car is paid, in US dollars.
+MILEAGE_USD_PER_KM = 0.32
+_STATUS_WORDS: dict[str, tuple[str, ...]] = {
+    "overdue": ("overdue", "late payment", "not paid", "unpaid", "chase"),
+    "paid": (" paid ", "payment received", "settled"),
+    "disputed": ("dispute", "disputed", "wrong amount", "incorrect"),
+}
+
+
+class Expenses(Recipe):
+    source = "expenses"
+    noun = "expense claim"
+    id_field = "id"
+    id_prefix = "EXP"
+
+    def stated(self, ctx: Context) -> Record:
+        stated = ctx.stated
+        out: Record = {}
+        category = keyword_choice(stated.text, _CATEGORY_WORDS)
+        if category:
+            out["category"] = category
+        if stated.amount is not None:
+            out["amount"] = stated.amount.amount
+            out["currency"] = stated.amount.currency
+        else:
+            distance = next(
+                (q for q in stated.quantities if q.unit in ("km", "mi", "miles", "kilometres")),
+                None,
+            )
+            if distance is not None:
+                km = distance.count * (1.609 if distance.unit in ("mi", "miles") else 1.0)
+                out["category"] = "travel"
+                out["distance_km"] = round(km, 1)
+        when = stated.first_date
+        if when is not None:
+            out["date"] = when.isoformat()
+        note = first_sentence(stated.text)
+        if note:
+            out["note"] = note
+        return out
+
+    def fill(self, record: Record, ctx: Context) -> None:
+        record.setdefault("id", self.new_id(ctx))
+        if not record.get("category"):
+            record["category"] = ctx.pick(EXPENSE_CATEGORIES)
+        if not record.get("currency"):
+            record["currency"] = ctx.home_currency()
+        if record.get("amount") is None:
+            if record.get("distance_km"):
+                usd = record["distance_km"] * MILEAGE_USD_PER_KM
+                record["amount"] = ctx.convert(usd, "USD", record["currency"])
+            else:
+                low, high, _notes = EXPENSE_CATEGORIES[record["category"]]
+                record["amount"] = ctx.price(low, high, record["currency"])
+        if not record.get("date"):
+            record["date"] = (ctx.today - timedelta(days=ctx.rng.randint(1, 14))).isoformat()
+        record.setdefault("note", f"{record['category'].capitalize()} expense")
+
+
+class Invoices(Recipe):
+    source = "invoices"
+    noun = "invoice"
+    id_field = "number"
+    id_prefix = "INV"
+    id_digits = 6
+    name_field = "party"
+    name_kinds = ("customer", "vendor")
+    unknown_names = "organisations"
+
+    def stated(self, ctx: Context) -> Record:
+        stated = ctx.stated
+        out: Record = {}
+        if stated.amount is not None:
+            out["amount"] = stated.amount.amount
+            out["currency"] = stated.amount.currency
+        parties = stated.names_of(*self.name_kinds) or stated.unknown_organisations()
+        if parties:
+            out["party"] = parties[0].shown
+        due = stated.first_date
+        if due is not None:
+            out["due_date"] = due.isoformat()
+        status = keyword_choice(f" {stated.text} ", _STATUS_WORDS)
+        if status:
+            out["status"] = status
+        return out
+
+    def fill(self, record: Record, ctx: Context) -> None:
+        record.setdefault("number", self.new_id(ctx))
+        if not record.get("party"):
+            record["party"] = ctx.pick(c["name"] for c in ctx.data.records("customers"))
+        if not record.get("currency"):
+            record["currency"] = ctx.home_currency()
+        if record.get("amount") is None:
+            record["amount"] = ctx.price(400, 24000, record["currency"])
+        if text_date(record.get("due_date")) is None:
+            record["due_date"] = (ctx.today + timedelta(days=30)).isoformat()
+        record.setdefault("status", "draft")

@@ -1,0 +1,181 @@
+"""Support tickets, production incidents and IT assets."""
+
+from __future__ import annotations
+
+from ...business_vocab import ASSET_MODELS, INCIDENT_SYMPTOMS, SERVICES, TICKET_SUBJECTS
+from ..recipe import Asked, Context, Recipe, Record, first_sentence, keyword_choice
+
+_PRIORITY_WORDS: dict[str, tuple[str, ...]] = {
+    "urgent": ("urgent", "asap", "right now", "immediately", "critical"),
+    "high": ("high priority", "important", "quickly", "soon as"),
+    "low": ("low priority", "no rush", "whenever", "not urgent"),
+}
+_SEVERITY_BY_WORD: dict[str, tuple[str, ...]] = {
+    "sev1": ("down for everyone", "complete outage", "totally down", "all customers"),
+    "sev2": ("major", "many customers", "outage"),
+    "sev3": ("degraded", "slow", "intermittent", "some customers"),
+}
+# Words of a request that name a service, for services whose name users shorten.
+_SERVICE_WORDS: dict[str, tuple[str, ...]] = {
+    service: (service.lower(),) for service in SERVICES
+} | {
+    "Checkout API": ("checkout",),
+    "Payments gateway": ("payment",),
+    "Customer portal": ("portal",),
+    "Single sign-on": ("sso", "sign-on", "login service"),
+    "Email delivery": ("email delivery", "emails are not", "mail delivery"),
+    "Search service": ("search",),
+    "Mobile app backend": ("mobile app", "app backend"),
+    "Data warehouse": ("warehouse", "reporting"),
+    "VPN gateway": ("vpn",),
+    "Billing service": ("billing",),
+    "Order pipeline": ("order pipeline", "orders are not", "order processing"),
+    "Notification service": ("notification", "push"),
+}
+_ASSET_WORDS: dict[str, tuple[str, ...]] = {kind: (kind,) for kind in ASSET_MODELS} | {
+    "laptop": ("laptop", "notebook", "macbook", "thinkpad"),
+    "phone": ("phone", "mobile", "iphone", "pixel"),
+    "monitor": ("monitor", "screen", "display"),
+    "docking station": ("dock",),
+}
+
+
+def _service(text: str) -> str | None:
+    lowered = text.lower()
+    best: tuple[int, int, str] | None = None
+    for service, words in _SERVICE_WORDS.items():
+        for word in words:
+            at = lowered.find(word)
+            if at >= 0 and (best is None or (at, -len(word)) < best[:2]):
+                best = (at, -len(word), service)
+    return best[2] if best else None
+
+
+class Tickets(Recipe):
+    source = "tickets"
+    noun = "ticket"
+    id_field = "id"
+    id_prefix = "TCK"
+    id_digits = 6
+
+    def stated(self, ctx: Context) -> Record:
+        stated = ctx.stated
+        out: Record = {}
+        subject = first_sentence(stated.text, 90)
+        if subject:
+            out["subject"] = subject
+        priority = stated.priority or keyword_choice(stated.text, _PRIORITY_WORDS)
+        if priority:
+            out["priority"] = priority
+        customers = stated.ids_of("CUS")
+        known = stated.names_of("customer")
+        if customers:
+            out["customer_id"] = customers[0]
+        elif known:
+            found = ctx.data.lookup("customers", where={"name": known[0].shown})
+            if found:
+                out["customer_id"] = found[0]["id"]
+        return out
+
+    def change(self, base: Record, ctx: Context) -> Record:
+        out: Record = {}
+        priority = ctx.stated.priority or keyword_choice(ctx.stated.text, _PRIORITY_WORDS)
+        if priority and priority != base.get("priority"):
+            out["priority"] = priority
+        return out
+
+    def fill(self, record: Record, ctx: Context) -> None:
+        record.setdefault("id", self.new_id(ctx))
+        if not record.get("subject"):
+            record["subject"] = ctx.pick(TICKET_SUBJECTS)
+        record.setdefault("priority", "normal")
+        record.setdefault("status", "open")
+        if not record.get("customer_id"):
+            record["customer_id"] = ctx.pick(c["id"] for c in ctx.data.records("customers"))
+        if not record.get("assignee"):
+            staff = [
+                e["name"]
+                for e in ctx.data.records("employees")
+                if e["department"] in ("Support", "IT")
+            ]
+            record["assignee"] = ctx.pick(staff or [ctx.person_name()])
+
+
+class Incidents(Recipe):
+    source = "incidents"
+    noun = "incident"
+    id_field = "id"
+    id_prefix = "INC"
+    name_field = "service"
+
+    def asked(self, ctx: Context) -> Asked | None:
+        found = super().asked(ctx)
+        if found is not None:
+            return found
+        service = _service(ctx.stated.text)
+        if service is not None:
+            return Asked("service", service, f"on {service}")
+        return None
+
+    def stated(self, ctx: Context) -> Record:
+        stated = ctx.stated
+        out: Record = {}
+        service = _service(stated.text)
+        if service:
+            out["service"] = service
+        severity = stated.severity or keyword_choice(stated.text, _SEVERITY_BY_WORD)
+        if severity:
+            out["severity"] = severity
+        summary = first_sentence(stated.text, 120)
+        if summary:
+            out["summary"] = summary
+        return out
+
+    def change(self, base: Record, ctx: Context) -> Record:
+        out: Record = {}
+        if ctx.stated.severity and ctx.stated.severity != base.get("severity"):
+            out["severity"] = ctx.stated.severity
+        return out
+
+    def fill(self, record: Record, ctx: Context) -> None:
+        record.setdefault("id", self.new_id(ctx))
+        if not record.get("service"):
+            record["service"] = ctx.pick(SERVICES)
+        record.setdefault("severity", "sev3")
+        record.setdefault("status", "investigating")
+        if not record.get("summary"):
+            record["summary"] = ctx.pick(INCIDENT_SYMPTOMS).format(service=record["service"])
+        if not record.get("started_at"):
+            hour, minute = ctx.rng.randint(0, 23), ctx.rng.randrange(0, 60, 5)
+            record["started_at"] = f"{ctx.today.isoformat()}T{hour:02d}:{minute:02d}Z"
+
+
+class Assets(Recipe):
+    source = "assets"
+    noun = "device"
+    id_field = "tag"
+    id_prefix = "AST"
+
+    def stated(self, ctx: Context) -> Record:
+        stated = ctx.stated
+        out: Record = {}
+        kind = keyword_choice(stated.text, _ASSET_WORDS)
+        if kind:
+            out["kind"] = kind
+            for model in ASSET_MODELS[kind]:
+                if stated.mentions(model.lower()):
+                    out["model"] = model
+        holders = stated.names_of("employee")
+        if holders:
+            out["assigned_to"] = holders[0].shown
+        return out
+
+    def fill(self, record: Record, ctx: Context) -> None:
+        record.setdefault("tag", self.new_id(ctx))
+        if not record.get("kind"):
+            record["kind"] = ctx.pick(ASSET_MODELS)
+        if not record.get("model"):
+            record["model"] = ctx.pick(ASSET_MODELS.get(record["kind"], ("standard model",)))
+        if not record.get("assigned_to"):
+            record["assigned_to"] = ctx.user_name
+        record.setdefault("status", "in use")

@@ -1,0 +1,138 @@
+"""Employees and job candidates."""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import re
+from datetime import timedelta
+
+from ...business_vocab import CANDIDATE_ROLES, COMPANY_DOMAIN, DEPARTMENTS
+from ..recipe import Context, Recipe, Record, keyword_choice
+
+_STAGE_WORDS: dict[str, tuple[str, ...]] = {
+    "interview": ("interview",),
+    "offer": ("offer",),
+    "rejected": ("reject", "decline", "turn down", "not moving forward"),
+    "hired": ("hired", "accepted the offer"),
+    "screening": ("screen", "phone call"),
+}
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^a-z0-9]", "", text.lower())
+
+
+def _role(text: str) -> str | None:
+    lowered = text.lower()
+    best: tuple[int, str] | None = None
+    for role in CANDIDATE_ROLES:
+        words = [w for w in role.lower().split() if w not in ("senior",)]
+        shared = sum(1 for w in words if w in lowered)
+        if shared == len(words) and (best is None or len(words) > best[0]):
+            best = (len(words), role)
+    return best[1] if best else None
+
+
+def _dates(ctx: Context, out: Record) -> None:
+    """Dates of the request kept as they were said (a start, an end, a day)."""
+    stated = ctx.stated
+    first = stated.first_date
+    if first is not None:
+        out["start_date"] = first.isoformat()
+        end = stated.end or (first + timedelta(days=stated.nights) if stated.nights else None)
+        if end is not None and end >= first:
+            out["end_date"] = end.isoformat()
+
+
+class Employees(Recipe):
+    source = "employees"
+    noun = "employee"
+    id_field = "id"
+    id_prefix = "EMP"
+    name_field = "name"
+    name_kinds = ("employee",)
+    unknown_names = "people"
+
+    def stated(self, ctx: Context) -> Record:
+        stated = ctx.stated
+        out: Record = {}
+        named = stated.names_of("employee") or stated.unknown_people()
+        if named:
+            out["name"] = named[0].shown
+        if stated.emails:
+            out["email"] = stated.emails[0]
+        place = stated.destination
+        if place is not None:
+            out["location"] = place.name
+        department = keyword_choice(stated.text, {d: (f" {d.lower()} ",) for d in DEPARTMENTS})
+        if department:
+            out["department"] = department
+        _dates(ctx, out)
+        return out
+
+    def requester(self, ctx: Context) -> Record:
+        """The user as an employee: the same record for the same user, every time."""
+        seed = hashlib.sha256(f"employee/{ctx.user}".encode("utf-8", "surrogatepass")).digest()
+        own = Context(ctx.stated, ctx.today, random.Random(seed), ctx.data, ctx.places, ctx.user)
+        record: Record = {"name": ctx.user_name, "email": ctx.user}
+        self.fill(record, own)
+        _dates(ctx, record)
+        return record
+
+    def fill(self, record: Record, ctx: Context) -> None:
+        record.setdefault("id", self.new_id(ctx))
+        if not record.get("name"):
+            record["name"] = ctx.person_name()
+        if not record.get("department"):
+            record["department"] = ctx.pick(DEPARTMENTS)
+        if not record.get("title"):
+            record["title"] = ctx.pick(DEPARTMENTS.get(record["department"], ("Specialist",)))
+        if not record.get("manager"):
+            heads = ctx.data.lookup("employees", where={"title": f"Head of {record['department']}"})
+            record["manager"] = heads[0]["name"] if heads else ctx.person_name()
+        if not record.get("location"):
+            record["location"] = ctx.home_office()[0]
+        if not record.get("email"):
+            first, _, last = record["name"].partition(" ")
+            record["email"] = f"{_slug(first)}.{_slug(last)}@{COMPANY_DOMAIN}"
+
+
+class Candidates(Recipe):
+    source = "candidates"
+    noun = "candidate"
+    id_field = "id"
+    id_prefix = "CAN"
+    name_field = "name"
+    name_kinds = ("candidate",)
+    unknown_names = "people"
+
+    def stated(self, ctx: Context) -> Record:
+        stated = ctx.stated
+        out: Record = {}
+        named = stated.names_of("candidate") or stated.unknown_people()
+        if named:
+            out["name"] = named[0].shown
+        role = _role(stated.text)
+        if role:
+            out["role"] = role
+        if stated.emails:
+            out["email"] = stated.emails[0]
+        stage = keyword_choice(stated.text, _STAGE_WORDS)
+        if stage:
+            out["stage"] = stage
+        _dates(ctx, out)
+        if stated.amount is not None:
+            out["salary"], out["currency"] = stated.amount.amount, stated.amount.currency
+        return out
+
+    def fill(self, record: Record, ctx: Context) -> None:
+        record.setdefault("id", self.new_id(ctx))
+        if not record.get("name"):
+            record["name"] = ctx.person_name()
+        if not record.get("role"):
+            record["role"] = ctx.pick(CANDIDATE_ROLES)
+        record.setdefault("stage", "applied")
+        if not record.get("email"):
+            first, _, last = record["name"].partition(" ")
+            record["email"] = f"{_slug(first)}.{_slug(last)}@mail.example"

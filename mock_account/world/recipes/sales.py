@@ -1,0 +1,221 @@
+"""Customers, orders and the product catalogue."""
+
+from __future__ import annotations
+
+import re
+
+from ...business_vocab import CUSTOMER_TIERS, PRODUCT_CATEGORIES
+from ..recipe import Asked, Context, Recipe, Record
+
+_WORD = re.compile(r"[a-z0-9]+")
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^a-z0-9]", "", text.lower())
+
+
+def _stem(word: str) -> str:
+    for suffix in ("ies", "es", "s"):
+        if word.endswith(suffix) and len(word) > len(suffix) + 2:
+            return word[: -len(suffix)] + ("y" if suffix == "ies" else "")
+    return word
+
+
+def _words(text: str) -> set[str]:
+    return {_stem(w) for w in _WORD.findall(text.lower()) if len(w) > 1}
+
+
+def best_product(item: str, ctx: Context) -> Record | None:
+    """The catalogue product an item of a request means ("office chairs" -> an Office
+    Chair), the one sharing the most words with it; None when none shares a word."""
+    wanted = _words(item)
+    best: tuple[int, int, Record] | None = None
+    for number, product in enumerate(ctx.data.records("products")):
+        shared = len(wanted & _words(product["name"]))
+        if shared and (best is None or (shared, -number) > (best[0], best[1])):
+            best = (shared, -number, product)
+    return dict(best[2]) if best else None
+
+
+def _new_product(item: str, ctx: Context) -> Record:
+    """A product the catalogue does not list, priced like the closest category."""
+    wanted = _words(item)
+    low, high = 20.0, 500.0
+    for nouns, category_low, category_high in PRODUCT_CATEGORIES.values():
+        if any(wanted & _words(noun) for noun in nouns):
+            low, high = category_low, category_high
+            break
+    currency = ctx.home_currency()
+    name = " ".join(w.capitalize() for w in item.split())
+    return {"name": name, "price": ctx.price(low, high, currency), "currency": currency}
+
+
+class Customers(Recipe):
+    source = "customers"
+    noun = "customer"
+    id_field = "id"
+    id_prefix = "CUS"
+    name_field = "name"
+    name_kinds = ("customer",)
+    unknown_names = "organisations"
+
+    def stated(self, ctx: Context) -> Record:
+        stated = ctx.stated
+        out: Record = {}
+        named = stated.names_of("customer") or stated.unknown_organisations()
+        if named:
+            out["name"] = named[0].shown
+        if stated.people:
+            out["contact"] = stated.people[0].shown
+        if stated.emails:
+            out["email"] = stated.emails[0]
+        place = next((p for p in stated.places if p.country), None)
+        if place is not None:
+            out["country"] = place.country
+        for tier in CUSTOMER_TIERS:
+            if stated.mentions(f" {tier} "):
+                out["tier"] = tier
+        return out
+
+    def fill(self, record: Record, ctx: Context) -> None:
+        record.setdefault("id", self.new_id(ctx))
+        if not record.get("name"):
+            record["name"] = ctx.company_name()
+        if not record.get("contact"):
+            record["contact"] = ctx.person_name()
+        if not record.get("email"):
+            first, _, last = record["contact"].partition(" ")
+            domain = _slug(record["name"].split()[0]) + ".com"
+            record["email"] = f"{_slug(first)}.{_slug(last)}@{domain}"
+        record.setdefault("tier", "bronze")
+        if not record.get("country"):
+            office = ctx.home_office()[0]
+            record["country"] = ctx.places.country_of(office) or "United States"
+
+
+class Orders(Recipe):
+    source = "orders"
+    noun = "order"
+    id_field = "id"
+    id_prefix = "ORD"
+    id_digits = 6
+
+    def stated(self, ctx: Context) -> Record:
+        stated = ctx.stated
+        out: Record = {}
+        customers = stated.ids_of("CUS")
+        known = stated.names_of("customer")
+        if customers:
+            out["customer_id"] = customers[0]
+        elif known:
+            found = ctx.data.lookup("customers", where={"name": known[0].shown})
+            if found:
+                out["customer_id"] = found[0]["id"]
+        quantity = next((q for q in stated.quantities if not q.unit), None)
+        if quantity is not None:
+            out["quantity"] = max(1, int(quantity.count))
+            product = best_product(quantity.item, ctx) or _new_product(quantity.item, ctx)
+            out["product"] = product["name"]
+            out["unit_price"] = product["price"]
+            out["currency"] = product["currency"]
+        else:
+            for product in ctx.data.records("products"):
+                if stated.mentions(product["name"].lower()):
+                    out["product"] = product["name"]
+                    out["unit_price"] = product["price"]
+                    out["currency"] = product["currency"]
+                    break
+        if stated.amount is not None:
+            out["total"] = stated.amount.amount
+            out["currency"] = stated.amount.currency
+        return out
+
+    def fill(self, record: Record, ctx: Context) -> None:
+        record.setdefault("id", self.new_id(ctx))
+        if not record.get("customer_id"):
+            record["customer_id"] = ctx.pick(c["id"] for c in ctx.data.records("customers"))
+        if not record.get("product"):
+            product = ctx.pick(ctx.data.records("products"))
+            record["product"] = product["name"]
+            record.setdefault("unit_price", product["price"])
+            record.setdefault("currency", product["currency"])
+        if not record.get("quantity"):
+            record["quantity"] = ctx.pick((1, 2, 3, 5, 10))
+        if not record.get("currency"):
+            record["currency"] = ctx.home_currency()
+        if record.get("unit_price") is None:
+            total = record.get("total")
+            record["unit_price"] = (
+                round(total / record["quantity"], 2)
+                if total
+                else _new_product(record["product"], ctx)["price"]
+            )
+        if record.get("total") is None:
+            record["total"] = round(record["unit_price"] * record["quantity"], 2)
+        record.setdefault("status", "placed")
+
+    def change(self, base: Record, ctx: Context) -> Record:
+        stated = ctx.stated
+        out: Record = {}
+        quantity = next((q for q in stated.quantities if not q.unit), None)
+        if quantity is not None and int(quantity.count) != base.get("quantity"):
+            count = max(1, int(quantity.count))
+            unit = base.get("unit_price") or (
+                base["total"] / base["quantity"] if base.get("quantity") else base.get("total", 0)
+            )
+            out["quantity"] = count
+            out["total"] = round(unit * count, 2)
+        if stated.amount is not None:
+            out["total"], out["currency"] = stated.amount.amount, stated.amount.currency
+        return out
+
+
+class Products(Recipe):
+    source = "products"
+    noun = "product"
+    id_field = "sku"
+    id_prefix = "SKU"
+    name_field = "name"
+    name_kinds = ("product",)
+
+    def asked(self, ctx: Context) -> Asked | None:
+        found = super().asked(ctx)
+        if found is not None:
+            return found
+        quantity = next((q for q in ctx.stated.quantities if not q.unit), None)
+        if quantity is not None:
+            product = best_product(quantity.item, ctx)
+            if product is not None:
+                return Asked("name", product["name"], product["name"])
+        return None
+
+    def stated(self, ctx: Context) -> Record:
+        stated = ctx.stated
+        out: Record = {}
+        quantity = next((q for q in stated.quantities if not q.unit), None)
+        if quantity is not None:
+            product = best_product(quantity.item, ctx) or _new_product(quantity.item, ctx)
+            out.update(
+                {
+                    k: product[k]
+                    for k in ("sku", "name", "category", "price", "currency", "stock")
+                    if k in product
+                }
+            )
+            out["quantity"] = max(1, int(quantity.count))
+        if stated.amount is not None and "price" not in out:
+            out["price"], out["currency"] = stated.amount.amount, stated.amount.currency
+        return out
+
+    def fill(self, record: Record, ctx: Context) -> None:
+        if not record.get("name"):
+            record.update(ctx.pick(ctx.data.records("products")))
+        record.setdefault("sku", self.new_id(ctx))
+        record.setdefault("category", "other")
+        if not record.get("currency"):
+            record["currency"] = ctx.home_currency()
+        if record.get("price") is None:
+            record["price"] = ctx.price(20, 500, record["currency"])
+        record.setdefault("stock", 0)
+        record.setdefault("quantity", 1)
+        record["total"] = round(record["price"] * record["quantity"], 2)

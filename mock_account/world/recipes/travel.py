@@ -1,0 +1,235 @@
+"""Trips (the ``flights`` source, held in ``conv.trip``) and hotel stays."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from ...business_vocab import AIRLINES, HOTEL_PREFIXES, HOTEL_SUFFIXES, TRIP_PURPOSES
+from ..recipe import Asked, Context, Recipe, Record, text_date
+
+# Words of a request that name the purpose of a trip, longest first.
+_PURPOSE_WORDS: dict[str, tuple[str, ...]] = {
+    **{purpose: (purpose,) for purpose in TRIP_PURPOSES},
+    "client meeting": ("client meeting", "meeting with a client", "client visit", "meet a client"),
+    "customer workshop": ("customer workshop", "client workshop", "workshop"),
+    "sales conference": ("sales conference", "conference", "summit", "congress"),
+    "trade fair": ("trade fair", "trade show", "expo", "exhibition"),
+    "site inspection": ("site visit", "site inspection", "plant visit", "factory visit"),
+    "partner visit": ("partner visit", "partner meeting"),
+    "team offsite": ("offsite", "off-site", "team event"),
+    "training course": ("training", "course"),
+    "board meeting": ("board meeting",),
+    "project kickoff": ("kickoff", "kick-off"),
+}
+# Phrases that say the return is what changes ("come back on Friday").
+_END_WORDS = (" back ", " return", " home ", " extend", " stay ", " longer", " later back")
+
+
+def _purpose(text: str) -> str | None:
+    lowered = text.lower()
+    best: tuple[int, int, str] | None = None
+    for purpose, words in _PURPOSE_WORDS.items():
+        for word in words:
+            at = lowered.find(word)
+            if at >= 0:
+                key = (at, -len(word), purpose)
+                if best is None or key < best:
+                    best = key
+    return best[2] if best else None
+
+
+def _hotel_in(city: str, ctx: Context, stars: int | None = None) -> dict[str, Any]:
+    """A hotel of the data in `city` (of `stars` when asked), else a plausible new one."""
+    found = [h for h in ctx.data.records("hotels") if h["city"].casefold() == city.casefold()]
+    if stars is not None:
+        found = [h for h in found if h["stars"] == stars] or found
+    if found:
+        return dict(ctx.pick(found))
+    stars = stars or ctx.pick((3, 4, 4, 4, 5))
+    currency = ctx.places.currency_of(city)
+    return {
+        "name": f"{ctx.pick(HOTEL_PREFIXES)} {ctx.pick(HOTEL_SUFFIXES)} {city}",
+        "city": city,
+        "stars": stars,
+        "currency": currency,
+        "nightly_rate": ctx.price(60 + 40 * stars, 120 + 80 * stars, currency),
+    }
+
+
+def _stated_dates(ctx: Context) -> tuple[Any, Any]:
+    stated = ctx.stated
+    start, end = stated.start, stated.end
+    if start is None and stated.dates:
+        start = stated.dates[0]
+        if len(stated.dates) > 1 and stated.dates[1] > start:
+            end = stated.dates[1]
+    if start is not None and end is None and stated.nights:
+        end = start + timedelta(days=stated.nights)
+    if start is not None and end is not None and end < start:
+        end = None
+    return start, end
+
+
+class Trips(Recipe):
+    source = "flights"
+    noun = "trip"
+    name_field = "destination"
+
+    def asked(self, ctx: Context) -> Asked | None:
+        place = ctx.stated.destination
+        if place is not None:
+            return Asked("destination", place.name, f"to {place.name}")
+        return None
+
+    def describe(self, record: Record) -> str:
+        return f"{record['destination']} ({record['start_date']} to {record['end_date']})"
+
+    def stated(self, ctx: Context) -> Record:
+        stated = ctx.stated
+        out: Record = {}
+        destination, origin = stated.destination, stated.origin
+        if destination is not None:
+            out["destination"] = destination.name
+        if origin is not None and (destination is None or origin.name != destination.name):
+            out["origin"] = origin.name
+        start, end = _stated_dates(ctx)
+        if start is not None:
+            out["start_date"] = start.isoformat()
+        if end is not None:
+            out["end_date"] = end.isoformat()
+        if stated.amount is not None:
+            out["cost"] = stated.amount.amount
+            out["currency"] = stated.amount.currency
+        purpose = _purpose(stated.text)
+        if purpose:
+            out["purpose"] = purpose
+        return out
+
+    def fill(self, record: Record, ctx: Context) -> None:
+        office, office_currency = ctx.home_office()
+        if not record.get("origin"):
+            if record.get("destination", "").casefold() == office.casefold():
+                office, office_currency = next(
+                    o for o in ctx.places.offices if o[0].casefold() != office.casefold()
+                )
+            record["origin"] = office
+        if not record.get("destination"):
+            record["destination"] = ctx.pick(
+                c[0] for c in ctx.places.offices if c[0] != record["origin"]
+            )
+        start, end = text_date(record.get("start_date")), text_date(record.get("end_date"))
+        if start is None:
+            start = end - timedelta(days=2) if end else ctx.day_after_today(7, 21)
+        if end is None or end < start:
+            end = start + timedelta(days=ctx.stated.nights or ctx.rng.randint(1, 3))
+        record["start_date"], record["end_date"] = start.isoformat(), end.isoformat()
+        if not record.get("currency"):
+            offices = dict(ctx.places.offices)
+            record["currency"] = offices.get(record["origin"]) or ctx.places.currency_of(
+                record["origin"], office_currency
+            )
+        if record.get("cost") is None:
+            km = ctx.places.distance_km(record["origin"], record["destination"]) or 1500.0
+            fare = 140 + 0.12 * km
+            record["cost"] = ctx.price(fare * 0.85, fare * 1.2, record["currency"])
+        if not record.get("flight"):
+            record["flight"] = f"{ctx.pick(AIRLINES)} {ctx.rng.randint(100, 9899)}"
+        if not record.get("hotel"):
+            record["hotel"] = _hotel_in(record["destination"], ctx)["name"]
+        record.setdefault("purpose", ctx.pick(TRIP_PURPOSES))
+        record.setdefault("status", "booked")
+
+    def change(self, base: Record, ctx: Context) -> Record:
+        stated = ctx.stated
+        out: Record = {}
+        destination = stated.destination
+        if (
+            destination is not None
+            and destination.name.casefold() != str(base.get("destination", "")).casefold()
+            and destination.role == "destination"
+        ):
+            out["destination"] = destination.name
+            out["hotel"] = _hotel_in(destination.name, ctx)["name"]
+        old_start, old_end = text_date(base.get("start_date")), text_date(base.get("end_date"))
+        length = (old_end - old_start) if old_start and old_end else timedelta(days=2)
+        start, end = _stated_dates(ctx)
+        lowered = f" {stated.text.lower()} "
+        if start is not None and end is not None:
+            out["start_date"], out["end_date"] = start.isoformat(), end.isoformat()
+        elif start is not None:
+            if old_start and any(w in lowered for w in _END_WORDS) and start >= old_start:
+                out["end_date"] = start.isoformat()
+            else:
+                out["start_date"] = start.isoformat()
+                out["end_date"] = (start + length).isoformat()
+        elif stated.shift_days and old_start and old_end:
+            shift = timedelta(days=stated.shift_days)
+            target = stated.shift_target or "both"
+            if target in ("start", "both"):
+                out["start_date"] = (old_start + shift).isoformat()
+            if target in ("end", "both"):
+                out["end_date"] = (old_end + shift).isoformat()
+        elif stated.nights and old_start and any(w in lowered for w in _END_WORDS):
+            out["end_date"] = (old_end + timedelta(days=stated.nights)).isoformat()
+        if ("start_date" in out or "end_date" in out) and not stated.amount:
+            # New dates mean a new flight; the fare stays, a difference is reported apart.
+            out["flight"] = f"{ctx.pick(AIRLINES)} {ctx.rng.randint(100, 9899)}"
+        if stated.amount is not None:
+            out["cost"], out["currency"] = stated.amount.amount, stated.amount.currency
+        return {k: v for k, v in out.items() if base.get(k) != v}
+
+
+class HotelStays(Recipe):
+    source = "hotels"
+    noun = "hotel"
+    name_field = "city"
+
+    def asked(self, ctx: Context) -> Asked | None:
+        place = ctx.stated.destination
+        if place is not None:
+            return Asked("city", place.name, f"in {place.name}")
+        return None
+
+    def stated(self, ctx: Context) -> Record:
+        stated = ctx.stated
+        out: Record = {}
+        if stated.destination is not None:
+            out["city"] = stated.destination.name
+        start, end = _stated_dates(ctx)
+        if start is not None:
+            out["check_in"] = start.isoformat()
+        if end is not None:
+            out["check_out"] = end.isoformat()
+        if stated.amount is not None:
+            out["nightly_rate"] = stated.amount.amount
+            out["currency"] = stated.amount.currency
+        for stars in range(5, 0, -1):
+            if stated.mentions(f"{stars}-star", f"{stars} star", f"{stars}*"):
+                out["stars"] = stars
+                break
+        return out
+
+    def fill(self, record: Record, ctx: Context) -> None:
+        if not record.get("city"):
+            record["city"] = ctx.pick(c[0] for c in ctx.places.offices)
+        hotel = _hotel_in(record["city"], ctx, record.get("stars"))
+        for key in ("name", "stars"):
+            record.setdefault(key, hotel[key])
+        if not record.get("currency"):
+            record["currency"] = hotel["currency"]
+        if record.get("nightly_rate") is None:
+            if record["currency"] == hotel["currency"]:
+                record["nightly_rate"] = hotel["nightly_rate"]
+            else:
+                record["nightly_rate"] = ctx.convert(
+                    hotel["nightly_rate"], hotel["currency"], record["currency"]
+                )
+        check_in = text_date(record.get("check_in"))
+        check_out = text_date(record.get("check_out"))
+        if check_in is None:
+            check_in = check_out - timedelta(days=2) if check_out else ctx.day_after_today(7, 21)
+        if check_out is None or check_out <= check_in:
+            check_out = check_in + timedelta(days=ctx.stated.nights or 2)
+        record["check_in"], record["check_out"] = check_in.isoformat(), check_out.isoformat()
+        record["nights"] = (check_out - check_in).days

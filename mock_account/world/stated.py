@@ -1,0 +1,165 @@
+"""What a request states, in the terms the record recipes use.
+
+The request-understanding package extracts facts with their spans and every reading it
+can tell; this is the narrower view a recipe needs to build or change a record: the
+dates (a range, single dates, a length of stay, a shift), the places with their roles,
+the amounts, quantities, ids, severities, names. Keeping it separate means a recipe
+never depends on how a phrase was parsed, and tests can state facts directly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import date
+from typing import Any, Literal
+
+ShiftTarget = Literal["start", "end", "both"]
+
+
+@dataclass(frozen=True)
+class Place:
+    name: str
+    country: str = ""
+    currency: str = ""
+    kind: Literal["city", "country"] = "city"
+    role: Literal["origin", "destination", ""] = ""
+
+
+@dataclass(frozen=True)
+class Money:
+    amount: float
+    currency: str
+
+
+@dataclass(frozen=True)
+class Quantity:
+    count: float
+    item: str
+    unit: str = ""
+
+
+@dataclass(frozen=True)
+class Name:
+    """An organisation or a person the request names, known to the data or not."""
+
+    text: str
+    kind: str = ""  # "customer", "vendor", "employee"... when known; "" when not
+    known: str = ""  # the name as the business data spells it, when known
+
+    @property
+    def shown(self) -> str:
+        return self.known or self.text
+
+
+@dataclass(frozen=True)
+class Stated:
+    """The facts of one request. Everything is optional: a request may state nothing."""
+
+    text: str = ""
+    start: date | None = None
+    end: date | None = None
+    dates: tuple[date, ...] = ()
+    nights: int | None = None
+    shift_days: int | None = None
+    shift_target: ShiftTarget | None = None
+    places: tuple[Place, ...] = ()
+    amounts: tuple[Money, ...] = ()
+    quantities: tuple[Quantity, ...] = ()
+    percent: float | None = None
+    ids: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    severity: str | None = None
+    priority: str | None = None
+    organisations: tuple[Name, ...] = ()
+    people: tuple[Name, ...] = ()
+    emails: tuple[str, ...] = ()
+
+    # --- convenient readings --------------------------------------------------
+
+    @property
+    def origin(self) -> Place | None:
+        return next((p for p in self.places if p.role == "origin"), None)
+
+    @property
+    def destination(self) -> Place | None:
+        """The place the request goes to: one said to be the destination, else the first
+        city that is not the origin."""
+        chosen = next((p for p in self.places if p.role == "destination"), None)
+        if chosen is not None:
+            return chosen
+        return next(
+            (p for p in self.places if p.role != "origin" and p.kind == "city"),
+            next((p for p in self.places if p.role != "origin"), None),
+        )
+
+    @property
+    def amount(self) -> Money | None:
+        return self.amounts[0] if self.amounts else None
+
+    @property
+    def first_date(self) -> date | None:
+        return self.start or (self.dates[0] if self.dates else None)
+
+    def ids_of(self, prefix: str) -> tuple[str, ...]:
+        return tuple(self.ids.get(prefix, ()))
+
+    def names_of(self, *kinds: str) -> tuple[Name, ...]:
+        """Known names of these kinds, in the order the request gives them."""
+        found = [n for n in (*self.organisations, *self.people) if n.kind in kinds and n.known]
+        return tuple(found)
+
+    def unknown_organisations(self) -> tuple[Name, ...]:
+        return tuple(n for n in self.organisations if not n.known)
+
+    def unknown_people(self) -> tuple[Name, ...]:
+        return tuple(n for n in self.people if not n.known)
+
+    @property
+    def speaks_of_self(self) -> bool:
+        """Whether the user talks about themself ("I forgot my password")."""
+        lowered = f" {self.text.lower()} "
+        return any(w in lowered for w in (" i ", " i'", " my ", " me ", " myself ", " mine "))
+
+    def mentions(self, *words: str) -> bool:
+        lowered = f" {self.text.lower()} "
+        return any(word in lowered for word in words)
+
+    def summary(self) -> dict[str, Any]:
+        """What was understood, as plain JSON (kept in the run's tool call)."""
+        out: dict[str, Any] = {}
+        if self.start:
+            out["start"] = self.start.isoformat()
+        if self.end:
+            out["end"] = self.end.isoformat()
+        if self.dates and not self.start:
+            out["dates"] = [d.isoformat() for d in self.dates]
+        if self.nights is not None:
+            out["nights"] = self.nights
+        if self.shift_days:
+            out["shift"] = {"days": self.shift_days, "of": self.shift_target or "both"}
+        if self.places:
+            out["places"] = [
+                {"name": p.name, "role": p.role} if p.role else {"name": p.name}
+                for p in self.places
+            ]
+        if self.amounts:
+            out["amounts"] = [{"amount": m.amount, "currency": m.currency} for m in self.amounts]
+        if self.quantities:
+            out["quantities"] = [
+                {"count": q.count, "item": q.item, **({"unit": q.unit} if q.unit else {})}
+                for q in self.quantities
+            ]
+        if self.percent is not None:
+            out["percent"] = self.percent
+        if self.ids:
+            out["ids"] = {k: list(v) for k, v in self.ids.items() if v}
+        if self.severity:
+            out["severity"] = self.severity
+        if self.priority:
+            out["priority"] = self.priority
+        names = [n.shown for n in (*self.organisations, *self.people)]
+        if names:
+            out["names"] = names
+        if self.emails:
+            out["emails"] = list(self.emails)
+        return out

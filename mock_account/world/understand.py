@@ -1,0 +1,111 @@
+"""From the facts a request states (request understanding) to what the recipes use.
+
+The extractor is told the names of the business data (customers, suppliers, people,
+products, services...) so that "Riddle Logistics" is known and "Hoffmann Logistics" is a
+name that exists nowhere; the result is cached per (text, day), since load tests and
+retries send the same requests again and again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import date
+from functools import lru_cache
+from typing import Any
+
+from ..business_vocab import SERVICES
+from ..understanding import RequestFacts, extract_facts
+from .stated import Money, Name, Place, Quantity, Stated
+
+_DISTANCE_UNITS = {"km": "km", "kilometre": "km", "kilometer": "km", "mile": "mi", "mi": "mi"}
+# Which source's names are which kind of name, for the extractor.
+_NAME_SOURCES: dict[str, tuple[str, str]] = {
+    "customer": ("customers", "name"),
+    "vendor": ("vendors", "name"),
+    "employee": ("employees", "name"),
+    "candidate": ("candidates", "name"),
+    "product": ("products", "name"),
+    "campaign": ("campaigns", "name"),
+    "hotel": ("hotels", "name"),
+}
+
+
+def known_names(data: Any) -> dict[str, tuple[str, ...]]:
+    """Every name of the business data, by kind."""
+    names = {
+        kind: tuple(str(r[field]) for r in data.records(source))
+        for kind, (source, field) in _NAME_SOURCES.items()
+    }
+    names["service"] = SERVICES
+    return names
+
+
+def stated_from_facts(facts: RequestFacts) -> Stated:
+    """The recipes' view of the extracted facts."""
+    span = facts.date_range
+    start = span.start if span else None
+    end = span.end if span else None
+    single = tuple(d.date for d in facts.dates)
+    if span is None and len(facts.dates) == 1 and facts.dates[0].role == "end":
+        end, single = facts.dates[0].date, ()
+    nights: int | None = None
+    if span is not None and span.kind in ("nights", "days"):
+        nights = span.nights
+    else:
+        stay = next((d for d in facts.durations if d.unit in ("night", "day", "week")), None)
+        if stay is not None and stay.days:
+            nights = stay.days
+    shift = facts.shifts[0] if facts.shifts else None
+    quantities = []
+    for q in facts.quantities:
+        unit = _DISTANCE_UNITS.get(q.singular.lower(), "")
+        quantities.append(Quantity(float(q.count), q.singular, unit))
+    organisations = [
+        Name(n.text, n.kind or "", n.name or "") for n in (*facts.organisations, *facts.mentions)
+    ]
+    people = [Name(n.text, n.kind or "", n.name or "") for n in facts.people]
+    ids: dict[str, list[str]] = {}
+    for fact in facts.ids:
+        ids.setdefault(fact.id.split("-", 1)[0], []).append(fact.id)
+    return Stated(
+        text=facts.text,
+        start=start,
+        end=end,
+        dates=single,
+        nights=nights,
+        shift_days=shift.days if shift else None,
+        shift_target=shift.applies_to if shift else None,  # type: ignore[arg-type]
+        places=tuple(
+            Place(
+                p.name,
+                p.country,
+                p.currency or "",
+                "country" if p.kind == "country" else "city",
+                p.role if p.role in ("origin", "destination") else "",  # type: ignore[arg-type]
+            )
+            for p in facts.places
+        ),
+        amounts=tuple(Money(float(m.amount), m.currency) for m in facts.amounts),
+        quantities=tuple(quantities),
+        percent=float(facts.percentages[0].value) if facts.percentages else None,
+        ids={k: tuple(v) for k, v in ids.items()},
+        severity=facts.severity,
+        priority=facts.priority,
+        organisations=tuple(organisations),
+        people=tuple(people),
+        emails=tuple(e.address for e in facts.emails),
+    )
+
+
+def understand_request(data: Any, *, cache_size: int = 4096) -> Any:
+    """A function (text, today) -> Stated over the names of `data`, cached."""
+    names: Mapping[str, tuple[str, ...]] | None = None
+
+    @lru_cache(maxsize=cache_size)
+    def understand(text: str, today: date) -> Stated:
+        nonlocal names
+        if names is None:
+            names = known_names(data)
+        return stated_from_facts(extract_facts(text, today, names=names))
+
+    return understand

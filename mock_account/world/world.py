@@ -1,0 +1,235 @@
+"""The mock world: find, create and update business records as a request says.
+
+Rules (the README's "mock world" section):
+
+- a record is built from what the request states; what the conversation holds
+  (``given``) fills what the request left open, and Faker only what is left after that;
+  ``fixed`` values (form answers, constants) win over everything;
+- a lookup returns the record the request names, or says plainly that there is none by
+  that name (with the closest names); it never presents another record as the one asked;
+- an update starts from the record the conversation holds (``base``), unless the request
+  names another by its id, and changes only what the request states.
+
+Everything is deterministic: the same request, conversation values and day give the same
+record, because the random choices are seeded from them.
+"""
+
+from __future__ import annotations
+
+import difflib
+import hashlib
+import json
+import random
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from datetime import date
+from typing import Any, Literal
+
+from .places import Gazetteer, gazetteer
+from .recipe import Asked, Context, Recipe, Record, clean, coerce
+from .recipes import RECIPES
+from .stated import Stated
+
+Action = Literal["find", "create", "update"]
+Understand = Callable[[str, date], Stated]
+
+
+@dataclass
+class Outcome:
+    """What an action gave: the record, or why there is none."""
+
+    record: Record | None
+    kind: str
+    asked: str = ""
+    closest: list[str] = field(default_factory=list)
+    message: str = ""
+    stated: dict[str, Any] = field(default_factory=dict)
+    changed: list[str] = field(default_factory=list)
+
+    @property
+    def found(self) -> bool:
+        return self.record is not None
+
+    def report(self) -> dict[str, Any]:
+        """The agent's view of the outcome (the ``outcome`` local)."""
+        return {
+            "found": self.found,
+            "kind": self.kind,
+            "asked": self.asked,
+            "closest": ", ".join(self.closest),
+            "message": self.message,
+            "stated": self.stated,
+            "changed": list(self.changed),
+        }
+
+
+class World:
+    """The three actions over the business data of one account."""
+
+    def __init__(
+        self,
+        data: Any,
+        understand: Understand,
+        *,
+        places: Gazetteer | None = None,
+        recipes: Mapping[str, Recipe] | None = None,
+    ) -> None:
+        self.data = data
+        self.understand = understand
+        self.places = places or gazetteer()
+        self.recipes = dict(recipes or RECIPES)
+
+    def act(
+        self,
+        action: Action,
+        source: str,
+        *,
+        request: str,
+        today: date,
+        user: str = "",
+        base: Record | None = None,
+        given: Mapping[str, Any] | None = None,
+        fixed: Mapping[str, Any] | None = None,
+        where: Mapping[str, Any] | None = None,
+        match: str | None = None,
+        requester: bool = False,
+    ) -> Outcome:
+        recipe = self.recipes.get(source)
+        if recipe is None:
+            raise ValueError(f"no recipe for the data source '{source}'")
+        stated = self.understand(request, today)
+        given, fixed = coerce(clean(given)), coerce(clean(fixed))
+        ctx = Context(
+            stated=stated,
+            today=today,
+            rng=random.Random(_seed(source, action, request, today, base, given, fixed)),
+            data=self.data,
+            places=self.places,
+            user=user,
+        )
+        if action == "create":
+            outcome = self._create(recipe, ctx, given, fixed)
+        elif action == "find":
+            outcome = self._find(recipe, ctx, base, where, match, action, requester)
+            if outcome.record is not None:
+                # What the conversation holds beyond the record's own fields rides along, so
+                # the answer can name it ("for the Lisbon trip").
+                for key, value in given.items():
+                    outcome.record.setdefault(key, value)
+        elif action == "update":
+            outcome = self._update(recipe, ctx, base, given, fixed, where, match, requester)
+        else:
+            raise ValueError(f"unknown action '{action}'; one of: find, create, update")
+        if outcome.record is not None:
+            outcome.record.setdefault("when", _when(stated))
+        outcome.stated = stated.summary()
+        return outcome
+
+    # --- actions ----------------------------------------------------------------
+
+    def _create(self, recipe: Recipe, ctx: Context, given: Record, fixed: Record) -> Outcome:
+        record: Record = {**given, **recipe.stated(ctx), **fixed}
+        recipe.fill(record, ctx)
+        return Outcome(record, recipe.noun)
+
+    def _find(
+        self,
+        recipe: Recipe,
+        ctx: Context,
+        base: Record | None,
+        where: Mapping[str, Any] | None,
+        match: str | None,
+        action: str,
+        requester: bool = False,
+    ) -> Outcome:
+        asked = recipe.asked(ctx)
+        by_id = asked is not None and asked.field == recipe.id_field
+        if asked is not None and (action == "find" or by_id or not base):
+            if base and _same(base.get(asked.field), asked.value):
+                return Outcome(dict(base), recipe.noun, asked=asked.said)
+            # The request names the record: a conversation filter on the same field yields.
+            filters = {**clean(where), asked.field: asked.value}
+            found = self.data.lookup(recipe.source, where=filters)
+            if found:
+                return Outcome(found[0], recipe.noun, asked=asked.said)
+            return self._missing(recipe, asked, base)
+        if requester and (ctx.stated.speaks_of_self or not base):
+            own = recipe.requester(ctx)
+            if own is not None:
+                return Outcome(own, recipe.noun)
+        if base:
+            return Outcome(dict(base), recipe.noun)
+        if where:
+            found = self.data.lookup(recipe.source, where=clean(where), match=match)
+            if found:
+                return Outcome(found[0], recipe.noun)
+            said = " and ".join(f"{k} {v}" for k, v in clean(where).items())
+            return Outcome(
+                None, recipe.noun, asked=said, message=f"I found no {recipe.noun} with {said}."
+            )
+        found = self.data.lookup(recipe.source, match=match or ctx.stated.text)
+        return Outcome(found[0] if found else None, recipe.noun)
+
+    def _update(
+        self,
+        recipe: Recipe,
+        ctx: Context,
+        base: Record | None,
+        given: Record,
+        fixed: Record,
+        where: Mapping[str, Any] | None,
+        match: str | None,
+        requester: bool = False,
+    ) -> Outcome:
+        outcome = self._find(recipe, ctx, base, where, match, "update", requester)
+        if outcome.record is None:
+            return outcome
+        before = outcome.record
+        record = {**given, **before}
+        record.update(recipe.change(record, ctx))
+        record.update(fixed)
+        recipe.fill(record, ctx)
+        outcome.record = record
+        outcome.changed = sorted(k for k in record if before.get(k) != record[k])
+        return outcome
+
+    def _missing(self, recipe: Recipe, asked: Asked, base: Record | None) -> Outcome:
+        names = {recipe.describe(r): str(r.get(asked.field, "")) for r in self._records(recipe)}
+        if base and base.get(asked.field):
+            names[recipe.describe(base)] = str(base[asked.field])
+        by_value: dict[str, list[str]] = {}
+        for shown, value in names.items():
+            by_value.setdefault(value.casefold(), []).append(shown)
+        close = difflib.get_close_matches(asked.value.casefold(), list(by_value), n=3, cutoff=0.6)
+        closest: list[str] = []
+        for value in close:
+            closest.extend(by_value[value][:1])
+        message = f"I found no {recipe.noun} {asked.said}."
+        if closest:
+            message += f" The closest I have: {', '.join(closest)}."
+        return Outcome(None, recipe.noun, asked=asked.said, closest=closest, message=message)
+
+    def _records(self, recipe: Recipe) -> list[Record]:
+        return self.data.records(recipe.source)
+
+
+def _when(stated: Stated) -> str:
+    """The dates a request states, as a phrase an answer can insert (" from X to Y")."""
+    start = stated.start or (stated.dates[0] if stated.dates else None)
+    end = stated.end
+    if start and end and end != start:
+        return f" from {start.isoformat()} to {end.isoformat()}"
+    if start or end:
+        return f" on {(start or end).isoformat()}"  # type: ignore[union-attr]
+    return ""
+
+
+def _same(a: Any, b: Any) -> bool:
+    return str(a or "").casefold() == str(b or "").casefold()
+
+
+def _seed(source: str, action: str, request: str, today: date, *parts: Any) -> int:
+    text = json.dumps(
+        [source, action, request, today.isoformat(), *parts], sort_keys=True, default=str
+    )
+    return int.from_bytes(hashlib.sha256(text.encode("utf-8", "surrogatepass")).digest()[:8], "big")
