@@ -66,10 +66,11 @@ HANDOFF_PHRASES = {
 # How a reader of an agreed variable uses it, per data source the reader works with:
 # ``SAME`` when the source holds that very kind of record (the reader continues from the
 # saved record itself), else the record fields (or extra context fields) it takes from the
-# saved variable. A lookup (find) turns the source's own fields into filters.
+# saved variable. A lookup or a change (find, update) turns the source's own fields into
+# filters: it works on the record that belongs to what was saved, never on another.
 SAME = "same"
 HANDOFF_FIELDS: dict[tuple[str, str], str | dict[str, str]] = {
-    ("assets", "candidate"): {"assigned_to": "{conv.candidate.name}"},
+    ("assets", "candidate"): {"new_hire": "{conv.candidate.name}"},
     ("assets", "employee"): {"assigned_to": "{conv.employee.name}"},
     ("campaigns", "campaign"): SAME,
     ("candidates", "candidate"): SAME,
@@ -274,7 +275,7 @@ def _data_commands(cap: Capability, scheme: NamingScheme) -> list[dict[str, Any]
             continue
         assert isinstance(how, dict)
         for name, template in how.items():
-            if cap.action == "find" and name in SOURCE_FIELDS[source]:
+            if cap.action != "create" and name in SOURCE_FIELDS[source]:
                 where[name] = template
             else:
                 given[name] = template

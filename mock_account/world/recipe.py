@@ -139,6 +139,9 @@ class Recipe:
     name_field: ClassVar[str | None] = None  # the field a request names a record by
     name_kinds: ClassVar[tuple[str, ...]] = ()  # which kinds of known names are this source's
     unknown_names: ClassVar[str] = ""  # "organisations" / "people": unknown names to report
+    # Fields the request only fills from its own wording (a note, a subject): a value the
+    # conversation holds is more precise ("Trip to Lisbon, 14 to 16 December") and wins.
+    worded_fields: ClassVar[frozenset[str]] = frozenset()
 
     # --- hooks ------------------------------------------------------------------
 

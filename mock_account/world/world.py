@@ -128,7 +128,10 @@ class World:
     # --- actions ----------------------------------------------------------------
 
     def _create(self, recipe: Recipe, ctx: Context, given: Record, fixed: Record) -> Outcome:
-        record: Record = {**given, **recipe.stated(ctx), **fixed}
+        stated = recipe.stated(ctx)
+        for name in recipe.worded_fields & given.keys():
+            stated.pop(name, None)
+        record: Record = {**given, **stated, **fixed}
         recipe.fill(record, ctx)
         return Outcome(record, recipe.noun)
 
@@ -163,9 +166,9 @@ class World:
             found = self.data.lookup(recipe.source, where=clean(where), match=match)
             if found:
                 return Outcome(found[0], recipe.noun)
-            said = " and ".join(f"{k} {v}" for k, v in clean(where).items())
+            said = " and ".join(str(v) for v in clean(where).values())
             return Outcome(
-                None, recipe.noun, asked=said, message=f"I found no {recipe.noun} with {said}."
+                None, recipe.noun, asked=said, message=f"I found no {recipe.noun} for {said}."
             )
         found = self.data.lookup(recipe.source, match=match or ctx.stated.text)
         return Outcome(found[0] if found else None, recipe.noun)

@@ -174,7 +174,13 @@ class Campaigns(Recipe):
     def change(self, base: Record, ctx: Context) -> Record:
         out: Record = {}
         stated = ctx.stated
-        if stated.amount is not None:
+        more = stated.mentions("another", " more", " add", "increase", "raise", "extra", " top up")
+        if stated.amount is not None and more and base.get("budget") is not None:
+            # "Put another 5,000 behind it": the amount comes on top, in the budget's currency.
+            currency = base.get("currency") or stated.amount.currency
+            extra = ctx.convert(stated.amount.amount, stated.amount.currency, currency)
+            out["budget"] = round(float(base["budget"]) + extra, 2)
+        elif stated.amount is not None:
             out["budget"], out["currency"] = stated.amount.amount, stated.amount.currency
         elif stated.percent is not None and base.get("budget"):
             sign = -1 if stated.mentions("cut", "reduce", "lower", "decrease") else 1

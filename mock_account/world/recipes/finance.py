@@ -60,6 +60,7 @@ class Expenses(Recipe):
     noun = "expense claim"
     id_field = "id"
     id_prefix = "EXP"
+    worded_fields = frozenset({"note"})
 
     def stated(self, ctx: Context) -> Record:
         stated = ctx.stated

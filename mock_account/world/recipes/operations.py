@@ -57,6 +57,7 @@ class Tickets(Recipe):
     id_field = "id"
     id_prefix = "TCK"
     id_digits = 6
+    worded_fields = frozenset({"subject"})
 
     def stated(self, ctx: Context) -> Record:
         stated = ctx.stated
@@ -107,6 +108,7 @@ class Incidents(Recipe):
     id_field = "id"
     id_prefix = "INC"
     name_field = "service"
+    worded_fields = frozenset({"summary"})
 
     def asked(self, ctx: Context) -> Asked | None:
         found = super().asked(ctx)
@@ -177,5 +179,6 @@ class Assets(Recipe):
         if not record.get("model"):
             record["model"] = ctx.pick(ASSET_MODELS.get(record["kind"], ("standard model",)))
         if not record.get("assigned_to"):
-            record["assigned_to"] = ctx.user_name
+            # Equipment for a new hire goes to them; anything else to the person asking.
+            record["assigned_to"] = record.get("new_hire") or ctx.user_name
         record.setdefault("status", "in use")

@@ -114,16 +114,12 @@ class Orders(Recipe):
         quantity = next((q for q in stated.quantities if not q.unit), None)
         if quantity is not None:
             out["quantity"] = max(1, int(quantity.count))
-            product = best_product(quantity.item, ctx) or _new_product(quantity.item, ctx)
-            out["product"] = product["name"]
-            out["unit_price"] = product["price"]
-            out["currency"] = product["currency"]
+            product = best_product(quantity.item, ctx)
+            out["product"] = product["name"] if product else _title(quantity.item)
         else:
             for product in ctx.data.records("products"):
                 if stated.mentions(product["name"].lower()):
                     out["product"] = product["name"]
-                    out["unit_price"] = product["price"]
-                    out["currency"] = product["currency"]
                     break
         if stated.amount is not None:
             out["total"] = stated.amount.amount
@@ -135,20 +131,18 @@ class Orders(Recipe):
         if not record.get("customer_id"):
             record["customer_id"] = ctx.pick(c["id"] for c in ctx.data.records("customers"))
         if not record.get("product"):
-            product = ctx.pick(ctx.data.records("products"))
-            record["product"] = product["name"]
-            record.setdefault("unit_price", product["price"])
-            record.setdefault("currency", product["currency"])
+            record["product"] = ctx.pick(ctx.data.records("products"))["name"]
         if not record.get("quantity"):
             record["quantity"] = ctx.pick((1, 2, 3, 5, 10))
+        product = _catalogue(record["product"], ctx)
         if not record.get("currency"):
-            record["currency"] = ctx.home_currency()
+            record["currency"] = product["currency"]
         if record.get("unit_price") is None:
             total = record.get("total")
             record["unit_price"] = (
                 round(total / record["quantity"], 2)
                 if total
-                else _new_product(record["product"], ctx)["price"]
+                else ctx.convert(product["price"], product["currency"], record["currency"])
             )
         if record.get("total") is None:
             record["total"] = round(record["unit_price"] * record["quantity"], 2)
@@ -157,17 +151,34 @@ class Orders(Recipe):
     def change(self, base: Record, ctx: Context) -> Record:
         stated = ctx.stated
         out: Record = {}
+        unit = base.get("unit_price") or (
+            base["total"] / base["quantity"] if base.get("quantity") else base.get("total", 0)
+        )
+        total = base.get("total", 0)
         quantity = next((q for q in stated.quantities if not q.unit), None)
         if quantity is not None and int(quantity.count) != base.get("quantity"):
             count = max(1, int(quantity.count))
-            unit = base.get("unit_price") or (
-                base["total"] / base["quantity"] if base.get("quantity") else base.get("total", 0)
-            )
+            if stated.mentions(" more ", " extra ", " another ", " add "):
+                count += int(base.get("quantity") or 0)
             out["quantity"] = count
-            out["total"] = round(unit * count, 2)
+            total = round(unit * count, 2)
+            out["total"] = total
+        if stated.percent is not None and stated.mentions("off", "discount", "reduction"):
+            out["discount_percent"] = stated.percent
+            out["total"] = round(total * (1 - stated.percent / 100), 2)
         if stated.amount is not None:
             out["total"], out["currency"] = stated.amount.amount, stated.amount.currency
         return out
+
+
+def _title(item: str) -> str:
+    return " ".join(w.capitalize() for w in item.split())
+
+
+def _catalogue(name: str, ctx: Context) -> Record:
+    """The catalogue product of that name, else one priced like its category."""
+    found = ctx.data.lookup("products", where={"name": name})
+    return found[0] if found else _new_product(name, ctx)
 
 
 class Products(Recipe):
@@ -194,28 +205,26 @@ class Products(Recipe):
         out: Record = {}
         quantity = next((q for q in stated.quantities if not q.unit), None)
         if quantity is not None:
-            product = best_product(quantity.item, ctx) or _new_product(quantity.item, ctx)
-            out.update(
-                {
-                    k: product[k]
-                    for k in ("sku", "name", "category", "price", "currency", "stock")
-                    if k in product
-                }
-            )
+            product = best_product(quantity.item, ctx)
+            out["name"] = product["name"] if product else _title(quantity.item)
             out["quantity"] = max(1, int(quantity.count))
-        if stated.amount is not None and "price" not in out:
+        if stated.amount is not None:
             out["price"], out["currency"] = stated.amount.amount, stated.amount.currency
         return out
 
     def fill(self, record: Record, ctx: Context) -> None:
         if not record.get("name"):
-            record.update(ctx.pick(ctx.data.records("products")))
-        record.setdefault("sku", self.new_id(ctx))
-        record.setdefault("category", "other")
+            record["name"] = ctx.pick(ctx.data.records("products"))["name"]
+        product = _catalogue(record["name"], ctx)
+        for key in ("sku", "category", "stock"):
+            record.setdefault(key, product.get(key))
+        if not record.get("sku"):
+            record["sku"] = self.new_id(ctx)
+        record["category"] = record.get("category") or "other"
+        record["stock"] = record.get("stock") or 0
         if not record.get("currency"):
-            record["currency"] = ctx.home_currency()
+            record["currency"] = product["currency"]
         if record.get("price") is None:
-            record["price"] = ctx.price(20, 500, record["currency"])
-        record.setdefault("stock", 0)
+            record["price"] = ctx.convert(product["price"], product["currency"], record["currency"])
         record.setdefault("quantity", 1)
         record["total"] = round(record["price"] * record["quantity"], 2)

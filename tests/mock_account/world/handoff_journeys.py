@@ -1,0 +1,202 @@
+"""Run a writer, then a reader, in one conversation; check the reader used what was saved.
+
+Shared by the hand-off suite and by the proof that the suite bites (a reader whose
+``conv.*`` read is removed must fail it). The check is on structured values, never on the
+answer's text: the reader's record (the tool result in its ``chat`` history) must carry
+the saved values that its data command takes from the conversation.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from agents_catalog.agent_format import TEMPLATE_PATH_RE, DataArgs, command_args, walk_commands
+from mock_account.deployment import AccountConfig, Deployment, build_deployment
+from mock_account.followups import shown
+from mock_account.templates import lookup, render_text
+
+TODAY = datetime(2026, 11, 30, 9, 30, tzinfo=UTC)
+
+
+def pinned_deployment(tmp: Path, account_dir: Path | None = None) -> Deployment:
+    config = AccountConfig(data_dir=tmp, store_url="memory://", clock=lambda: TODAY)
+    if account_dir is not None:
+        config.account_dir = account_dir
+    return build_deployment(config)
+
+
+# What a person types into a free-text field, by the field's name.
+TYPED = {
+    "company_name": "Northwind Traders",
+    "contact_email": "buyer@northwind.example",
+    "caller_name": "Jane Doe",
+    "product": "standing desk",
+    "quantity": "12",
+    "distance_km": "120",
+    "item": "lab centrifuge",
+    "send_date": "15 January",
+    "phone": "+44 20 7946 0000",
+    "campaign_name": "Winter Partner Push",
+    "iban": "DE89370400440532013000",
+    "account_holder": "Jane Doe",
+    "username": "jdoe",
+}
+
+
+def answers_for(ask_input: Mapping[str, Any]) -> dict[str, Any]:
+    """Plausible answers to a form: the default, else the first option, else what a
+    person would type there."""
+    out: dict[str, Any] = {}
+    for spec in ask_input["inputs"]:
+        default, options = spec.get("default"), spec.get("options") or []
+        if default not in (None, "", []):
+            out[spec["name"]] = default
+        elif spec["type"] == "chooseMany":
+            out[spec["name"]] = options[:1] or ["x"]
+        elif options:
+            out[spec["name"]] = options[0]
+        else:
+            out[spec["name"]] = TYPED.get(spec["name"], "as discussed with the team")
+    return out
+
+
+def run_agent(deployment: Deployment, user: Any, agent: str, query: str, convid: str | None):
+    account = deployment.account
+    result = account.exec_agent(user, agent, {"query": query}, convid)
+    while result.success and result.result_code == "ask":
+        result = account.exec_agent(user, agent, answers_for(result.ask_input), result.convid)
+    return result
+
+
+@dataclass
+class Journey:
+    writer: str
+    reader: str
+    variable: str
+    request: str = ""
+    problems: list[str] = field(default_factory=list)
+    checked: int = 0
+
+
+def data_command(deployment: Deployment, agent: str) -> DataArgs | None:
+    definition = deployment.account.agents[agent]
+    for command in walk_commands(list(definition.main)):
+        args = command_args(command)
+        if isinstance(args, DataArgs):
+            return args
+    return None
+
+
+def reader_request(deployment: Deployment, reader: str, variable: str, conv: dict) -> str | None:
+    """The reader's suggested follow-up for the variable, written from the saved values."""
+    template = deployment.account.agents[reader].followups.get(variable)
+    if not template:
+        return None
+    return render_text(template, lambda p: shown(lookup({"conv": conv}, p)))
+
+
+def _references(value: Any, variable: str) -> list[str]:
+    text = value if isinstance(value, str) else ""
+    return [p for p in TEMPLATE_PATH_RE.findall(text) if p.split(".")[:2] == ["conv", variable]]
+
+
+def expected_fields(args: DataArgs, variable: str, conv: dict) -> dict[str, Any]:
+    """The record fields the reader's data command takes from the saved variable."""
+    saved = conv[variable]
+    expected: dict[str, Any] = {}
+    if args.base and _references(args.base, variable):
+        expected.update(saved)
+    for entries in (args.where, args.given, args.fixed):
+        for name, template in (entries or {}).items():
+            paths = _references(template, variable)
+            if not paths:
+                continue
+            if template == f"{{{paths[0]}}}":
+                expected[name] = lookup({"conv": conv}, paths[0])
+            else:
+                expected[name] = render_text(template, lambda p: lookup({"conv": conv}, p))
+    return expected
+
+
+def last_tool_result(state: dict, agent: str) -> Any:
+    for message in reversed(state["prompts"]["chat"]["messages"]):
+        if message.get("role") == "tool_result" and message.get("agent") == agent:
+            return message.get("content")
+    return None
+
+
+WriterRequests = Callable[[str], list[str]]
+
+
+def run_journey(
+    deployment: Deployment, user: Any, writer: str, reader: str, variable: str
+) -> Journey:
+    journey = Journey(writer, reader, variable)
+    account = deployment.account
+    first = None
+    for example in account.agents[writer].examples:
+        first = run_agent(deployment, user, writer, example, None)
+        if first.success:
+            state = account.state_view(user, first.convid)["state"]
+            if variable in state["conv"]:
+                break
+        first = None
+    if first is None:
+        journey.problems.append(f"{writer} never saved conv.{variable} from its examples")
+        return journey
+    conv = account.state_view(user, first.convid)["state"]["conv"]
+    request = reader_request(deployment, reader, variable, conv)
+    if request is None:
+        journey.problems.append(f"{reader} has no follow-up for conv.{variable}")
+        return journey
+    journey.request = request
+    second = run_agent(deployment, user, reader, journey.request, first.convid)
+    if not second.success:
+        journey.problems.append(f"{reader} failed: {second.result_code} {second.error}")
+        return journey
+    state = account.state_view(user, first.convid)["state"]
+    run = state["runs"][-1]
+    if variable not in run.get("reads", []):
+        journey.problems.append(f"{reader} did not read conv.{variable}")
+    args = data_command(deployment, reader)
+    if args is None:
+        journey.problems.append(f"{reader} has no data command")
+        return journey
+    expected = expected_fields(args, variable, conv)
+    if not expected:
+        journey.problems.append(f"{reader} takes no structured value from conv.{variable}")
+    record = last_tool_result(state, reader)
+    call = _call(state, reader)
+    if not isinstance(record, dict):
+        # None of what was saved exists in the data (no order for that customer): the
+        # lookup must still have been made with the saved values, and said so.
+        used = {**(call.get("where") or {}), **(call.get("given") or {})}
+        for name, value in expected.items():
+            journey.checked += 1
+            if name in used and used[name] != value:
+                journey.problems.append(f"{reader} looked up {name}={used[name]!r}, not {value!r}")
+        if not any(name in used for name in expected) and not call.get("base"):
+            journey.problems.append(f"{reader} found no record: {second.parts}")
+        return journey
+    changed = set(args.fixed or {}) | set(call.get("changed", []))
+    for name, value in expected.items():
+        if name in changed and name not in (args.given or {}):
+            continue
+        journey.checked += 1
+        if record.get(name) != value:
+            journey.problems.append(
+                f"{reader}.{name} is {record.get(name)!r}, conv.{variable} gave {value!r}"
+            )
+    return journey
+
+
+def _call(state: dict, agent: str) -> dict[str, Any]:
+    """The arguments of the agent's last data call (what it looked up, with which values)."""
+    for message in reversed(state["prompts"]["chat"]["messages"]):
+        if message.get("role") == "tool_call" and message.get("agent") == agent:
+            return dict(message.get("arguments", {}))
+    return {}

@@ -1,0 +1,40 @@
+"""Every hand-off of the account: the reader computes from the writer's saved values.
+
+For each edge of the hand-off graph (`agents-catalog graph`), the writer runs on one of
+its own examples, then the reader runs in the same conversation on its suggested
+follow-up. The reader must read the variable and its record must carry the saved values
+its data command takes from it (structured fields, not words in the answer).
+"""
+
+from __future__ import annotations
+
+import pytest
+from handoff_journeys import pinned_deployment, run_journey
+
+from agents_catalog.graph import build_handoff_graph
+
+
+@pytest.fixture(scope="module")
+def deployment(tmp_path_factory):
+    deployment = pinned_deployment(tmp_path_factory.mktemp("handoffs"))
+    yield deployment
+    deployment.close()
+
+
+def test_every_reader_uses_the_structured_values_its_writer_saved(deployment) -> None:
+    account = deployment.account
+    user = next(u for u in deployment.users.users if u.account == "acme")
+    graph = build_handoff_graph(list(account.agents.values()))
+    edges = graph.edges()
+    problems: list[str] = []
+    checked = 0
+    for writer, variable, reader in edges:
+        journey = run_journey(deployment, user, writer, reader, variable)
+        checked += journey.checked
+        problems.extend(f"{writer} -> conv.{variable} -> {reader}: {p}" for p in journey.problems)
+    print(
+        f"\nhand-off journeys: {len(edges)}, structured values checked: {checked}, "
+        f"contradictions: {len(problems)}"
+    )
+    assert len(edges) > 300
+    assert not problems, "\n".join(problems[:40])
