@@ -1,0 +1,150 @@
+"""Durations ("for three nights", "a week", "2 hours") and shifts of a saved date ("push back
+by a week", "bring forward two days", "extend by two days", "leave a day later").
+
+A duration becomes a shift when a moving word is near it in the same clause: "push", "move",
+"postpone", "delay", "bring", "reschedule", "extend", "shorten", "add"... or a direction right
+after it ("two days later", "a day early"). The sign: later, back, out, postpone, delay, extend,
+more/extra are +; earlier, forward, up, sooner, shorten are -. What moves: "extend", "shorten",
+"add", "return", "come back", "check out" move the end; "leave", "depart", "start", "arrive",
+"check in" the start; anything else both ends.
+"""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal
+
+from .facts import DurationFact, ShiftFact
+from .numbers import NUMBER, parse_number
+from .text import Analysis
+
+_DURATION_RE = re.compile(
+    rf"(?<![\w.,])(?P<n>{NUMBER}|half\s+an?|an?|a\s+couple\s+of|a\s+few)"
+    r"(?:\s+(?P<more>more|extra|additional|fewer|less))?\s*[-\s]\s*"
+    r"(?P<u>nights?|days?|weeks?|fortnights?|months?|years?|hours?|hrs?|minutes?|mins?"
+    r"|business\s+days?|working\s+days?)\b"
+    r"|(?<![\w.,])(?P<fortnight>a\s+fortnight)\b",
+    re.IGNORECASE,
+)
+_UNIT_DAYS = {"night": 1, "day": 1, "week": 7, "fortnight": 14, "month": 30, "year": 365}
+_UNIT_NAMES = {
+    "hr": "hour",
+    "min": "minute",
+    "fortnight": "week",
+    "business day": "day",
+    "working day": "day",
+}
+
+_LATER = frozenset("later after back out postpone postponed postponing delay delayed".split())
+_EARLIER = frozenset("earlier early sooner forward up ahead before".split())
+_MOVERS = frozenset(
+    """
+    push pushed pushing move moved moving put postpone postponed postponing delay delayed
+    delaying shift shifted shifting bump bumped reschedule rescheduled bring brought bringing
+    advance
+    """.split()
+)
+_LONGER = frozenset("extend extended extending lengthen prolong add adding".split())
+_SHORTER = frozenset("shorten shortened shortening cut reduce".split())
+_START_MOVERS = frozenset("leave leaving depart departing start starting arrive arriving".split())
+_END_MOVERS = frozenset("return returning come coming fly flying get getting".split())
+_MORE = frozenset({"more", "extra", "additional"})
+# Right after a duration only these say which way ("a day back" is a day off, not a move).
+_DIRECTIONS_AFTER = frozenset({"later", "earlier", "early", "sooner", "late"})
+_WORD_AFTER_RE = re.compile(r"\s+(\w+)")
+_FEWER = frozenset({"fewer", "less"})
+
+
+def find_durations(analysis: Analysis) -> tuple[list[DurationFact], list[ShiftFact]]:
+    text = analysis.text
+    durations: list[DurationFact] = []
+    shifts: list[ShiftFact] = []
+    for m in _DURATION_RE.finditer(text):
+        if not analysis.is_free(m.start(), m.end()):
+            continue
+        if m.group("fortnight"):
+            amount, unit = Decimal(2), "week"
+        else:
+            amount = _amount(m.group("n"))
+            if amount is None:
+                continue
+            unit = " ".join(m.group("u").lower().split())
+            unit = "hr" if unit == "hrs" else unit.rstrip("s")
+            if unit == "fortnight":
+                amount *= 2
+            unit = _UNIT_NAMES.get(unit, unit)
+        days = _days(amount, unit)
+        shift = _shift(analysis, m, days)
+        if shift is not None:
+            shifts.append(shift)
+            analysis.claim(*shift.span)
+            continue
+        analysis.claim(m.start(), m.end())
+        durations.append(DurationFact(float(amount), unit, days, m.group(), m.span()))
+    return durations, shifts
+
+
+def _amount(text: str) -> Decimal | None:
+    lowered = " ".join(text.lower().split())
+    if lowered in ("a", "an"):
+        return Decimal(1)
+    if lowered.startswith("half"):
+        return Decimal("0.5")
+    if lowered == "a couple of":
+        return Decimal(2)
+    if lowered == "a few":
+        return None
+    return parse_number(text)
+
+
+def _days(amount: Decimal, unit: str) -> int | None:
+    if unit not in _UNIT_DAYS:
+        return None
+    days = amount * _UNIT_DAYS[unit]
+    return int(days) if days == days.to_integral_value() else None
+
+
+def _shift(analysis: Analysis, m: re.Match[str], days: int | None) -> ShiftFact | None:
+    """The duration as a change of a saved date, or None when nothing moves."""
+    if not days:
+        return None
+    text = analysis.text
+    before = analysis.words_before(m.start(), 7)
+    folded = [w.folded for w in before]
+    after = _WORD_AFTER_RE.match(text, m.end())
+    direction = after.group(1).lower() if after else ""
+    direction = direction if direction in _DIRECTIONS_AFTER else ""
+    more = (m.group("more") or "").lower()
+    # The verb that moves: "extend"/"shorten" win over a later "stay" ("extend my stay by").
+    mover = next((w for w in reversed(folded) if w in _LONGER | _SHORTER), None) or next(
+        (w for w in reversed(folded) if w in _MOVERS | _START_MOVERS | _END_MOVERS or w == "check"),
+        None,
+    )
+    if folded and folded[-1] == "for" and not direction:
+        return None  # "for two days" is how long
+    if mover is None and not direction and not more:
+        return None
+    if mover in _START_MOVERS | _END_MOVERS | {"check"} and not direction and not more:
+        return None  # "leave for two days", "fly back in two days" say nothing of a change
+    after_mover = folded[folded.index(mover) + 1 :] if mover else folded
+    if more in _FEWER or mover in _SHORTER:
+        sign = -1
+    elif direction in _EARLIER or any(w in _EARLIER for w in after_mover) and direction != "later":
+        sign = -1
+    elif mover in ("bring", "brought", "bringing", "advance") and direction not in _LATER:
+        sign = -1
+    else:
+        sign = 1
+    if more or mover in _LONGER | _SHORTER:
+        applies_to = "end"
+    elif mover in _START_MOVERS or mover == "check" and "in" in after_mover:
+        applies_to = "start"
+    elif mover in _END_MOVERS or mover == "check":
+        applies_to = "end"
+    else:
+        applies_to = "both"
+    start = m.start()
+    if mover is not None:
+        start = next(w.start for w in reversed(before) if w.folded == mover)
+    end = after.end() if after and direction else m.end()
+    return ShiftFact(sign * days, applies_to, text[start:end], (start, end))

@@ -1,0 +1,182 @@
+"""Record ids, e-mail addresses, severities and priorities.
+
+Ids are normalised to the business data's canonical form, a prefix and a zero-padded number
+("ord-42", "ORD42", "ORD 000042" -> "ORD-000042"). Accepted spellings:
+
+- the prefix in any case followed by a dash, an underscore or nothing: "ORD-42", "ord_42",
+  "Ord42";
+- the prefix in capitals, a space, then the number: "ORD 42" (lower case "ord 42" is not taken:
+  too close to ordinary words, "inc 5");
+- the record's noun with "#", "no." or "number": "order #42", "incident number 13",
+  "ticket no. 7" (a bare "order 20 chairs" is an order of chairs, not ORD-000020).
+
+Severities: "sev 2", "SEV-1", "sev1", "severity 3", "severity: two", "critical severity" (sev1)
+... "low severity" (sev4), and "P1".."P4" when the request is about an incident or an outage.
+Priorities: "urgent", "ASAP", "high priority", "priority: low", "no rush" (low), "P1".."P4"
+(urgent, high, normal, low) otherwise. A negation just before ("not urgent", "it isn't a sev1",
+"non-urgent") sets ``negated``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from .facts import EmailFact, IdFact, LevelFact
+from .text import Analysis, negated_before
+
+# prefix -> (kind, digits in the canonical form)
+ID_KINDS: dict[str, tuple[str, int]] = {
+    "CUS": ("customer", 5),
+    "ORD": ("order", 6),
+    "INV": ("invoice", 6),
+    "INC": ("incident", 5),
+    "TCK": ("ticket", 6),
+    "EMP": ("employee", 5),
+    "CTR": ("contract", 5),
+    "VEN": ("vendor", 4),
+    "EXP": ("expense", 5),
+    "CAN": ("candidate", 5),
+    "SKU": ("product", 5),
+    "AST": ("asset", 5),
+}
+# The nouns that may name a record by number ("order #42").
+_ID_NOUNS: dict[str, str] = {
+    "customer": "CUS",
+    "order": "ORD",
+    "invoice": "INV",
+    "incident": "INC",
+    "ticket": "TCK",
+    "employee": "EMP",
+    "contract": "CTR",
+    "vendor": "VEN",
+    "expense": "EXP",
+    "candidate": "CAN",
+    "sku": "SKU",
+    "asset": "AST",
+}
+_PREFIXES = "|".join(ID_KINDS)
+_ID_RE = re.compile(
+    rf"(?<![\w-])(?:(?i:({_PREFIXES}))[-_]?(\d{{1,9}})|({_PREFIXES}) (\d{{1,9}}))(?![\w-])"
+)
+_NOUN_ID_RE = re.compile(
+    rf"(?<![\w-])({'|'.join(_ID_NOUNS)})s?\s*(?:#\s*|no\.?\s*|number\s+|nr\.?\s*)(\d{{1,9}})(?!\w)",
+    re.IGNORECASE,
+)
+
+_EMAIL_RE = re.compile(r"(?<![\w.+-])[\w.+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}\b")
+
+_LEVEL_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4}
+_SEV_RE = re.compile(
+    r"\b(?:sev(?:erity)?(?:\s+level)?)\s*[-:=]?\s*(?:is\s+)?([1-4]|one|two|three|four)\b"
+    r"|\b(critical|high|medium|moderate|low)[\s-]+severity\b"
+    r"|\bseverity(?:\s+is)?\s*[-:=]?\s*(critical|high|medium|moderate|low)\b",
+    re.IGNORECASE,
+)
+_SEV_WORDS = {"critical": 1, "high": 2, "medium": 3, "moderate": 3, "low": 4}
+_P_LEVEL_RE = re.compile(r"\bP([1-4])\b")
+_INCIDENT_RE = re.compile(
+    r"\b(?:incident|outage|sev|severity|down|degraded|breach|postmortem)\w*", re.IGNORECASE
+)
+_P_PRIORITIES = {1: "urgent", 2: "high", 3: "normal", 4: "low"}
+
+_PRIORITY_RE = re.compile(
+    r"\b(?:(?P<level>low|normal|medium|high|top|highest|critical|urgent)[\s-]+prio(?:rity)?\b"
+    r"|prio(?:rity)?(?:\s+is)?\s*[-:=]?\s*(?P<level2>low|normal|medium|high|urgent|critical)\b"
+    r"|(?P<urgent>urgent(?:ly)?|asap|as\s+soon\s+as\s+possible|immediately|right\s+away"
+    r"|emergency|top\s+priority)\b"
+    r"|(?P<low>no\s+rush|no\s+hurry|whenever\s+(?:you\s+can|convenient|possible)"
+    r"|when(?:ever)?\s+you\s+(?:get|have)\s+(?:a\s+)?(?:chance|time|a\s+moment)))",
+    re.IGNORECASE,
+)
+_PRIORITY_WORDS = {
+    "low": "low",
+    "normal": "normal",
+    "medium": "normal",
+    "high": "high",
+    "top": "urgent",
+    "highest": "urgent",
+    "critical": "urgent",
+    "urgent": "urgent",
+}
+
+
+def canonical_id(prefix: str, number: int) -> str:
+    """ "ord", 42 -> "ORD-000042" (a number wider than the padding keeps all its digits)."""
+    prefix = prefix.upper()
+    return f"{prefix}-{number:0{ID_KINDS[prefix][1]}d}"
+
+
+def find_ids(analysis: Analysis) -> Iterator[IdFact]:
+    text = analysis.text
+    for m in _ID_RE.finditer(text):
+        prefix = (m.group(1) or m.group(3)).upper()
+        number = int(m.group(2) or m.group(4))
+        analysis.claim(m.start(), m.end())
+        yield IdFact(canonical_id(prefix, number), ID_KINDS[prefix][0], number, m.group(), m.span())
+    for m in _NOUN_ID_RE.finditer(text):
+        if not analysis.is_free(m.start(), m.end()):
+            continue
+        prefix = _ID_NOUNS[m.group(1).lower()]
+        number = int(m.group(2))
+        analysis.claim(m.start(), m.end())
+        yield IdFact(canonical_id(prefix, number), ID_KINDS[prefix][0], number, m.group(), m.span())
+
+
+def find_emails(analysis: Analysis) -> Iterator[EmailFact]:
+    for m in _EMAIL_RE.finditer(analysis.text):
+        analysis.claim(m.start(), m.end())
+        yield EmailFact(m.group().lower(), m.group(), m.span())
+
+
+def find_levels(analysis: Analysis) -> tuple[list[LevelFact], list[LevelFact]]:
+    """(severities, priorities) in text order."""
+    text = analysis.text
+    severities: list[LevelFact] = []
+    priorities: list[LevelFact] = []
+    for m in _SEV_RE.finditer(text):
+        if not analysis.is_free(m.start(), m.end()):
+            continue
+        raw = (m.group(1) or "").lower()
+        number = (
+            int(raw)
+            if raw.isdigit()
+            else _LEVEL_WORDS.get(raw) or _SEV_WORDS[(m.group(2) or m.group(3)).lower()]
+        )
+        analysis.claim(m.start(), m.end())
+        severities.append(
+            LevelFact(f"sev{number}", m.group(), m.span(), negated_before(analysis, m.start()))
+        )
+    incident = bool(_INCIDENT_RE.search(text))
+    for m in _P_LEVEL_RE.finditer(text):
+        if not analysis.is_free(m.start(), m.end()):
+            continue
+        number = int(m.group(1))
+        analysis.claim(m.start(), m.end())
+        fact = LevelFact(
+            f"sev{number}" if incident else _P_PRIORITIES[number],
+            m.group(),
+            m.span(),
+            negated_before(analysis, m.start()),
+        )
+        (severities if incident else priorities).append(fact)
+    for m in _PRIORITY_RE.finditer(text):
+        if not analysis.is_free(m.start(), m.end()):
+            continue
+        if m.group("urgent"):
+            level = "urgent"
+        elif m.group("low"):
+            level = "low"
+        else:
+            level = _PRIORITY_WORDS[(m.group("level") or m.group("level2")).lower()]
+        analysis.claim(m.start(), m.end())
+        negated = negated_before(analysis, m.start()) or _non_prefixed(text, m.start())
+        priorities.append(LevelFact(level, m.group(), m.span(), negated))
+    severities.sort(key=lambda f: f.span)
+    priorities.sort(key=lambda f: f.span)
+    return severities, priorities
+
+
+def _non_prefixed(text: str, start: int) -> bool:
+    """ "non-urgent", "non urgent"."""
+    return text[max(0, start - 4) : start].lower() in ("non-", "non ")

