@@ -386,6 +386,7 @@ class _Run:
                     today=date.fromisoformat(self.sys["today"]),
                     user=self.sys["user"],
                     base=base if isinstance(base, dict) else None,
+                    expects_base=args.base is not None,
                     given=given,
                     fixed=fixed,
                     where=where,

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import threading
+import unicodedata
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -113,7 +114,14 @@ class Gazetteer:
 
 
 def _key(name: str) -> str:
-    return " ".join(name.casefold().split())
+    """Case, accents and spacing do not tell cities apart: "Zürich" is "zurich"."""
+    return " ".join(fold(name).split())
+
+
+def fold(text: str) -> str:
+    """Lower case without accents ("Zürich" -> "zurich")."""
+    decomposed = unicodedata.normalize("NFKD", text.casefold())
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
 
 
 _SHARED: Gazetteer | None = None

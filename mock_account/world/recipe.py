@@ -256,9 +256,19 @@ def text_date(value: Any) -> date | None:
     return None
 
 
+# A trailing instruction to the assistant is not part of what happened
+# ("..., open an incident", "..., please log a case").
+_TRAILING_ASK = re.compile(
+    r"[,;:-]\s*(?:please\s+|can you\s+|could you\s+)?(?:open|log|file|create|declare|raise|"
+    r"book|record|report|send|put|get|fix|escalate|register|start)\b.*$",
+    re.IGNORECASE,
+)
+
+
 def first_sentence(text: str, limit: int = 120) -> str:
     """The request as a note: its first sentence, trimmed, with a capital letter."""
     sentence = re.split(r"(?<=[.!?])\s", text.strip(), maxsplit=1)[0].strip()
+    sentence = _TRAILING_ASK.sub("", sentence).strip() or sentence
     sentence = sentence.rstrip(".!?")
     if len(sentence) > limit:
         sentence = sentence[:limit].rsplit(" ", 1)[0]

@@ -15,6 +15,7 @@ from typing import Any
 
 from ..business_vocab import SERVICES
 from ..understanding import RequestFacts, extract_facts
+from .places import fold
 from .stated import Money, Name, Place, Quantity, Stated
 
 _DISTANCE_UNITS = {"km": "km", "kilometre": "km", "kilometer": "km", "mile": "mi", "mi": "mi"}
@@ -77,7 +78,7 @@ def stated_from_facts(facts: RequestFacts) -> Stated:
         shift_target=shift.applies_to if shift else None,  # type: ignore[arg-type]
         places=tuple(
             Place(
-                p.name,
+                _as_said(p.text, p.name),
                 p.country,
                 p.currency or "",
                 "country" if p.kind == "country" else "city",
@@ -95,6 +96,13 @@ def stated_from_facts(facts: RequestFacts) -> Stated:
         people=tuple(people),
         emails=tuple(e.address for e in facts.emails),
     )
+
+
+def _as_said(text: str, name: str) -> str:
+    """The place as the user spelled it when it is the gazetteer's name without accents
+    ("Zurich", not "Zürich"); the gazetteer's name for other forms ("NYC")."""
+    said = " ".join(text.split())
+    return said if fold(said) == fold(name) else name
 
 
 def understand_request(data: Any, *, cache_size: int = 4096) -> Any:

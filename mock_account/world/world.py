@@ -93,7 +93,10 @@ class World:
         where: Mapping[str, Any] | None = None,
         match: str | None = None,
         requester: bool = False,
+        expects_base: bool = False,
     ) -> Outcome:
+        """Run one action. ``expects_base``: the agent works on the record the conversation
+        holds, so with none saved and none named it asks which one instead of picking."""
         recipe = self.recipes.get(source)
         if recipe is None:
             raise ValueError(f"no recipe for the data source '{source}'")
@@ -110,7 +113,7 @@ class World:
         if action == "create":
             outcome = self._create(recipe, ctx, given, fixed)
         elif action == "find":
-            outcome = self._find(recipe, ctx, base, where, match, action, requester)
+            outcome = self._find(recipe, ctx, base, where, match, action, requester, expects_base)
             if outcome.record is not None:
                 # What the conversation holds beyond the record's own fields rides along, so
                 # the answer can name it ("for the Lisbon trip").
@@ -144,6 +147,7 @@ class World:
         match: str | None,
         action: str,
         requester: bool = False,
+        expects_base: bool = False,
     ) -> Outcome:
         asked = recipe.asked(ctx)
         by_id = asked is not None and asked.field == recipe.id_field
@@ -170,6 +174,10 @@ class World:
             return Outcome(
                 None, recipe.noun, asked=said, message=f"I found no {recipe.noun} for {said}."
             )
+        if expects_base or action == "update":
+            # "Change my order", "my trip's schedule": a record of the user's that nothing
+            # here identifies. Presenting some record as theirs would be inventing it.
+            return Outcome(None, recipe.noun, message=self._which(recipe))
         found = self.data.lookup(recipe.source, match=match or ctx.stated.text)
         return Outcome(found[0] if found else None, recipe.noun)
 
@@ -211,6 +219,16 @@ class World:
         if closest:
             message += f" The closest I have: {', '.join(closest)}."
         return Outcome(None, recipe.noun, asked=asked.said, closest=closest, message=message)
+
+    @staticmethod
+    def _which(recipe: Recipe) -> str:
+        by = (
+            f"its number ({recipe.id_prefix}-…)" if recipe.id_prefix else f"its {recipe.name_field}"
+        )
+        return (
+            f"Which {recipe.noun}? There is none in this conversation yet; tell me {by}, "
+            f"or start with the {recipe.noun} itself."
+        )
 
     def _records(self, recipe: Recipe) -> list[Record]:
         return self.data.records(recipe.source)

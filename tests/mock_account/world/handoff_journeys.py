@@ -8,7 +8,7 @@ the saved values that its data command takes from the conversation.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -129,7 +129,42 @@ def last_tool_result(state: dict, agent: str) -> Any:
     return None
 
 
-WriterRequests = Callable[[str], list[str]]
+def _saves(deployment: Deployment, user: Any, result: Any, variable: str) -> bool:
+    if not result.success:
+        return False
+    return variable in deployment.account.state_view(user, result.convid)["state"]["conv"]
+
+
+def _write(deployment: Deployment, user: Any, writer: str, variable: str) -> Any:
+    """The writer's run that saved the variable. A writer that looks up or changes the
+    saved record (find, update) continues a conversation where a creator saved one first,
+    asked with its own follow-up, as a person would."""
+    args = data_command(deployment, writer)
+    if args is None or args.action == "create":
+        for example in deployment.account.agents[writer].examples:
+            result = run_agent(deployment, user, writer, example, None)
+            if _saves(deployment, user, result, variable):
+                return result
+        return None
+    creators = [
+        name
+        for name in sorted(deployment.account.agents)
+        if name != writer
+        and (c := data_command(deployment, name)) is not None
+        and c.action == "create"
+        and c.source == args.source
+    ]
+    for creator in creators:
+        seeded = _write(deployment, user, creator, variable)
+        if seeded is None:
+            continue
+        conv = deployment.account.state_view(user, seeded.convid)["state"]["conv"]
+        request = reader_request(deployment, writer, variable, conv)
+        if request is None:
+            return None
+        result = run_agent(deployment, user, writer, request, seeded.convid)
+        return result if _saves(deployment, user, result, variable) else None
+    return None
 
 
 def run_journey(
@@ -137,16 +172,9 @@ def run_journey(
 ) -> Journey:
     journey = Journey(writer, reader, variable)
     account = deployment.account
-    first = None
-    for example in account.agents[writer].examples:
-        first = run_agent(deployment, user, writer, example, None)
-        if first.success:
-            state = account.state_view(user, first.convid)["state"]
-            if variable in state["conv"]:
-                break
-        first = None
+    first = _write(deployment, user, writer, variable)
     if first is None:
-        journey.problems.append(f"{writer} never saved conv.{variable} from its examples")
+        journey.problems.append(f"{writer} never saved conv.{variable}")
         return journey
     conv = account.state_view(user, first.convid)["state"]["conv"]
     request = reader_request(deployment, reader, variable, conv)
