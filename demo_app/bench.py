@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from mock_account.account import new_convid
+from mock_account.conversations.account import new_convid
 from mock_account.crypto import Keyring, StateCipher
 from mock_account.stores import open_store
 

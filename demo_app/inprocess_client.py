@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from mock_account.account import ConversationView, ExecResult
+from mock_account.conversations.account import ConversationView, ExecResult
 from mock_account.crypto import InvalidRecord, KeyringError
 from mock_account.deployment import AccountConfig, Deployment, build_deployment
 from mock_account.errors import PinLimitReached, UnknownConversation
-from mock_account.search import SearchHit
+from mock_account.search.index import SearchHit
 from mock_account.stores import StoreError
 from mock_account.users import User
 

@@ -346,7 +346,7 @@ def sample_store(
     from loadtests.states import build_state
     from loadtests.writers import measure_cell
     from mock_account.crypto import Keyring, StateCipher
-    from mock_account.state import serialize_state
+    from mock_account.engine.state import serialize_state
     from mock_account.stores import open_store
     from mock_account.stores.batching import BatchingStore
 

@@ -21,7 +21,7 @@ from loadtests.pipeline import BENCH_OWNER, new_convid
 from loadtests.settings import env_int, state_sizes, weight
 from loadtests.states import build_state, size_label
 from mock_account.crypto import Keyring, StateCipher
-from mock_account.state import serialize_state
+from mock_account.engine.state import serialize_state
 
 SIZES = state_sizes()
 PLAINTEXTS = {size: serialize_state(build_state(size)) for size in SIZES}

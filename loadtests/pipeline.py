@@ -18,7 +18,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from mock_account.crypto import Keyring, StateCipher
-from mock_account.state import check_state, parse_state
+from mock_account.engine.state import check_state, parse_state
 from mock_account.stores import ConversationStore, StoreError
 
 SAVE_STAGES = ("serialize", "encrypt", "write")

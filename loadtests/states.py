@@ -15,7 +15,7 @@ import re
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from mock_account.state import serialize_state
+from mock_account.engine.state import serialize_state
 
 _WORDS = (
     "trip booking flight hotel customer invoice order expense ticket incident contract vendor "

@@ -46,7 +46,7 @@ import numpy as np
 from loadtests.machine import machine_info
 from loadtests.states import build_state
 from mock_account.crypto import Keyring, StateCipher
-from mock_account.state import serialize_state
+from mock_account.engine.state import serialize_state
 from mock_account.stores import ConversationStore, StoreError, StoreUnavailable, open_store
 from mock_account.stores.batching import BatchingStore
 

@@ -15,17 +15,17 @@ from importlib import resources
 from pathlib import Path
 
 from agents_catalog.loader import load_account
-
-from .account import Clock, MockAccount, utc_now
-from .business_data import BusinessData
-from .crypto import EnterpriseKeySource, KeySource, StateCipher, load_or_create_keyring
-from .mock_model import MockModel
-from .retention import RetentionPolicy
-from .runtime import Engine, RunLimits
-from .search import BM25Params, SearchIndex
-from .state_hooks import HooksError, LoadedHooks, call_hook, load_hooks
-from .stores import open_store
-from .users import UserDirectory
+from mock_account.business.data import BusinessData
+from mock_account.conversations.account import Clock, MockAccount, utc_now
+from mock_account.conversations.hooks import LoadedHooks, call_hook, load_hooks
+from mock_account.conversations.retention import RetentionPolicy
+from mock_account.crypto import EnterpriseKeySource, KeySource, StateCipher, load_or_create_keyring
+from mock_account.engine.mock_model import MockModel
+from mock_account.engine.runtime import Engine, RunLimits
+from mock_account.errors import HooksError
+from mock_account.search.index import BM25Params, SearchIndex
+from mock_account.stores import open_store
+from mock_account.users import UserDirectory
 
 DEFAULT_SEED = 7
 HOOKS_ENV = "MOCK_ACCOUNT_HOOKS"

@@ -8,14 +8,14 @@ from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
 
-from ..business_data import SOURCES
-from ..deployment import Deployment
-from . import routes_exec, routes_harness, routes_user
-from .body_limit import DEFAULT_MAX_BODY_BYTES, BodySizeLimit
-from .docs import DESCRIPTION, TAGS, TITLE
-from .handlers import install_handlers
-from .idempotency import IdempotencyGuard
-from .models import HealthResponse
+from mock_account.api import routes_exec, routes_harness, routes_user
+from mock_account.api.body_limit import DEFAULT_MAX_BODY_BYTES, BodySizeLimit
+from mock_account.api.docs import DESCRIPTION, TAGS, TITLE
+from mock_account.api.handlers import install_handlers
+from mock_account.api.idempotency import IdempotencyGuard
+from mock_account.api.models import HealthResponse
+from mock_account.business.data import SOURCES
+from mock_account.deployment import Deployment
 
 #: How long a duplicate waits for the first request with its Idempotency-Key, beyond the
 #: agents' time limit, before it is refused with 409.

@@ -13,9 +13,9 @@ from pathlib import Path
 
 from fastapi import FastAPI
 
-from ..deployment import HOOKS_ENV, SEARCH_ENV, AccountConfig, build_deployment
-from .app import create_app
-from .body_limit import DEFAULT_MAX_BODY_BYTES
+from mock_account.api.app import create_app
+from mock_account.api.body_limit import DEFAULT_MAX_BODY_BYTES
+from mock_account.deployment import HOOKS_ENV, SEARCH_ENV, AccountConfig, build_deployment
 
 DATA_DIR = "MOCK_ACCOUNT_DATA"
 STORE_URL = "MOCK_ACCOUNT_STORE"

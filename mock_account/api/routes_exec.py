@@ -9,21 +9,21 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Header, Request
 from fastapi.responses import Response
 
-from ..account import ExecResult
-from ..deployment import Deployment
-from ..stores import StoreError
-from ..users import User
-from .auth import CurrentUser, DeploymentDep
-from .docs import BAD_BODY, UNAUTHORIZED, error_doc
-from .idempotency import HEADER, REPLAYED_HEADER, IdempotencyGuard, request_hash
-from .models import (
+from mock_account.api.auth import CurrentUser, DeploymentDep
+from mock_account.api.docs import BAD_BODY, UNAUTHORIZED, error_doc
+from mock_account.api.idempotency import HEADER, REPLAYED_HEADER, IdempotencyGuard, request_hash
+from mock_account.api.models import (
     IDEMPOTENCY_KEY_PATTERN,
     ExecAgentRequest,
     ExecAgentResponse,
     SearchRequest,
     SearchResponse,
 )
-from .timing import server_timing
+from mock_account.api.timing import server_timing
+from mock_account.conversations.account import ExecResult
+from mock_account.deployment import Deployment
+from mock_account.stores import StoreError
+from mock_account.users import User
 
 log = logging.getLogger(__name__)
 

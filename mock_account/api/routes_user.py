@@ -11,9 +11,9 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Body
 
-from .auth import CurrentUser, DeploymentDep
-from .docs import BAD_BODY, STORE_DOWN, UNAUTHORIZED, UNKNOWN, error_doc
-from .models import (
+from mock_account.api.auth import CurrentUser, DeploymentDep
+from mock_account.api.docs import BAD_BODY, STORE_DOWN, UNAUTHORIZED, UNKNOWN, error_doc
+from mock_account.api.models import (
     ConversationRequest,
     ConversationResponse,
     ConversationsResponse,

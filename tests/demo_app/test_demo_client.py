@@ -15,8 +15,8 @@ from streamlit.testing.v1 import AppTest
 
 from demo_app.client import ClientError, DemoClient, HttpClient, InProcessClient
 from demo_app.http_client import parse_server_timing
+from loadtests.server import free_port
 from mock_account.api.app import create_app
-from mock_account.api.process import free_port
 from mock_account.deployment import AccountConfig, Deployment, build_deployment
 
 BERLIN = "I need to fly to Berlin next Tuesday for a client meeting"

@@ -38,7 +38,7 @@ from rel_support import (
     write_account,
 )
 
-from mock_account.account import MockAccount
+from mock_account.conversations.account import MockAccount
 from mock_account.deployment import AccountConfig, Deployment, build_deployment
 from mock_account.stores import ConversationStore, VersionConflict, open_store
 from mock_account.users import User

@@ -9,6 +9,7 @@ import pytest
 from sec_support import EXPENSES, TRIP, Base, converse
 
 from mock_account.cli import main
+from mock_account.conversations.key_rotation import key_status, reencrypt_store
 from mock_account.crypto import (
     StateCipher,
     load_keyring_file,
@@ -16,7 +17,6 @@ from mock_account.crypto import (
     record_key_id,
     rotate_keyring_file,
 )
-from mock_account.key_rotation import key_status, reencrypt_store
 from mock_account.stores import ConversationStore, VersionConflict, open_store
 
 

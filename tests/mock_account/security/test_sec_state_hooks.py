@@ -12,15 +12,15 @@ from pathlib import Path
 import pytest
 from sec_support import EXPENSES, TRIP, Base, converse
 
-from mock_account import example_hooks
+from mock_account.conversations import example_hooks
+from mock_account.conversations.hooks import HookFailed, HooksError, call_hook, load_hooks
 from mock_account.deployment import AccountConfig, build_cipher, load_configured_hooks
-from mock_account.state_hooks import HookFailed, HooksError, call_hook, load_hooks
 
-EXAMPLE = "mock_account.example_hooks"
+EXAMPLE = "mock_account.conversations.example_hooks"
 
 # Wraps the example module; a test switches failures on by adding a hook's name to FAIL.
 FLAKY = """
-from mock_account import example_hooks
+from mock_account.conversations import example_hooks
 
 FAIL = set()
 CALLS = []

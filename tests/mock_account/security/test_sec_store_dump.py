@@ -8,7 +8,7 @@ from typing import Any
 
 from sec_support import EXPENSES, NEEDLE, TRIP, Base, converse
 
-from mock_account.account import MockAccount, title_from_query
+from mock_account.conversations.account import MockAccount, title_from_query
 from mock_account.stores import open_store
 from mock_account.users import User
 
