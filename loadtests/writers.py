@@ -6,13 +6,13 @@ group commit.
                       [--postgres-url URL] [--redis-url URL] [--json FILE]
 
 For each store and each number of writer threads, two cells are measured for a bounded time:
-saves made one at a time (``commit_run`` straight on the store) and saves through group commit
+saves made one at a time (straight on the store) and saves through group commit
 (``BatchingStore``: concurrent saves gathered into one transaction or round trip). Every writer
 saves its own conversations, so there are no conflicts: what is measured is the cost of a save,
-not of retries. A save is what the server does after a run: encrypt the state (AES-256-GCM with a
-fresh nonce, ``StateCipher``) and write it with compare-and-swap on the version. The state is a
-realistic one of ``--state-kb`` KB, serialized once (serialization is the engine's cost, the same
-in both modes).
+not of retries. A save is the vault's, as the server makes it after a run: encrypt the state
+(AES-256-GCM with a fresh nonce) and write it with compare-and-swap on the version. The state is
+a realistic one of ``--state-kb`` KB, serialized once and handed to ``Vault.save`` as bytes
+(serialization is the engine's cost, the same in both modes).
 
 Stores are names (``memory``, ``sqlite`` in a temporary folder, ``postgres`` in a temporary
 schema, ``redis`` under a temporary key prefix; all removed afterwards) or full store URLs (whose
@@ -45,6 +45,7 @@ import numpy as np
 
 from loadtests.machine import machine_info
 from loadtests.states import build_state
+from mock_account.conversations.vault import Vault, seal_state
 from mock_account.crypto import Keyring, StateCipher
 from mock_account.engine.state import serialize_state
 from mock_account.stores import ConversationStore, StoreError, StoreUnavailable, open_store
@@ -199,9 +200,8 @@ class CellResult:
 class _Writer:
     """One writer thread: saves its own conversations in turn until the deadline."""
 
-    def __init__(self, store: ConversationStore, cipher: StateCipher, plain: bytes, tag: str):
-        self.store = store
-        self.cipher = cipher
+    def __init__(self, vault: Vault, plain: bytes, tag: str):
+        self.vault = vault
         self.plain = plain
         self.convids = [f"w{tag}-{uuid.uuid4().hex[:16]}" for _ in range(CONVERSATIONS_PER_WRITER)]
         self.versions = [0] * len(self.convids)
@@ -210,18 +210,15 @@ class _Writer:
         self.first_error: str | None = None
 
     def save(self, index: int) -> None:
-        convid = self.convids[index]
-        blob = self.cipher.encrypt(self.plain, convid=convid, owner=OWNER, purpose="state")
-        entry = self.store.commit_run(
+        saved = self.vault.save(
             account=ACCOUNT,
-            convid=convid,
             owner=OWNER,
+            convid=self.convids[index],
+            state=self.plain,
             expected_version=self.versions[index],
-            blob=blob,
             now=datetime.now(UTC),
-            title_if_new=b"",
         )
-        self.versions[index] = entry.state_version
+        self.versions[index] = saved.entry.state_version
 
     def run(self, start: threading.Barrier, deadline: list[float]) -> None:
         try:
@@ -249,14 +246,15 @@ class _Writer:
 
     def remove(self) -> None:
         for convid in self.convids:
-            self.store.delete(ACCOUNT, convid)
+            self.vault.store.delete(ACCOUNT, convid)
 
 
 def measure_cell(
     store: ConversationStore, threads: int, seconds: float, plain: bytes, cipher: StateCipher
 ) -> CellResult:
     """``threads`` writers saving for ``seconds`` on ``store``; their conversations are removed."""
-    writers = [_Writer(store, cipher, plain, f"{i:02d}") for i in range(threads)]
+    vault = Vault(store, cipher)
+    writers = [_Writer(vault, plain, f"{i:02d}") for i in range(threads)]
     deadline = [0.0]
     before = store.stats() if isinstance(store, BatchingStore) else None
 
@@ -307,7 +305,7 @@ def run_writers(args: argparse.Namespace, progress: Callable[[str], None]) -> di
     """Measure every cell; the JSON-ready result (stores that could not be opened are listed)."""
     plain = serialize_state(build_state(args.state_kb * 1024))
     cipher = StateCipher(Keyring.generate())
-    stored_bytes = len(cipher.encrypt(plain, convid="x" * 22, owner=OWNER, purpose="state"))
+    stored_bytes = len(seal_state(cipher, plain, convid="x" * 22, owner=OWNER))
     cells: list[dict[str, Any]] = []
     skipped: list[dict[str, str]] = []
     failed: list[dict[str, str]] = []

@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 from pydantic.alias_generators import to_camel
 
 from agents_catalog.agent_format import NAME_PATTERN, TAG_PATTERN
-from mock_account.conversations.account import CONVID_LENGTH, TITLE_LIMIT
+from mock_account.conversations.vault import CONVID_LENGTH, TITLE_LIMIT
 
 CONVID_PATTERN = rf"^[0-9A-Za-z]{{{CONVID_LENGTH}}}$"
 QUERY_MIN, QUERY_MAX = 8, 10_000

@@ -2,17 +2,14 @@
 
 This is the agent server without HTTP. Every operation takes the calling user;
 another user's (or another account's) conversation is indistinguishable from one
-that does not exist. A run goes: restore (load, decrypt, parse) -> run -> save
-(check, serialize, encrypt, compare-and-swap write), and the time of each phase is
-reported so the HTTP layer can send it as ``Server-Timing``.
+that does not exist. A run goes: restore -> run -> save, the state going through the
+vault (``vault``: read, decrypt, parse; check, encrypt, compare-and-swap write), and the
+time of each phase is reported so the HTTP layer can send it as ``Server-Timing``.
 """
 
 from __future__ import annotations
 
 import contextlib
-import json
-import secrets
-import string
 import threading
 import time
 from collections.abc import Callable
@@ -22,15 +19,10 @@ from typing import Any
 
 from agents_catalog.agent_format import AgentDefinition
 from mock_account.conversations.hooks import LoadedHooks
-from mock_account.crypto import InvalidRecord, StateCipher, record_info
+from mock_account.conversations.vault import Restored, Vault, new_convid, title_from_query
+from mock_account.crypto import InvalidRecord, StateCipher
 from mock_account.engine.runtime import Engine, RunOutcome
-from mock_account.engine.state import (
-    DEFAULT_MAX_STATE_BYTES,
-    StateInvalid,
-    check_state,
-    empty_state,
-    parse_state,
-)
+from mock_account.engine.state import DEFAULT_MAX_STATE_BYTES, StateInvalid, empty_state
 from mock_account.errors import HookFailed, PinLimitReached, UnknownConversation
 from mock_account.search.index import SearchHit, SearchIndex
 from mock_account.search.routing import choose_agent
@@ -43,9 +35,6 @@ from mock_account.stores import (
 )
 from mock_account.users import User
 
-CONVID_ALPHABET = string.ascii_letters + string.digits
-CONVID_LENGTH = 22
-TITLE_LIMIT = 200
 DEFAULT_PIN_LIMIT = 20
 
 Clock = Callable[[], datetime]
@@ -53,19 +42,6 @@ Clock = Callable[[], datetime]
 
 def utc_now() -> datetime:
     return datetime.now(UTC)
-
-
-def new_convid() -> str:
-    return "".join(secrets.choice(CONVID_ALPHABET) for _ in range(CONVID_LENGTH))
-
-
-def title_from_query(query: str) -> str:
-    """The first query, cut at a word boundary at 200 characters."""
-    text = " ".join(query.split())
-    if len(text) <= TITLE_LIMIT:
-        return text or "New conversation"
-    cut = text[: TITLE_LIMIT + 1].rsplit(" ", 1)[0]
-    return (cut if cut else text[:TITLE_LIMIT]).rstrip()[:TITLE_LIMIT]
 
 
 @dataclass
@@ -137,15 +113,22 @@ class MockAccount:
         self.agents = {a.name: a for a in agents}
         self.engine = engine
         self.index = index
-        self.store = store
-        self.cipher = cipher
         self.clock = clock
-        self.max_state_bytes = max_state_bytes
         self.pin_limit = pin_limit
         # With state hooks the cloud keeps only the entry; ``hooks_error`` is why the configured
         # hooks could not be loaded (then no agent runs, rather than runs that silently lose state).
-        self.state_hooks = state_hooks
-        self.hooks_error = hooks_error
+        self.vault = Vault(
+            store,
+            cipher,
+            hooks=state_hooks,
+            hooks_error=hooks_error,
+            max_state_bytes=max_state_bytes,
+        )
+
+    @property
+    def store(self) -> ConversationStore:
+        """The store under the vault (entries are read and listed here directly)."""
+        return self.vault.store
 
     # --- search ---------------------------------------------------------------
 
@@ -173,17 +156,9 @@ class MockAccount:
             raise UnknownConversation(convid)
         return entry
 
-    def _title(self, user: User, entry: ConversationEntry) -> str:
-        try:
-            return self.cipher.decrypt(
-                entry.title, convid=entry.convid, owner=user.email, purpose="title"
-            ).decode("utf-8")
-        except (InvalidRecord, UnicodeDecodeError):
-            return "(this title cannot be read)"
-
     def _view(self, user: User, entry: ConversationEntry) -> ConversationView:
         return ConversationView(
-            entry.convid, self._title(user, entry), entry.last_executed, entry.pinned
+            entry.convid, self.vault.title(entry), entry.last_executed, entry.pinned
         )
 
     def get_conversation(self, user: User, convid: str) -> ConversationView:
@@ -204,8 +179,7 @@ class MockAccount:
 
     def set_title(self, user: User, convid: str, title: str) -> None:
         self._entry(user, convid)
-        blob = self.cipher.encrypt(title.encode(), convid=convid, owner=user.email, purpose="title")
-        self.store.update_entry(user.account, convid, title=blob)
+        self.vault.set_title(user.account, user.email, convid, title)
 
     def set_pinned(self, user: User, convid: str, pinned: bool) -> None:
         entry = self._entry(user, convid)
@@ -222,66 +196,23 @@ class MockAccount:
         A failing ``deleteConversation`` (``HookFailed``) leaves the entry, so nothing is orphaned.
         """
         self._entry(user, convid)
-        hooks = self._hooks()
-        if hooks is not None and hooks.keeps_state:
-            hooks.delete_state(convid=convid, user_email=user.email)
-        self.store.delete(user.account, convid)
+        self.vault.delete(user.account, user.email, convid)
 
-    def _hooks(self) -> LoadedHooks | None:
-        if self.hooks_error is not None:
-            raise HookFailed("load", f"State hooks could not be loaded: {self.hooks_error}")
-        return self.state_hooks
-
-    def load_state(
-        self, user: User, convid: str
-    ) -> tuple[dict[str, Any], ConversationEntry, bytes | None]:
+    def restore(self, user: User, convid: str) -> Restored:
         """The decrypted state of a user's conversation (raises UnknownConversation)."""
-        stored = self.store.load(user.account, convid)
-        if stored is None or stored.entry.owner != user.email:
-            raise UnknownConversation(convid)
-        if stored.blob is None:
-            hooks = self._hooks()
-            if stored.entry.state_version == 0:
-                return empty_state(), stored.entry, None
-            if hooks is None or not hooks.keeps_state:
-                # Saved through state hooks that are no longer configured: refuse rather than
-                # start over from an empty state that the next run would save.
-                raise HookFailed(
-                    "restore",
-                    "this conversation's state is kept by state hooks, and none are configured",
-                )
-            # The state lives in the customer's systems; nothing there means no state yet.
-            restored = hooks.restore_state(convid=convid, user_email=user.email)
-            if restored is None:
-                return empty_state(), stored.entry, None
-            try:
-                return parse_state(check_state(restored, self.max_state_bytes)), stored.entry, None
-            except StateInvalid as exc:
-                raise HookFailed("restore", f"returned an unusable state: {exc}") from exc
-        plain = self.cipher.decrypt(stored.blob, convid=convid, owner=user.email, purpose="state")
-        return parse_state(plain), stored.entry, stored.blob
+        return self.vault.restore(user.account, user.email, convid)
 
     def state_view(self, user: User, convid: str) -> dict[str, Any]:
         """The owner's decrypted state and the record as stored (the demo's inspector)."""
-        state, entry, blob = self.load_state(user, convid)
+        restored = self.restore(user, convid)
         self.store.update_entry(user.account, convid, last_read=self.clock())
-        record: dict[str, Any] | None = None
-        if blob is not None:
-            info = record_info(blob)
-            record = {
-                "size": len(blob),
-                "keyId": info.key_id,
-                "formatVersion": info.format_version,
-                "stateVersion": entry.state_version,
-                "hexPreview": blob[:48].hex(),
-            }
-        return {"convid": convid, "state": state, "record": record}
+        return {"convid": convid, "state": restored.state, "record": restored.record()}
 
     def last_agent(self, user: User, convid: str | None) -> str | None:
         if not convid:
             return None
         try:
-            state, _, _ = self.load_state(user, convid)
+            state = self.restore(user, convid).state
         except (UnknownConversation, InvalidRecord, HookFailed):
             return None
         runs = state.get("runs") or []
@@ -304,7 +235,7 @@ class MockAccount:
         Notification hooks see every run: ``onAgentStart`` before, then ``onAgentEnd`` (success)
         or ``onAgentError`` (any other result), each with ``isValidation``.
         """
-        hooks = self.state_hooks if self.hooks_error is None else None
+        hooks = self.vault.hooks if self.vault.hooks_error is None else None
         event = {
             "convid": convid,
             "userEmail": user.email,
@@ -344,13 +275,14 @@ class MockAccount:
 
         if agent_name not in self.agents:
             return failed("callFailed", f"There is no agent named '{agent_name}'.")
-        if self.hooks_error is not None:
-            return failed("callFailed", f"State hooks could not be loaded: {self.hooks_error}")
+        if self.vault.hooks_error is not None:
+            error = self.vault.hooks_error
+            return failed("callFailed", f"State hooks could not be loaded: {error}")
         now = self.clock()
         expected_version = 0
         if convid:
             try:
-                state, entry, _ = self.load_state(user, convid)
+                restored = self.restore(user, convid)
             except UnknownConversation:
                 return failed("unknownConversation", "This conversation does not exist.")
             except InvalidRecord:
@@ -361,7 +293,7 @@ class MockAccount:
                 return failed("callFailed", f"The conversation store is unavailable: {exc}")
             except HookFailed as exc:
                 return failed("callFailed", f"The state hook failed: {exc}; nothing was changed.")
-            expected_version = entry.state_version
+            state, expected_version = restored.state, restored.entry.state_version
         else:
             convid, state = new_convid(), empty_state()
         timings["restore"] = time.perf_counter() - started
@@ -397,51 +329,23 @@ class MockAccount:
                 self._touch(user, convid)
             return failed(outcome.result_code, outcome.error or "The agent did not finish.")
 
-        mark = time.perf_counter()
         try:
-            plain = check_state(outcome.state or {}, self.max_state_bytes)
+            saved = self.vault.save(
+                account=user.account,
+                owner=user.email,
+                convid=convid,
+                state=outcome.state or {},
+                expected_version=expected_version,
+                now=now,
+                title=title_from_query(str(inputs.get("query", ""))),
+                agent_name=agent_name,
+                validation=validation,
+            )
         except StateInvalid as exc:
             return failed("errorInAgent", f"The conversation state cannot be saved: {exc}")
-        enc = time.perf_counter()
-        to_hook = self.state_hooks is not None and self.state_hooks.keeps_state and not validation
-        blob: bytes | None = None
-        if not to_hook:
-            blob = self.cipher.encrypt(plain, convid=convid, owner=user.email, purpose="state")
-        title = b""
-        if expected_version == 0:
-            title = self.cipher.encrypt(
-                title_from_query(str(inputs.get("query", ""))).encode(),
-                convid=convid,
-                owner=user.email,
-                purpose="title",
-            )
-        timings["encrypt"] = time.perf_counter() - enc
-        if to_hook and self.state_hooks is not None:
-            # The hook saves first: if it fails, the entry is untouched and the previous state
-            # stays current. If the hook succeeds and the commit below then loses a race
-            # (VersionConflict), the hook holds this run's state while the entry keeps the
-            # winner's version: the customer's store is last-writer-wins by design.
-            try:
-                self.state_hooks.save_state(
-                    convid=convid,
-                    state=json.loads(plain),
-                    user_email=user.email,
-                    agent_name=agent_name,
-                    is_validation=False,
-                )
-            except HookFailed as exc:
-                return failed(
-                    "callFailed", f"The state hook failed: {exc}; nothing of this run was saved."
-                )
-        try:
-            self.store.commit_run(
-                account=user.account,
-                convid=convid,
-                owner=user.email,
-                expected_version=expected_version,
-                blob=blob,
-                now=now,
-                title_if_new=title,
+        except HookFailed as exc:
+            return failed(
+                "callFailed", f"The state hook failed: {exc}; nothing of this run was saved."
             )
         except VersionConflict:
             return failed(
@@ -451,7 +355,9 @@ class MockAccount:
             )
         except StoreUnavailable as exc:
             return failed("callFailed", f"The conversation store is unavailable: {exc}")
-        timings["save"] = time.perf_counter() - mark
+        # Server-Timing keeps its phase names for now: ``encrypt`` is part of ``save``.
+        timings["encrypt"] = saved.times.stages["encrypt"] / 1e6
+        timings["save"] = saved.times.total_us / 1e6
         return ExecResult(
             True,
             outcome.result_code,

@@ -3,15 +3,15 @@
 After ``mock-account keys rotate`` adds a key, new records use it while old ones stay readable
 under their own keys. :func:`reencrypt_store` rewrites the old ones:
 
-- each conversation is independent: its state goes through ``replace_blob`` (compare-and-swap on
-  the version; on ``VersionConflict`` it is re-read and tried again, up to ``retries`` times) and
-  its title through ``update_entry``;
+- each conversation is independent: the vault re-encrypts its state (compare-and-swap on the
+  version; on ``VersionConflict`` it is re-read and tried again, up to ``retries`` times) and its
+  title;
 - records already under the current key are skipped (``needs_reencryption``), so an interrupted
   run simply resumes when started again and finishes the rest;
 - a record that cannot be opened is counted and left as it is, never overwritten.
 
-A title is rewritten only if it is still the bytes that were read a moment before; a title set
-by the user in that instant already uses the current key, so nothing of it is lost either way.
+A title is rewritten only if it is still the bytes that were read a moment before (see
+``Vault.reencrypt_title``).
 
 Servers holding the keyring in memory must know the new key before records are re-encrypted
 under it: restart them after ``rotate`` and before ``reencrypt``.
@@ -24,6 +24,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from itertools import islice
 
+from mock_account.conversations.vault import Reencrypted, Vault
 from mock_account.crypto import InvalidRecord, StateCipher, record_key_id
 from mock_account.stores import ConversationEntry, ConversationStore, VersionConflict
 
@@ -62,67 +63,37 @@ def _batches(entries: Iterator[ConversationEntry], size: int) -> Iterator[list[C
 
 
 def _reencrypt_state(
-    store: ConversationStore,
-    cipher: StateCipher,
-    entry: ConversationEntry,
-    report: ReencryptReport,
-    retries: int,
+    vault: Vault, entry: ConversationEntry, report: ReencryptReport, retries: int
 ) -> None:
     name = f"{entry.account}/{entry.convid}"
     for _ in range(retries + 1):
-        stored = store.load(entry.account, entry.convid)
-        if stored is None or stored.blob is None:
-            return  # deleted meanwhile, or the state lives in hooks
         try:
-            if not cipher.needs_reencryption(stored.blob):
-                report.current += 1
-                return
-            blob = cipher.reencrypt(
-                stored.blob, convid=entry.convid, owner=stored.entry.owner, purpose="state"
-            )
+            done = vault.reencrypt_state(entry.account, entry.convid)
         except InvalidRecord:
             report.unreadable.append(f"{name} state")
             return
-        try:
-            store.replace_blob(
-                entry.account,
-                entry.convid,
-                expected_version=stored.entry.state_version,
-                blob=blob,
-            )
         except VersionConflict:
             report.conflicts += 1  # a run saved meanwhile: read its state and try again
             continue
-        report.states += 1
+        _count(report, done, "states")
         return
     report.gave_up.append(f"{name} state")
 
 
-def _reencrypt_title(
-    store: ConversationStore,
-    cipher: StateCipher,
-    entry: ConversationEntry,
-    report: ReencryptReport,
-) -> None:
-    name = f"{entry.account}/{entry.convid}"
-    fresh = store.get_entry(entry.account, entry.convid)
-    if fresh is None or not fresh.title:
-        return
+def _reencrypt_title(vault: Vault, entry: ConversationEntry, report: ReencryptReport) -> None:
     try:
-        if not cipher.needs_reencryption(fresh.title):
-            report.current += 1
-            return
-        title = cipher.reencrypt(
-            fresh.title, convid=fresh.convid, owner=fresh.owner, purpose="title"
-        )
+        done = vault.reencrypt_title(entry.account, entry.convid)
     except InvalidRecord:
-        report.unreadable.append(f"{name} title")
+        report.unreadable.append(f"{entry.account}/{entry.convid} title")
         return
-    latest = store.get_entry(entry.account, entry.convid)
-    if latest is None or latest.title != fresh.title:
-        return  # renamed meanwhile: the new title is already under the current key
-    store.update_entry(entry.account, entry.convid, title=title)
-    report.titles += 1
+    _count(report, done, "titles")
+
+
+def _count(report: ReencryptReport, done: Reencrypted, counter: str) -> None:
+    if done == "current":
+        report.current += 1
+    elif done == "reencrypted":
+        setattr(report, counter, getattr(report, counter) + 1)
 
 
 def reencrypt_store(
@@ -140,11 +111,12 @@ def reencrypt_store(
     if batch < 1:
         raise ValueError("the batch size must be at least 1")
     report = ReencryptReport()
+    vault = Vault(store, cipher)
     for chunk in _batches(iter(list(store.iter_entries())), batch):
         for entry in chunk:
             report.conversations += 1
-            _reencrypt_state(store, cipher, entry, report, retries)
-            _reencrypt_title(store, cipher, entry, report)
+            _reencrypt_state(vault, entry, report, retries)
+            _reencrypt_title(vault, entry, report)
         if progress is not None:
             progress(report)
     return report

@@ -6,8 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from mock_account.conversations.account import UnknownConversation, title_from_query
+from mock_account.conversations.vault import title_from_query
 from mock_account.deployment import AccountConfig, Deployment, build_deployment
+from mock_account.errors import UnknownConversation
 
 TRIP = "I need to fly to Berlin next Tuesday for a client meeting"
 EXPENSES = "I want to claim back the money I spent on that trip"
@@ -107,13 +108,13 @@ def test_failed_save_keeps_the_previous_state(deployment: Deployment) -> None:
     alice, _, _ = users(deployment)
     first, _ = run(deployment, alice, TRIP)
     before = deployment.account.state_view(alice, first.convid)
-    deployment.account.max_state_bytes = 100
+    deployment.account.vault.max_state_bytes = 100
     try:
         second = deployment.account.exec_agent(
             alice, first.agent_name, {"query": TRIP}, first.convid
         )
     finally:
-        deployment.account.max_state_bytes = 4 * 1024 * 1024
+        deployment.account.vault.max_state_bytes = 4 * 1024 * 1024
     assert second.result_code == "errorInAgent" and "over the limit" in second.error
     assert second.convid is None and second.parts is None
     assert deployment.account.state_view(alice, first.convid) == before

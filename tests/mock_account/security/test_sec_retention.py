@@ -158,7 +158,7 @@ def test_the_background_sweeper_deletes_expired_conversations(base: Base, make_a
     alice = base.user("acme")
     convid = _started(account, alice)
     watched = _Watched(account.store)
-    account.store = watched  # type: ignore[assignment]
+    account.vault.store = watched  # type: ignore[assignment]
     clock.advance(days=8)
     stop = threading.Event()
     thread = start_sweeper(account, 0.01, stop, users=base.users)

@@ -295,7 +295,7 @@ def test_a_hook_conversation_without_the_hooks_is_refused_not_reset(
     with_hooks = make_account(state_hooks=load_hooks(EXAMPLE))
     alice = base.user("acme")
     first = converse(with_hooks, alice, TRIP)
-    without = make_account(with_hooks.store, cipher=with_hooks.cipher)
+    without = make_account(with_hooks.store, cipher=with_hooks.vault.cipher)
     result = without.exec_agent(alice, first.agent_name, {"query": EXPENSES}, first.convid)
     assert result.result_code == "callFailed" and "none are configured" in result.error
     assert with_hooks.store.get_entry(alice.account, first.convid).state_version == 1
