@@ -12,6 +12,8 @@ from typing import Any
 
 import httpx
 
+from mock_account.search.routing import choose_agent
+
 from .catalog import load_catalog
 from .views import (
     AnswerView,
@@ -136,9 +138,10 @@ class HttpClient:
     def ask(self, user: str, query: str, convid: str | None = None) -> AnswerView:
         text = check_query(query)
         matches = tuple(self.search(user, text))
-        agent = matches[0].agent_name if matches else None
-        if agent is None and convid:
-            agent = self.state(user, convid).last_agent
+        names = [m.agent_name for m in matches]
+        # The previous agent costs a state read: only asked for when the decision needs it.
+        previous = self.state(user, convid).last_agent if convid and not names else None
+        agent = choose_agent(names, previous_agent=previous).agent_name
         if agent is None:
             raise ClientError(
                 "No agent matches that request; try saying what you need in other words."

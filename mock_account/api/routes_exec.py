@@ -22,6 +22,7 @@ from mock_account.api.models import (
 from mock_account.api.timing import server_timing
 from mock_account.conversations.account import ExecResult
 from mock_account.deployment import Deployment
+from mock_account.search.routing import DEFAULT_FOLLOWUP_BEHAVIOR
 from mock_account.stores import StoreError
 from mock_account.users import User
 
@@ -41,7 +42,7 @@ def search(body: SearchRequest, user: CurrentUser, deployment: DeploymentDep) ->
             for h in hits
         ],
         "searchBehavior": "default",
-        "followupBehavior": "executeTopMatch",
+        "followupBehavior": DEFAULT_FOLLOWUP_BEHAVIOR,
     }
 
 

@@ -22,10 +22,21 @@ from mock_account.conversations.hooks import LoadedHooks
 from mock_account.conversations.vault import Restored, Vault, new_convid, title_from_query
 from mock_account.crypto import InvalidRecord, StateCipher
 from mock_account.engine.runtime import Engine, RunOutcome
-from mock_account.engine.state import DEFAULT_MAX_STATE_BYTES, StateInvalid, empty_state
+from mock_account.engine.state import (
+    DEFAULT_MAX_STATE_BYTES,
+    Handoff,
+    ResultCode,
+    StateInvalid,
+    empty_state,
+    handoffs,
+)
 from mock_account.errors import HookFailed, PinLimitReached, UnknownConversation
 from mock_account.search.index import SearchHit, SearchIndex
-from mock_account.search.routing import choose_agent
+from mock_account.search.routing import (
+    DEFAULT_FOLLOWUP_BEHAVIOR,
+    FollowupBehavior,
+    choose_agent,
+)
 from mock_account.stores import (
     ConversationEntry,
     ConversationStore,
@@ -49,14 +60,14 @@ class ExecResult:
     """The answer to one ``execAgent`` call (the wire fields) plus its phase timings."""
 
     success: bool
-    result_code: str
+    result_code: ResultCode
     convid: str | None
     agent_name: str
     parts: list[dict[str, Any]] | None = None
     ask_input: dict[str, Any] | None = None
     error: str | None = None
     timings: dict[str, float] = field(default_factory=dict)
-    handoffs: list[dict[str, str]] = field(default_factory=list)
+    handoffs: list[Handoff] = field(default_factory=list)
 
     def wire(self) -> dict[str, Any]:
         body: dict[str, Any] = {
@@ -138,14 +149,19 @@ class MockAccount:
         return self.index.search(query, tag=tag, limit=limit)
 
     def route(
-        self, user: User, query: str, convid: str | None, behavior: str = "executeTopMatch"
+        self,
+        user: User,
+        query: str,
+        convid: str | None,
+        behavior: FollowupBehavior = DEFAULT_FOLLOWUP_BEHAVIOR,
     ) -> tuple[str | None, list[SearchHit]]:
         """Which agent a follow-up (or a new request) goes to, and the ranked matches."""
         hits = self.search(user, query)
-        # Finding the previous agent means restoring the whole state; only two cases use it.
+        # The previous agent is read from the entry; only two cases need it.
         needs_previous = convid and (behavior == "executePrevious" or not hits)
         previous = self.last_agent(user, convid) if needs_previous else None
-        decision = choose_agent(hits, behavior=behavior, previous_agent=previous)
+        names = [hit.agent_name for hit in hits]
+        decision = choose_agent(names, behavior=behavior, previous_agent=previous)
         return decision.agent_name, hits
 
     # --- conversations ----------------------------------------------------------
@@ -212,11 +228,9 @@ class MockAccount:
         if not convid:
             return None
         try:
-            state = self.restore(user, convid).state
+            return self.vault.last_agent(user.account, user.email, convid)
         except (UnknownConversation, InvalidRecord, HookFailed):
             return None
-        runs = state.get("runs") or []
-        return runs[-1]["agent"] if runs else None
 
     # --- running agents -----------------------------------------------------------
 
@@ -270,7 +284,7 @@ class MockAccount:
         timings: dict[str, float] = {}
         started = time.perf_counter()
 
-        def failed(code: str, message: str) -> ExecResult:
+        def failed(code: ResultCode, message: str) -> ExecResult:
             return ExecResult(False, code, None, agent_name, error=message, timings=timings)
 
         if agent_name not in self.agents:
@@ -366,20 +380,5 @@ class MockAccount:
             parts=outcome.parts,
             ask_input=outcome.ask_input,
             timings=timings,
-            handoffs=handoffs_of(outcome.state or {}),
+            handoffs=handoffs((outcome.state or {}).get("runs") or []),
         )
-
-
-def handoffs_of(state: dict[str, Any]) -> list[dict[str, str]]:
-    """For the latest run: each variable it read and the earlier agent that wrote it."""
-    runs = state.get("runs") or []
-    if not runs:
-        return []
-    latest = runs[-1]
-    found = []
-    for var in latest.get("reads", []):
-        for earlier in reversed(runs[:-1]):
-            if var in earlier.get("writes", []) and earlier["agent"] != latest["agent"]:
-                found.append({"variable": f"conv.{var}", "from": earlier["agent"]})
-                break
-    return found

@@ -32,6 +32,7 @@ from mock_account.engine.state import (
     StateInvalid,
     check_state,
     empty_state,
+    last_agent,
     parse_state,
 )
 from mock_account.errors import HookFailed, UnknownConversation
@@ -220,6 +221,9 @@ class Vault:
         """Save ``state`` over ``expected_version`` (0 creates the conversation, titled
         ``title``). Validation runs keep their state in the cloud even with state hooks.
 
+        ``agent_name`` (the agent of the run) is kept on the entry, so routing a follow-up back to
+        it needs no decryption (``last_agent``).
+
         ``state`` may also be the bytes ``check_state`` returned for it, when the caller checked
         it beforehand: the serialize stage is then skipped (``loadtests writers`` measures the
         encrypt and write stages alone that way).
@@ -262,12 +266,26 @@ class Vault:
             blob=blob,
             now=now,
             title_if_new=sealed_title,
+            agent=agent_name,
         )
         clock.lap("write")
         times = StageTimes(
             clock.stages, plain_bytes=len(plain), stored_bytes=len(blob) if blob else 0
         )
         return Saved(entry, times)
+
+    def last_agent(self, account: str, owner: str, convid: str) -> str | None:
+        """The agent of the latest saved run, from the entry (no decryption).
+
+        A conversation saved before the store kept it on the entry is restored once instead.
+        Raises what ``restore`` raises.
+        """
+        entry = self.store.get_entry(account, convid)
+        if entry is None or entry.owner != owner:
+            raise UnknownConversation(convid)
+        if entry.last_agent or entry.state_version == 0:
+            return entry.last_agent or None
+        return last_agent(self.restore(account, owner, convid).state)
 
     def delete(self, account: str, owner: str, convid: str) -> None:
         """Delete a conversation; with state hooks, the hook deletes its state first.

@@ -37,7 +37,14 @@ from agents_catalog.agent_format import (
 from mock_account.business.data import BusinessData
 from mock_account.engine.mock_model import LanguageModel
 from mock_account.engine.program import compiled
-from mock_account.engine.state import empty_state, paused_run, prompt_key
+from mock_account.engine.state import (
+    PausedRun,
+    ResultCode,
+    empty_state,
+    paused_run,
+    prompt_key,
+    run_record,
+)
 from mock_account.engine.templates import TemplateError, lookup, render_text, render_value
 
 MAX_CALL_DEPTH = 32
@@ -61,7 +68,7 @@ class _Stopped(Exception):
 class RunOutcome:
     """What a run produced. ``state`` is set only when the run is to be saved."""
 
-    result_code: str
+    result_code: ResultCode
     parts: list[dict[str, Any]] = field(default_factory=list)
     ask_input: dict[str, Any] | None = None
     error: str | None = None
@@ -423,31 +430,10 @@ class Engine:
         }
         run = _Run(self, agent, work, sys_vars, self.clock() + self.limits.time_limit_s, stop)
         if waiting is not None:
-            paused = waiting["paused"]
-            problem = _check_answers(paused["ask"], inputs)
-            if problem:
-                return RunOutcome(
-                    "ask",
-                    parts=[{"contentType": "text", "text": problem}],
-                    ask_input=paused["ask"],
-                )
-            stack = paused["stack"]
-            run.local_prompts = paused.get("localPrompts", {})
-            answers = {
-                i["name"]: inputs.get(i["name"], i.get("default")) for i in paused["ask"]["inputs"]
-            }
-            stack[-1]["locals"][paused["into"]] = answers
-            sys_vars["query"] = waiting["inputs"].get("query", "")
-            run.reads.update(waiting.get("reads", []))
-            run.writes.update(waiting.get("writes", []))
-            run.parts = list(waiting.get("output", {}).get("parts", []))
-            work["runs"].pop()
-            # Passwords reach the agent as locals but are never written into the run record.
-            kept = {
-                i["name"]: ("********" if i.get("type") == "password" else answers[i["name"]])
-                for i in paused["ask"]["inputs"]
-            }
-            run_inputs = {**waiting["inputs"], "answers": kept}
+            resumed = _resume(run, waiting, inputs)
+            if isinstance(resumed, RunOutcome):
+                return resumed
+            stack, run_inputs = resumed
         else:
             stack = [{"function": "main", "pc": 0, "locals": {}, "into": None}]
             run_inputs = copy.deepcopy(inputs)
@@ -461,39 +447,82 @@ class Engine:
             return RunOutcome("stopped", error="The run was stopped.")
         if code == "failCommand":
             return RunOutcome("failCommand", error=str(detail))
-        record: dict[str, Any] = {
-            "agent": agent.name,
-            "version": agent.version,
-            "inputs": run_inputs,
-            "output": {"agentName": agent.name, "parts": run.parts},
-            "ranAt": now.isoformat(),
-            "resultCode": code,
-            "paused": None,
-            "reads": sorted(run.reads),
-            "writes": sorted(run.writes),
-        }
-        ask_input = None
-        if code == "ask":
-            ask: AskArgs = detail
-            ask_input = {
-                "message": run.text(stack[-1], ask.message),
-                "inputs": [i.model_dump(exclude_none=True) for i in ask.inputs],
-            }
-            record["paused"] = {
-                "stack": stack,
-                "ask": ask_input,
-                "into": ask.into,
-                "localPrompts": run.local_prompts,
-            }
-        work["runs"].append(record)
+        return _finish(run, stack, run_inputs, code, detail, now)
+
+
+def _resume(
+    run: _Run, waiting: dict[str, Any], inputs: dict[str, Any]
+) -> tuple[list[dict[str, Any]], dict[str, Any]] | RunOutcome:
+    """Continue a run paused on ``ask`` with its answers: the stack and the run's inputs, or
+    the ask again when the answers do not fit the form."""
+    paused = waiting["paused"]
+    problem = _check_answers(paused["ask"], inputs)
+    if problem:
         return RunOutcome(
-            code,
-            parts=run.parts,
-            ask_input=ask_input,
-            state=work,
-            reads=sorted(run.reads),
-            writes=sorted(run.writes),
+            "ask",
+            parts=[{"contentType": "text", "text": problem}],
+            ask_input=paused["ask"],
         )
+    stack = paused["stack"]
+    run.local_prompts = paused.get("localPrompts", {})
+    answers = {i["name"]: inputs.get(i["name"], i.get("default")) for i in paused["ask"]["inputs"]}
+    stack[-1]["locals"][paused["into"]] = answers
+    run.sys["query"] = waiting["inputs"].get("query", "")
+    run.reads.update(waiting.get("reads", []))
+    run.writes.update(waiting.get("writes", []))
+    run.parts = list(waiting.get("output", {}).get("parts", []))
+    run.state["runs"].pop()
+    # Passwords reach the agent as locals but are never written into the run record.
+    kept = {
+        i["name"]: ("********" if i.get("type") == "password" else answers[i["name"]])
+        for i in paused["ask"]["inputs"]
+    }
+    return stack, {**waiting["inputs"], "answers": kept}
+
+
+def _finish(
+    run: _Run,
+    stack: list[dict[str, Any]],
+    run_inputs: dict[str, Any],
+    code: ResultCode,
+    detail: Any,
+    now: datetime,
+) -> RunOutcome:
+    """Append the record of a run that ended with ``end``, ``return`` or ``ask``."""
+    ask_input = None
+    paused: PausedRun | None = None
+    if code == "ask":
+        ask: AskArgs = detail
+        ask_input = {
+            "message": run.text(stack[-1], ask.message),
+            "inputs": [i.model_dump(exclude_none=True) for i in ask.inputs],
+        }
+        paused = {
+            "stack": stack,  # type: ignore[typeddict-item]
+            "ask": ask_input,
+            "into": ask.into,
+            "localPrompts": run.local_prompts,
+        }
+    record = run_record(
+        agent=run.agent.name,
+        version=run.agent.version,
+        inputs=run_inputs,
+        parts=run.parts,
+        ran_at=now.isoformat(),
+        result_code=code,
+        reads=sorted(run.reads),
+        writes=sorted(run.writes),
+        paused=paused,
+    )
+    run.state["runs"].append(record)
+    return RunOutcome(
+        code,
+        parts=run.parts,
+        ask_input=ask_input,
+        state=run.state,
+        reads=sorted(run.reads),
+        writes=sorted(run.writes),
+    )
 
 
 def _check_answers(ask: dict[str, Any], inputs: dict[str, Any]) -> str | None:

@@ -1,28 +1,99 @@
-"""The conversation state (SPEC §2) and the checks it passes before every save.
+"""The state contract: what a conversation state holds, and the checks it passes before a save.
 
-A state is plain JSON, because it must survive an exact JSON round trip and is
-handed as-is to enterprise state hooks::
+A state is plain JSON, because it must survive an exact JSON round trip and is handed as-is to
+enterprise state hooks. Its records are typed below (``ConversationState``, ``RunRecord``,
+``PausedRun``, ``PromptRecord``); the engine builds them (``run_record``), the vault saves them,
+and the readers (the account, the demo, the chat) use ``last_agent`` and ``handoffs`` from here.
 
-    {
-      "runs":    [{"agent", "version", "inputs", "output", "ranAt", "resultCode",
-                   "paused": null | {"stack": [...], "ask": {...}, "localPrompts": {...}},
-                   "reads": ["trip"], "writes": ["expense"]}],
-      "prompts": {"chat": {"name", "scope", "agent": null, "system", "messages": [...]},
-                  "BookTrip/notes": {... "scope": "agent", "agent": "BookTrip" ...}},
-      "conv":    {"trip": {...}},
-      "agents":  {"BookTrip": {"x": ...}}
-    }
-
-Conversation-scoped prompts are keyed by name; agent-scoped ones by ``agent/name``
-(names are identifiers, so the key is unambiguous). Local prompts are never here.
+Conversation-scoped prompts are keyed by name; agent-scoped ones by ``agent/name`` (names are
+identifiers, so the key is unambiguous). Local prompts are never in the state: they live in a
+paused run's ``localPrompts`` only. ``ResultCode`` is every result an ``execAgent`` can end with;
+only ``success`` and ``ask`` save the state.
 """
 
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, Literal, TypedDict, get_args
 
 import orjson
+
+ResultCode = Literal[
+    "success",
+    "ask",
+    "failCommand",
+    "errorInAgent",
+    "callFailed",
+    "unknownConversation",
+    "timedOut",
+    "stopped",
+    "mustLogin",
+    "unexpected",
+]
+RESULT_CODES: tuple[str, ...] = get_args(ResultCode)
+#: Outcomes that mean the server, not the agent, went wrong: ``failCommand`` is an agent ending
+#: on ``fail`` by design, and ``success`` and ``ask`` are the normal answers.
+SERVER_FAILURES = frozenset(RESULT_CODES) - {"success", "ask", "failCommand"}
+
+
+class Frame(TypedDict):
+    """One call of a paused run's stack: the function, where it stopped, its locals."""
+
+    function: str
+    pc: int
+    locals: dict[str, Any]
+    into: str | None
+
+
+class PausedRun(TypedDict):
+    """Where a run paused on ``ask``: the stack, the questions, the local that gets the answers
+    and the run's local prompts."""
+
+    stack: list[Frame]
+    ask: dict[str, Any]
+    into: str
+    localPrompts: dict[str, Any]
+
+
+class AgentOutput(TypedDict):
+    agentName: str
+    parts: list[dict[str, Any]]
+
+
+class RunRecord(TypedDict):
+    """One saved run: who ran, on what, with what result, and the ``conv`` variables it read and
+    wrote (what hand-offs are computed from)."""
+
+    agent: str
+    version: str
+    inputs: dict[str, Any]
+    output: AgentOutput
+    ranAt: str
+    resultCode: ResultCode
+    paused: PausedRun | None
+    reads: list[str]
+    writes: list[str]
+
+
+class PromptRecord(TypedDict):
+    """A named prompt's system text and full history (user turns, answers, tool calls)."""
+
+    name: str
+    scope: Literal["conversation", "agent"]
+    agent: str | None
+    system: str
+    messages: list[dict[str, Any]]
+
+
+class ConversationState(TypedDict):
+    runs: list[RunRecord]
+    prompts: dict[str, PromptRecord]
+    conv: dict[str, Any]
+    agents: dict[str, dict[str, Any]]
+
+
+#: A variable the latest run read and the earlier agent that wrote it.
+Handoff = TypedDict("Handoff", {"variable": str, "from": str})
 
 DEFAULT_MAX_STATE_BYTES = 4 * 1024 * 1024
 STATE_PARTS = ("runs", "prompts", "conv", "agents")
@@ -40,6 +111,52 @@ class StateInvalid(ValueError):
 
 def empty_state() -> dict[str, Any]:
     return {"runs": [], "prompts": {}, "conv": {}, "agents": {}}
+
+
+def run_record(
+    *,
+    agent: str,
+    version: str,
+    inputs: dict[str, Any],
+    parts: list[dict[str, Any]],
+    ran_at: str,
+    result_code: ResultCode,
+    reads: list[str],
+    writes: list[str],
+    paused: PausedRun | None = None,
+) -> RunRecord:
+    """The record of a run that is to be saved."""
+    return {
+        "agent": agent,
+        "version": version,
+        "inputs": inputs,
+        "output": {"agentName": agent, "parts": parts},
+        "ranAt": ran_at,
+        "resultCode": result_code,
+        "paused": paused,
+        "reads": reads,
+        "writes": writes,
+    }
+
+
+def last_agent(state: dict[str, Any]) -> str | None:
+    """The agent of the latest saved run (the one a follow-up may go back to)."""
+    runs = state.get("runs") or []
+    return runs[-1]["agent"] if runs else None
+
+
+def handoffs(runs: list[dict[str, Any]] | tuple[dict[str, Any], ...]) -> list[Handoff]:
+    """For the latest of ``runs``: each variable it read and the earlier agent that wrote it."""
+    if not runs:
+        return []
+    latest = runs[-1]
+    found: list[Handoff] = []
+    for variable in latest.get("reads") or ():
+        for earlier in reversed(runs[:-1]):
+            if variable in (earlier.get("writes") or ()) and earlier["agent"] != latest["agent"]:
+                found.append({"variable": f"conv.{variable}", "from": earlier["agent"]})
+                break
+    return found
 
 
 def prompt_key(name: str, scope: str, agent: str) -> str:

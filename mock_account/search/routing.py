@@ -18,8 +18,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal, get_args
 
-from mock_account.search.index import SearchHit
-
 FollowupBehavior = Literal["executeTopMatch", "executeOnlyMatch", "showResults", "executePrevious"]
 FOLLOWUP_BEHAVIORS: tuple[str, ...] = get_args(FollowupBehavior)
 DEFAULT_FOLLOWUP_BEHAVIOR: FollowupBehavior = "executeTopMatch"
@@ -33,13 +31,17 @@ class RoutingDecision:
 
 
 def choose_agent(
-    hits: Sequence[SearchHit],
+    hits: Sequence[str],
     *,
     behavior: FollowupBehavior = DEFAULT_FOLLOWUP_BEHAVIOR,
     previous_agent: str | None = None,
 ) -> RoutingDecision:
-    """Decide which agent runs for a request, given its matches (best first)."""
-    top = hits[0].agent_name if hits else None
+    """Decide which agent runs for a request, given the names of its matches (best first).
+
+    Every client decides here: the account for its own ``route``, and the demo and load-test
+    clients over HTTP with the names of the search results.
+    """
+    top = hits[0] if hits else None
     if behavior == "executeTopMatch":
         if top is not None:
             return RoutingDecision(top, "the best match runs", False)

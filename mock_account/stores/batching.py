@@ -35,7 +35,6 @@ from mock_account.stores.base import (
     ConversationEntry,
     ConversationStore,
     StoredState,
-    commit_kwargs,
 )
 from mock_account.stores.errors import StoreError
 
@@ -192,18 +191,7 @@ class BatchingStore(ConversationStore):
 
     # -- the batched call ------------------------------------------------------------------------
 
-    def commit_run(
-        self,
-        *,
-        account: str,
-        convid: str,
-        owner: str,
-        expected_version: int,
-        blob: bytes | None,
-        now: datetime,
-        title_if_new: bytes,
-    ) -> ConversationEntry:
-        request = CommitRequest(account, convid, owner, expected_version, blob, now, title_if_new)
+    def commit(self, request: CommitRequest) -> ConversationEntry:
         with self._inside_lock:
             self._inside += 1
             alone = self._inside == 1 and self.solo_direct
@@ -212,7 +200,7 @@ class BatchingStore(ConversationStore):
             if alone:
                 if self._closed:
                     raise StoreError("the batching store is closed")
-                return self.inner.commit_run(**commit_kwargs(request))  # type: ignore[arg-type]
+                return self.inner.commit(request)
             return self._through_committer(request)
         finally:
             with self._inside_lock:

@@ -7,7 +7,12 @@ import threading
 from collections.abc import Iterator
 from datetime import datetime
 
-from mock_account.stores.base import ConversationEntry, ConversationStore, StoredState
+from mock_account.stores.base import (
+    CommitRequest,
+    ConversationEntry,
+    ConversationStore,
+    StoredState,
+)
 from mock_account.stores.codec import decode_cursor, encode_cursor, is_after_cursor, sort_key, utc
 from mock_account.stores.errors import VersionConflict
 
@@ -23,47 +28,42 @@ class MemoryStore(ConversationStore):
         self._blobs: dict[_Key, bytes | None] = {}
         self._idempotency: dict[str, tuple[str, bytes, datetime]] = {}
 
-    def commit_run(
-        self,
-        *,
-        account: str,
-        convid: str,
-        owner: str,
-        expected_version: int,
-        blob: bytes | None,
-        now: datetime,
-        title_if_new: bytes,
-    ) -> ConversationEntry:
-        now = utc(now, "now")
-        key = (account, convid)
+    def commit(self, request: CommitRequest) -> ConversationEntry:
+        r = request
+        now = utc(r.now, "now")
+        key = (r.account, r.convid)
         with self._lock:
             current = self._entries.get(key)
-            if expected_version == 0:
+            if r.expected_version == 0:
                 if current is not None:
-                    raise VersionConflict.lost(convid, 0)
+                    raise VersionConflict.lost(r.convid, 0)
                 entry = ConversationEntry(
-                    account=account,
-                    convid=convid,
-                    owner=owner,
-                    title=bytes(title_if_new),
+                    account=r.account,
+                    convid=r.convid,
+                    owner=r.owner,
+                    title=bytes(r.title_if_new),
                     created=now,
                     last_executed=now,
                     last_read=now,
                     pinned=False,
                     state_version=1,
+                    last_agent=r.agent,
                 )
             else:
                 if (
                     current is None
-                    or current.owner != owner
-                    or current.state_version != expected_version
+                    or current.owner != r.owner
+                    or current.state_version != r.expected_version
                 ):
-                    raise VersionConflict.lost(convid, expected_version)
+                    raise VersionConflict.lost(r.convid, r.expected_version)
                 entry = dataclasses.replace(
-                    current, last_executed=now, state_version=expected_version + 1
+                    current,
+                    last_executed=now,
+                    state_version=r.expected_version + 1,
+                    last_agent=r.agent,
                 )
             self._entries[key] = entry
-            self._blobs[key] = None if blob is None else bytes(blob)
+            self._blobs[key] = None if r.blob is None else bytes(r.blob)
             return entry
 
     def load(self, account: str, convid: str) -> StoredState | None:

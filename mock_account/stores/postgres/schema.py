@@ -54,6 +54,8 @@ MIGRATIONS: list[tuple[int, tuple[str, ...]]] = [
             )""",
         ),
     ),
+    # The agent of the latest saved run, so routing a follow-up needs no decryption.
+    (2, ("ALTER TABLE {s}.entries ADD COLUMN last_agent text NOT NULL DEFAULT ''",)),
 ]
 
 LATEST = MIGRATIONS[-1][0]

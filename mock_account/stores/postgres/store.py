@@ -32,14 +32,17 @@ from mock_account.stores.errors import (
 )
 from mock_account.stores.postgres import schema as postgres_schema
 
-_COLUMNS = "account, convid, owner, title, created, last_executed, last_read, pinned, state_version"
+_COLUMNS = (
+    "account, convid, owner, title, created, last_executed, last_read, pinned, state_version, "
+    "last_agent"
+)
 _BATCH = 500
 
 _SQL = {
-    "create": f"INSERT INTO {{s}}.entries VALUES (%s, %s, %s, %s, %s, %s, %s, %s, false, 1) "
+    "create": "INSERT INTO {s}.entries VALUES (%s, %s, %s, %s, %s, %s, %s, %s, false, 1, %s) "
     f"ON CONFLICT DO NOTHING RETURNING {_COLUMNS}",
     "advance": "UPDATE {s}.entries SET state_version = state_version + 1, last_executed = %s, "
-    "last_used = GREATEST(%s, last_read) "
+    "last_used = GREATEST(%s, last_read), last_agent = %s "
     "WHERE account = %s AND convid = %s AND owner = %s AND state_version = %s "
     f"RETURNING {_COLUMNS}",
     "bump": "UPDATE {s}.entries SET state_version = state_version + 1 "
@@ -106,7 +109,15 @@ def _entry(row: tuple) -> ConversationEntry:
         last_read=row[6].astimezone(UTC),
         pinned=bool(row[7]),
         state_version=int(row[8]),
+        last_agent=str(row[9]),
     )
+
+
+def _cas(r: CommitRequest, t: datetime) -> tuple[str, tuple]:
+    """The compare-and-swap statement of a save and its parameters."""
+    if r.expected_version == 0:
+        return "create", (r.account, r.convid, r.owner, r.title_if_new, t, t, t, t, r.agent)
+    return "advance", (t, t, r.agent, r.account, r.convid, r.owner, r.expected_version)
 
 
 def _filled(outcomes: list[CommitOutcome | None]) -> list[CommitOutcome]:
@@ -183,27 +194,15 @@ class PostgresStore(ConversationStore):
         with self._cursor() as cur:
             return cur.execute(self._sql[name], params).fetchall()
 
-    def commit_run(
-        self,
-        *,
-        account: str,
-        convid: str,
-        owner: str,
-        expected_version: int,
-        blob: bytes | None,
-        now: datetime,
-        title_if_new: bytes,
-    ) -> ConversationEntry:
-        t = utc(now, "now")
+    def commit(self, request: CommitRequest) -> ConversationEntry:
+        t = utc(request.now, "now")
         with self._cursor(transaction=True) as cur:
-            if expected_version == 0:
-                cur.execute(self._sql["create"], (account, convid, owner, title_if_new, t, t, t, t))
-            else:
-                cur.execute(self._sql["advance"], (t, t, account, convid, owner, expected_version))
+            cas, params = _cas(request, t)
+            cur.execute(self._sql[cas], params)
             row = cur.fetchone()
             if row is None:
-                raise VersionConflict.lost(convid, expected_version)
-            self._put_blob(cur, account, convid, blob)
+                raise VersionConflict.lost(request.convid, request.expected_version)
+            self._put_blob(cur, request.account, request.convid, request.blob)
         return _entry(row)
 
     def commit_runs(self, requests: Sequence[CommitRequest]) -> list[CommitOutcome]:
@@ -221,12 +220,7 @@ class PostgresStore(ConversationStore):
             except (ValueError, TypeError, AttributeError) as exc:  # not a usable time
                 outcomes[i] = exc
                 continue
-            if r.expected_version == 0:
-                cas = "create"
-                params: tuple = (r.account, r.convid, r.owner, r.title_if_new, t, t, t, t)
-            else:
-                cas = "advance"
-                params = (t, t, r.account, r.convid, r.owner, r.expected_version)
+            cas, params = _cas(r, t)
             if r.blob is None:
                 batch.append((i, f"batch_{cas}_drop", params))
             else:
@@ -282,7 +276,7 @@ class PostgresStore(ConversationStore):
         rows = self._rows("load", (account, convid))
         if not rows:
             return None
-        blob = rows[0][9]
+        blob = rows[0][10]
         return StoredState(entry=_entry(rows[0]), blob=None if blob is None else bytes(blob))
 
     def get_entry(self, account: str, convid: str) -> ConversationEntry | None:

@@ -66,4 +66,5 @@ def entry_of(fields: Fields) -> ConversationEntry | None:
         last_read=from_micros(int(fields[b"last_read"])),
         pinned=fields[b"pinned"] == b"1",
         state_version=int(fields[b"version"]),
+        last_agent=fields.get(b"agent", b"").decode(),
     )

@@ -24,7 +24,7 @@ if rev <= previous then rev = previous + 1 end
 rev = string.format('%.0f', rev)
 """
 
-# KEYS: entry, state. ARGV: expected, account, convid, owner, now, title, has_blob, blob.
+# KEYS: entry, state. ARGV: expected, account, convid, owner, now, title, has_blob, blob, agent.
 COMMIT = (
     """
 local expected = tonumber(ARGV[1])
@@ -42,7 +42,7 @@ if expected == 0 then
              'title', ARGV[6], 'created', ARGV[5], 'last_read', ARGV[5], 'pinned', '0')
 end
 redis.call('HSET', KEYS[1], 'version', string.format('%d', expected + 1),
-           'last_executed', ARGV[5], 'rev', rev)
+           'last_executed', ARGV[5], 'rev', rev, 'agent', ARGV[9])
 if ARGV[7] == '1' then redis.call('SET', KEYS[2], ARGV[8]) else redis.call('DEL', KEYS[2]) end
 return redis.call('HGETALL', KEYS[1])
 """

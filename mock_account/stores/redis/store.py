@@ -119,26 +119,15 @@ class RedisStore(ConversationStore):
 
     # -- conversations ---------------------------------------------------------------------------
 
-    def commit_run(
-        self,
-        *,
-        account: str,
-        convid: str,
-        owner: str,
-        expected_version: int,
-        blob: bytes | None,
-        now: datetime,
-        title_if_new: bytes,
-    ) -> ConversationEntry:
-        args = self._commit_args(
-            CommitRequest(account, convid, owner, expected_version, blob, now, title_if_new)
-        )
-        if expected_version == 0:
+    def commit(self, request: CommitRequest) -> ConversationEntry:
+        r = request
+        args = self._commit_args(r)
+        if r.expected_version == 0:
             with self._errors():
-                self._index.reserve(account, owner, convid, to_micros(now, "now"))
-        entry = entry_of(self._run("COMMIT", conv_keys(self.prefix, account, convid), args))
+                self._index.reserve(r.account, r.owner, r.convid, int(args[4]))
+        entry = entry_of(self._run("COMMIT", conv_keys(self.prefix, r.account, r.convid), args))
         if entry is None:
-            raise VersionConflict.lost(convid, expected_version)
+            raise VersionConflict.lost(r.convid, r.expected_version)
         return entry
 
     def commit_runs(self, requests: Sequence[CommitRequest]) -> list[CommitOutcome]:
@@ -198,6 +187,7 @@ class RedisStore(ConversationStore):
             r.title_if_new,
             0 if r.blob is None else 1,
             b"" if r.blob is None else r.blob,
+            r.agent,
         ]
 
     def load(self, account: str, convid: str) -> StoredState | None:

@@ -26,17 +26,20 @@ from mock_account.stores.errors import StoreError, VersionConflict
 from mock_account.stores.sqlite import schema as sqlite_schema
 from mock_account.stores.sqlite.connections import SqliteConnections
 
-_COLUMNS = "account, convid, owner, title, created, last_executed, last_read, pinned, state_version"
+_COLUMNS = (
+    "account, convid, owner, title, created, last_executed, last_read, pinned, state_version, "
+    "last_agent"
+)
 _BATCH = 500
 # The compare-and-swap statements return the new entry themselves (RETURNING, SQLite 3.35+):
 # a save is the entry statement, the blob statement and the commit, with no read-back.
 _CREATE = (
-    "INSERT INTO entries VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, 1) "
+    "INSERT INTO entries VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, 1, ?) "
     f"ON CONFLICT DO NOTHING RETURNING {_COLUMNS}"
 )
 _ADVANCE = (
     "UPDATE entries SET state_version = state_version + 1, last_executed = ?, "
-    "last_used = max(?, last_read) "
+    "last_used = max(?, last_read), last_agent = ? "
     "WHERE account = ? AND convid = ? AND owner = ? AND state_version = ? "
     f"RETURNING {_COLUMNS}"
 )
@@ -58,6 +61,7 @@ def _entry(row: tuple) -> ConversationEntry:
         last_read=from_micros(row[6]),
         pinned=bool(row[7]),
         state_version=row[8],
+        last_agent=row[9],
     )
 
 
@@ -80,19 +84,8 @@ class SqliteStore(ConversationStore):
 
     # -- conversations ---------------------------------------------------------------------------
 
-    def commit_run(
-        self,
-        *,
-        account: str,
-        convid: str,
-        owner: str,
-        expected_version: int,
-        blob: bytes | None,
-        now: datetime,
-        title_if_new: bytes,
-    ) -> ConversationEntry:
-        request = CommitRequest(account, convid, owner, expected_version, blob, now, title_if_new)
-        t = to_micros(now, "now")
+    def commit(self, request: CommitRequest) -> ConversationEntry:
+        t = to_micros(request.now, "now")
         with self._db.errors(), self._db.write() as conn:
             return self._commit(conn, request, t)
 
@@ -127,10 +120,10 @@ class SqliteStore(ConversationStore):
     def _commit(self, conn: sqlite3.Connection, r: CommitRequest, t: int) -> ConversationEntry:
         """One compare-and-swap save inside the caller's write transaction."""
         if r.expected_version == 0:
-            params: tuple = (r.account, r.convid, r.owner, r.title_if_new, t, t, t, t)
+            params: tuple = (r.account, r.convid, r.owner, r.title_if_new, t, t, t, t, r.agent)
             rows = conn.execute(_CREATE, params).fetchall()
         else:
-            params = (t, t, r.account, r.convid, r.owner, r.expected_version)
+            params = (t, t, r.agent, r.account, r.convid, r.owner, r.expected_version)
             rows = conn.execute(_ADVANCE, params).fetchall()
         if len(rows) != 1:
             raise VersionConflict.lost(r.convid, r.expected_version)
@@ -152,7 +145,7 @@ class SqliteStore(ConversationStore):
         row = self._read_one(_LOAD, (account, convid))
         if row is None:
             return None
-        return StoredState(entry=_entry(row), blob=None if row[9] is None else bytes(row[9]))
+        return StoredState(entry=_entry(row), blob=None if row[10] is None else bytes(row[10]))
 
     def get_entry(self, account: str, convid: str) -> ConversationEntry | None:
         row = self._read_one(

@@ -137,3 +137,18 @@ def test_title_is_cut_at_a_word_boundary() -> None:
     query = ("word " * 60).strip()
     title = title_from_query(query)
     assert len(title) <= 200 and title.endswith("word") and query.startswith(title)
+
+
+def test_going_back_to_the_previous_agent_reads_the_entry_not_the_state(
+    deployment: Deployment, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    alice, bob, _ = users(deployment)
+    first, _ = run(deployment, alice, TRIP)
+
+    def no_decryption(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the state was restored to find the previous agent")
+
+    monkeypatch.setattr(deployment.account.vault, "restore", no_decryption)
+    agent, _ = deployment.account.route(alice, EXPENSES, first.convid, "executePrevious")
+    assert agent == first.agent_name
+    assert deployment.account.last_agent(bob, first.convid) is None  # nothing leaks to another

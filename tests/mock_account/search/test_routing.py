@@ -4,13 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from mock_account.search.index import SearchHit
 from mock_account.search.routing import FOLLOWUP_BEHAVIORS, choose_agent
 
-TWO = [
-    SearchHit("BookBusinessFlight", "Book a flight", "travel", 0.6),
-    SearchHit("BookHotelStay", "Book a hotel", "travel", 0.3),
-]
+TWO = ["BookBusinessFlight", "BookHotelStay"]
 ONE = TWO[:1]
 
 
@@ -48,13 +44,13 @@ def test_only_match_runs_a_single_hit() -> None:
 
 
 @pytest.mark.parametrize("hits", [TWO, []])
-def test_only_match_shows_results_otherwise(hits: list[SearchHit]) -> None:
+def test_only_match_shows_results_otherwise(hits: list[str]) -> None:
     decision = choose_agent(hits, behavior="executeOnlyMatch", previous_agent="BookHotelStay")
     assert (decision.agent_name, decision.show_results) == (None, True)
 
 
 @pytest.mark.parametrize("hits", [TWO, ONE, []])
-def test_show_results_never_runs(hits: list[SearchHit]) -> None:
+def test_show_results_never_runs(hits: list[str]) -> None:
     decision = choose_agent(hits, behavior="showResults", previous_agent="BookHotelStay")
     assert (decision.agent_name, decision.show_results) == (None, True)
 
