@@ -52,6 +52,8 @@ from typing import Any
 
 import numpy as np
 
+from agents_catalog.cli_kit import Parser
+
 ENTRY_BYTES = 320  # an entry: ids, owner, encrypted title, times, version (plus index share)
 MEASURED_FIELDS = (
     "run_us",
@@ -506,11 +508,6 @@ def build_result(
 # -- command line --------------------------------------------------------------------------------
 
 
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:
-        self.exit(2, f"{self.prog}: error: {message}\n")
-
-
 def _number(
     minimum: float, *, integer: bool = False, inclusive: bool = False
 ) -> Callable[[str], float]:
@@ -539,7 +536,7 @@ def _default_storage_bytes() -> float:
 
 
 def build_parser(prog: str = "loadtests capacity") -> argparse.ArgumentParser:
-    parser = _Parser(prog=prog, description="Capacity plan from measured figures.")
+    parser = Parser(prog=prog, description="Capacity plan from measured figures.")
     add = parser.add_argument
     add(
         "--users",

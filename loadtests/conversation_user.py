@@ -22,9 +22,10 @@ from typing import Any
 
 from locust import FastHttpUser, between, task
 
-from loadtests.journeys import JourneyPlanner, Request, answer_ask, parse_server_timing
+from loadtests.journeys import JourneyPlanner, Request, answer_ask
 from loadtests.locust_support import record_us
 from loadtests.settings import bearer_token, env_int, random_seed, think_time, weight
+from mock_account.api.timing import parse_server_timing
 from mock_account.engine.state import SERVER_FAILURES
 from mock_account.search.routing import choose_agent
 

@@ -24,26 +24,11 @@ import numpy as np
 
 from loadtests.engine_bench import CONVERSATION_LENGTH, FOLLOWUPS
 from loadtests.server import ServerProcess
-from mock_account.api.timing import PHASES
+from mock_account.api.timing import PHASES, parse_server_timing
 from mock_account.deployment import DEFAULT_SEED
 from mock_account.users import UserDirectory
 
 REQUEST_TIMEOUT_S = 60.0
-
-
-def parse_server_timing(header: str) -> dict[str, float]:
-    """``{"restore": 0.123, ...}`` (milliseconds) from a ``Server-Timing`` header."""
-    found: dict[str, float] = {}
-    for metric in header.split(","):
-        name, _, params = metric.strip().partition(";")
-        for param in params.split(";"):
-            key, _, value = param.strip().partition("=")
-            if key == "dur":
-                try:
-                    found[name.strip()] = float(value)
-                except ValueError:
-                    pass
-    return found
 
 
 @dataclass

@@ -20,7 +20,13 @@ from __future__ import annotations
 
 from mock_account.crypto.errors import InvalidRecord, KeyringError
 from mock_account.errors import HookFailed, MockAccountError, PinLimitReached, UnknownConversation
-from mock_account.stores.errors import InvalidCursor, StoreError, StoreUnavailable, VersionConflict
+from mock_account.stores.errors import (
+    InvalidCursor,
+    StoreError,
+    StoreUnavailable,
+    VersionConflict,
+    unavailable_message,
+)
 
 
 class ApiError(MockAccountError):
@@ -86,5 +92,5 @@ def public_message(exc: BaseException) -> str:
     if isinstance(exc, VersionConflict):
         return "The conversation changed meanwhile; nothing was changed, please try again."
     if isinstance(exc, StoreError | KeyringError):
-        return f"The conversation store is unavailable: {exc}"
+        return unavailable_message(exc)
     return str(exc)

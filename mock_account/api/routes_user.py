@@ -24,6 +24,7 @@ from mock_account.api.models import (
     UnpinnedRequest,
     UnpinnedResponse,
 )
+from mock_account.api.wire import conversation_item
 
 router = APIRouter(
     prefix="/api/user", tags=["user"], responses={**UNAUTHORIZED, **BAD_BODY, **STORE_DOWN}
@@ -43,7 +44,7 @@ def get_conversation(
 ) -> dict[str, Any]:
     """The conversation's entry (counts as a use for retention)."""
     view = deployment.account.get_conversation(user, body.convid)
-    return {"success": True, "conversation": view.wire()}
+    return {"success": True, "conversation": conversation_item(view)}
 
 
 @router.post(
@@ -57,7 +58,7 @@ def get_pinned(
     """Every pinned conversation of the caller, most recently used first. The body may be empty."""
     return {
         "success": True,
-        "conversations": [v.wire() for v in deployment.account.list_pinned(user)],
+        "conversations": [conversation_item(v) for v in deployment.account.list_pinned(user)],
     }
 
 
@@ -74,7 +75,11 @@ def get_unpinned(
     """One page of the caller's unpinned conversations, most recently used first."""
     page = body or UnpinnedRequest()
     views, cursor = deployment.account.list_recent(user, limit=page.limit, cursor=page.next_cursor)
-    return {"success": True, "conversations": [v.wire() for v in views], "nextCursor": cursor}
+    return {
+        "success": True,
+        "conversations": [conversation_item(v) for v in views],
+        "nextCursor": cursor,
+    }
 
 
 @router.post(

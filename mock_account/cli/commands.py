@@ -16,34 +16,34 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from agents_catalog.cli_kit import Parser, run
 from agents_catalog.errors import CatalogError
 from mock_account.crypto import CryptoError
 from mock_account.deployment import SEARCH_MODES, AccountConfig, Deployment, build_deployment
 from mock_account.stores import StoreError
 
+#: Command-line option -> AccountConfig field, for every command that builds an account.
+CONFIG_OPTIONS = {
+    "data_dir": "data_dir",
+    "store": "store_url",
+    "account_dir": "account_dir",
+    "hooks": "hooks",
+    "search": "search",
+    "time_limit": "time_limit_s",
+    "keyring": "keyring_path",
+    "key_names": "key_names",
+}
 
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:
-        self.exit(2, f"{self.prog}: error: {message}\n")
 
-
-def _config(args: argparse.Namespace) -> AccountConfig:
-    config = AccountConfig()
-    if getattr(args, "data_dir", None):
-        config.data_dir = args.data_dir
-    if getattr(args, "store", None):
-        config.store_url = args.store
-    if getattr(args, "account_dir", None):
-        config.account_dir = args.account_dir
-    if getattr(args, "hooks", None):
-        config.hooks = args.hooks
-    if getattr(args, "search", None):
-        config.search = args.search
-    return config
+def config_from_args(args: argparse.Namespace) -> AccountConfig:
+    """The account configuration the options of any ``mock-account`` command give."""
+    return AccountConfig.from_options(
+        **{field: getattr(args, option, None) or None for option, field in CONFIG_OPTIONS.items()}
+    )
 
 
 def _deployment(args: argparse.Namespace) -> Deployment:
-    return build_deployment(_config(args))
+    return build_deployment(config_from_args(args))
 
 
 def _chat(args: argparse.Namespace) -> int:
@@ -106,8 +106,8 @@ def _bench_engine(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="mock-account", description=__doc__.splitlines()[0])
-    commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    parser = Parser(prog="mock-account", description=__doc__.splitlines()[0])
+    commands = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
 
     def with_store(p: argparse.ArgumentParser) -> None:
         p.add_argument(
@@ -149,8 +149,4 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    try:
-        return int(args.func(args))
-    except (CatalogError, CryptoError, StoreError, ValueError, OSError) as exc:
-        print(f"mock-account: {exc}", file=sys.stderr)
-        return 2
+    return run("mock-account", args, (CatalogError, CryptoError, StoreError, ValueError, OSError))

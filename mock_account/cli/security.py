@@ -21,6 +21,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from agents_catalog.cli_kit import positive_int
+from mock_account.cli.commands import config_from_args
 from mock_account.conversations.key_rotation import (
     DEFAULT_BATCH,
     ReencryptReport,
@@ -34,21 +36,6 @@ from mock_account.stores import open_store
 from mock_account.users import UserDirectory
 
 AddStoreOptions = Callable[[argparse.ArgumentParser], None]
-
-
-def _config(args: argparse.Namespace) -> AccountConfig:
-    config = AccountConfig()
-    if getattr(args, "data_dir", None):
-        config.data_dir = Path(args.data_dir)
-    if getattr(args, "store", None):
-        config.store_url = args.store
-    if getattr(args, "keyring", None):
-        config.keyring_path = Path(args.keyring)
-    if getattr(args, "hooks", None):
-        config.hooks = args.hooks
-    if getattr(args, "key_names", None):
-        config.key_names = tuple(args.key_names)
-    return config
 
 
 def _iso_time(text: str) -> datetime:
@@ -74,16 +61,6 @@ def _days(text: str) -> float | None:
     return value
 
 
-def _batch(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError as exc:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from exc
-    if value < 1:
-        raise argparse.ArgumentTypeError("the batch size must be at least 1")
-    return value
-
-
 def _key_names(text: str) -> list[str]:
     names = [name.strip() for name in text.split(",") if name.strip()]
     if not names:
@@ -104,7 +81,7 @@ def _cipher_for(config: AccountConfig) -> StateCipher:
 def _rotate(args: argparse.Namespace) -> int:
     from mock_account.crypto import rotate_keyring_file
 
-    path = _config(args).resolved_keyring_path()
+    path = config_from_args(args).resolved_keyring_path()
     key_id = rotate_keyring_file(path)
     print(key_id)
     print(
@@ -116,7 +93,7 @@ def _rotate(args: argparse.Namespace) -> int:
 
 
 def _reencrypt(args: argparse.Namespace) -> int:
-    config = _config(args)
+    config = config_from_args(args)
     cipher = _cipher_for(config)
 
     def progress(report: ReencryptReport) -> None:
@@ -135,7 +112,7 @@ def _reencrypt(args: argparse.Namespace) -> int:
 
 
 def _status(args: argparse.Namespace) -> int:
-    config = _config(args)
+    config = config_from_args(args)
     cipher = _cipher_for(config)
     with open_store(config.resolved_store_url()) as store:
         status = key_status(store)
@@ -145,7 +122,7 @@ def _status(args: argparse.Namespace) -> int:
 
 
 def _sweep(args: argparse.Namespace) -> int:
-    config = _config(args)
+    config = config_from_args(args)
     policy = RetentionPolicy.of(free_days=args.free_days, paid_days=args.paid_days)
     now = args.now or datetime.now(UTC)
     users = UserDirectory.generate(args.seed).users
@@ -186,7 +163,7 @@ def add_security_commands(commands: Any, with_store: AddStoreOptions) -> None:
     key_source_options(reencrypt)
     reencrypt.add_argument(
         "--batch",
-        type=_batch,
+        type=positive_int,
         default=DEFAULT_BATCH,
         metavar="N",
         help=f"report progress every N conversations (default {DEFAULT_BATCH})",

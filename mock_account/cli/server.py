@@ -19,7 +19,7 @@ from collections.abc import Callable
 from typing import Any
 
 from mock_account.api.body_limit import DEFAULT_MAX_BODY_BYTES
-from mock_account.deployment import AccountConfig
+from mock_account.cli.commands import config_from_args
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 9020
@@ -53,23 +53,6 @@ def _seconds(text: str) -> float:
     return value
 
 
-def server_config(args: argparse.Namespace) -> AccountConfig:
-    config = AccountConfig()
-    if args.data_dir:
-        config.data_dir = args.data_dir
-    if args.store:
-        config.store_url = args.store
-    if args.account_dir:
-        config.account_dir = args.account_dir
-    if args.time_limit:
-        config.time_limit_s = args.time_limit
-    if getattr(args, "hooks", None):
-        config.hooks = args.hooks
-    if getattr(args, "search", None):
-        config.search = args.search
-    return config
-
-
 def _check_can_listen(host: str, port: int) -> None:
     """Fail with one clear line (not uvicorn's log and exit) when the address is taken."""
     try:
@@ -87,7 +70,7 @@ def _serve(args: argparse.Namespace) -> int:
     from mock_account.api.environment import FACTORY, environment_for
     from mock_account.deployment import build_deployment
 
-    config = server_config(args)
+    config = config_from_args(args)
     store_url = config.resolved_store_url()
     if args.workers > 1 and store_url.startswith("memory:"):
         print(

@@ -43,6 +43,7 @@ from mock_account.stores import (
     StoreError,
     StoreUnavailable,
     VersionConflict,
+    unavailable_message,
 )
 from mock_account.users import User
 
@@ -57,7 +58,7 @@ def utc_now() -> datetime:
 
 @dataclass
 class ExecResult:
-    """The answer to one ``execAgent`` call (the wire fields) plus its phase timings."""
+    """The answer to one ``execAgent`` call plus its phase timings (``api.wire`` shapes it)."""
 
     success: bool
     result_code: ResultCode
@@ -69,24 +70,6 @@ class ExecResult:
     timings: dict[str, float] = field(default_factory=dict)
     handoffs: list[Handoff] = field(default_factory=list)
 
-    def wire(self) -> dict[str, Any]:
-        body: dict[str, Any] = {
-            "success": self.success,
-            "convid": self.convid,
-            "agentName": self.agent_name,
-            "output": (
-                {"agentName": self.agent_name, "parts": self.parts}
-                if self.parts is not None
-                else None
-            ),
-            "resultCode": self.result_code,
-        }
-        if self.ask_input is not None:
-            body["askInput"] = self.ask_input
-        if self.error is not None:
-            body["error"] = {"message": self.error}
-        return body
-
 
 @dataclass(frozen=True)
 class ConversationView:
@@ -94,14 +77,6 @@ class ConversationView:
     title: str
     last_executed: datetime
     pinned: bool
-
-    def wire(self) -> dict[str, Any]:
-        return {
-            "convid": self.convid,
-            "title": self.title,
-            "lastExecuted": self.last_executed.isoformat(),
-            "pinned": self.pinned,
-        }
 
 
 class MockAccount:
@@ -141,11 +116,14 @@ class MockAccount:
         """The store under the vault (entries are read and listed here directly)."""
         return self.vault.store
 
+    def warm_up(self) -> None:
+        """Prepare what the first runs would otherwise build (a server calls it at start)."""
+        self.engine.warm_up()
+
     # --- search ---------------------------------------------------------------
 
-    def search(
-        self, user: User, query: str, tag: str | None = None, limit: int = 10
-    ) -> list[SearchHit]:
+    def search(self, query: str, tag: str | None = None, limit: int = 10) -> list[SearchHit]:
+        """The agents that match ``query``, best first (the same for every user)."""
         return self.index.search(query, tag=tag, limit=limit)
 
     def route(
@@ -156,7 +134,7 @@ class MockAccount:
         behavior: FollowupBehavior = DEFAULT_FOLLOWUP_BEHAVIOR,
     ) -> tuple[str | None, list[SearchHit]]:
         """Which agent a follow-up (or a new request) goes to, and the ranked matches."""
-        hits = self.search(user, query)
+        hits = self.search(query)
         # The previous agent is read from the entry; only two cases need it.
         needs_previous = convid and (behavior == "executePrevious" or not hits)
         previous = self.last_agent(user, convid) if needs_previous else None
@@ -304,7 +282,7 @@ class MockAccount:
                     "callFailed", "This conversation cannot be read; nothing was changed."
                 )
             except StoreUnavailable as exc:
-                return failed("callFailed", f"The conversation store is unavailable: {exc}")
+                return failed("callFailed", unavailable_message(exc))
             except HookFailed as exc:
                 return failed("callFailed", f"The state hook failed: {exc}; nothing was changed.")
             state, expected_version = restored.state, restored.entry.state_version
@@ -368,7 +346,7 @@ class MockAccount:
                 "saved. Please try again.",
             )
         except StoreUnavailable as exc:
-            return failed("callFailed", f"The conversation store is unavailable: {exc}")
+            return failed("callFailed", unavailable_message(exc))
         # Server-Timing keeps its phase names for now: ``encrypt`` is part of ``save``.
         timings["encrypt"] = saved.times.stages["encrypt"] / 1e6
         timings["save"] = saved.times.total_us / 1e6

@@ -1,4 +1,4 @@
-"""The agent runtime: runs one agent over a conversation state (SPEC §2, §3).
+"""The agent runtime: runs one agent over a conversation state.
 
 Each function of an agent is compiled (``program``) to a flat list of instructions (``if`` and
 ``for`` become jumps), so a run is a stack of frames ``{function, pc, locals,
@@ -34,7 +34,7 @@ from agents_catalog.agent_format import (
     ReturnArgs,
     VarArgs,
 )
-from mock_account.business.data import BusinessData
+from mock_account.business.data import SOURCES, BusinessData
 from mock_account.engine.mock_model import LanguageModel
 from mock_account.engine.program import compiled
 from mock_account.engine.state import (
@@ -387,6 +387,15 @@ class Engine:
         self.data = data
         self.limits = limits or RunLimits()
         self.clock = clock
+
+    def warm_up(self) -> None:
+        """Build the lazily generated business data now rather than in the first runs.
+
+        The first requests are then not slower than the rest, and no two request threads ever
+        build the same data source at once (the generator is not meant to be shared mid-build).
+        """
+        for source in SOURCES:
+            self.data.lookup(source, match="warm up")
 
     def run(
         self,

@@ -46,11 +46,6 @@ def lookup(root: Mapping[str, Any], path: str) -> Any:
     return value
 
 
-def paths_in(template: str) -> list[str]:
-    """Every placeholder path of a template string, in order."""
-    return [m.group(1) for m in PLACEHOLDER.finditer(template) if m.group(1)]
-
-
 def _as_text(value: Any) -> str:
     if value is None:
         return ""

@@ -1,4 +1,4 @@
-"""Which agent answers a follow-up: the follow-up behaviours of SPEC §2.
+"""Which agent answers a follow-up: the four follow-up behaviours.
 
 A follow-up is searched like a new request; the behaviour then decides between the
 matches and the agent that answered last:

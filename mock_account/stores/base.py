@@ -68,8 +68,26 @@ class CommitRequest:
 CommitOutcome = ConversationEntry | Exception
 
 
+class IdempotencyRecords(ABC):
+    """Insert-if-absent records of answers (the HTTP layer's ``Idempotency-Key``).
+
+    Every backend keeps them next to its conversations (same connection, same durability), so
+    the backends implement both contracts; the conversation service never sees these.
+    """
+
+    @abstractmethod
+    def remember(
+        self, key: str, request_hash: str, response: bytes, now: datetime
+    ) -> tuple[str, bytes] | None:
+        """Record an idempotent response: ``None`` if newly stored, else what was stored first."""
+
+    @abstractmethod
+    def recall(self, key: str) -> tuple[str, bytes] | None:
+        """The ``(request_hash, response)`` remembered under ``key``, if any."""
+
+
 class ConversationStore(ABC):
-    """A backend keeping conversation entries, state blobs and idempotency records."""
+    """A backend keeping conversation entries and state blobs."""
 
     def commit_run(
         self,
@@ -177,16 +195,6 @@ class ConversationStore(ABC):
     @abstractmethod
     def iter_entries(self, account: str | None = None) -> Iterator[ConversationEntry]:
         """Every entry (of one account, or of all), in no particular order."""
-
-    @abstractmethod
-    def remember(
-        self, key: str, request_hash: str, response: bytes, now: datetime
-    ) -> tuple[str, bytes] | None:
-        """Record an idempotent response: ``None`` if newly stored, else what was stored first."""
-
-    @abstractmethod
-    def recall(self, key: str) -> tuple[str, bytes] | None:
-        """The ``(request_hash, response)`` remembered under ``key``, if any."""
 
     @abstractmethod
     def check_integrity(self) -> list[str]:

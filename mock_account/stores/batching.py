@@ -34,6 +34,7 @@ from mock_account.stores.base import (
     CommitRequest,
     ConversationEntry,
     ConversationStore,
+    IdempotencyRecords,
     StoredState,
 )
 from mock_account.stores.errors import StoreError
@@ -96,7 +97,7 @@ def _copy_for_caller(exc: BaseException) -> Exception:
     return StoreError(f"saving a batch failed: {type(exc).__name__}: {exc}")
 
 
-class BatchingStore(ConversationStore):
+class BatchingStore(ConversationStore, IdempotencyRecords):
     """``inner`` with concurrent ``commit_run`` calls saved in batches by committer threads."""
 
     def __init__(
@@ -297,13 +298,18 @@ class BatchingStore(ConversationStore):
     def iter_entries(self, account: str | None = None) -> Iterator[ConversationEntry]:
         return self.inner.iter_entries(account)
 
+    def _records(self) -> IdempotencyRecords:
+        if not isinstance(self.inner, IdempotencyRecords):
+            raise StoreError("the batched store keeps no idempotency records")
+        return self.inner
+
     def remember(
         self, key: str, request_hash: str, response: bytes, now: datetime
     ) -> tuple[str, bytes] | None:
-        return self.inner.remember(key, request_hash, response, now)
+        return self._records().remember(key, request_hash, response, now)
 
     def recall(self, key: str) -> tuple[str, bytes] | None:
-        return self.inner.recall(key)
+        return self._records().recall(key)
 
     def check_integrity(self) -> list[str]:
         return self.inner.check_integrity()

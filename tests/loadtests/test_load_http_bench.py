@@ -7,19 +7,7 @@ from pathlib import Path
 import pytest
 from fixture_agents import write_account
 
-from loadtests.http_bench import parse_server_timing, run_http_bench
-
-
-def test_parse_server_timing() -> None:
-    header = "restore;dur=0.123, run;dur=4.560, encrypt;dur=0.050, save;dur=1.000"
-    assert parse_server_timing(header) == {
-        "restore": 0.123,
-        "run": 4.56,
-        "encrypt": 0.05,
-        "save": 1.0,
-    }
-    assert parse_server_timing("") == {}
-    assert parse_server_timing("cache;desc=hit, db;dur=oops") == {}
+from loadtests.http_bench import run_http_bench
 
 
 @pytest.mark.slow

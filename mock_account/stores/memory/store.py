@@ -11,6 +11,7 @@ from mock_account.stores.base import (
     CommitRequest,
     ConversationEntry,
     ConversationStore,
+    IdempotencyRecords,
     StoredState,
 )
 from mock_account.stores.codec import decode_cursor, encode_cursor, is_after_cursor, sort_key, utc
@@ -19,7 +20,7 @@ from mock_account.stores.errors import VersionConflict
 _Key = tuple[str, str]
 
 
-class MemoryStore(ConversationStore):
+class MemoryStore(ConversationStore, IdempotencyRecords):
     """A process-local store; every operation holds the lock, so each one is atomic."""
 
     def __init__(self) -> None:

@@ -21,6 +21,7 @@ from mock_account.stores.base import (
     CommitRequest,
     ConversationEntry,
     ConversationStore,
+    IdempotencyRecords,
     StoredState,
 )
 from mock_account.stores.codec import decode_cursor, encode_cursor, from_micros, utc
@@ -134,7 +135,7 @@ def describe(conninfo: str) -> str:
     return f"PostgreSQL at {host}:{params.get('port') or 5432}/{params.get('dbname') or ''}"
 
 
-class PostgresStore(ConversationStore):
+class PostgresStore(ConversationStore, IdempotencyRecords):
     """A store in one PostgreSQL schema, created and migrated on open."""
 
     def __init__(

@@ -32,6 +32,7 @@ from mock_account.stores.base import (
     CommitRequest,
     ConversationEntry,
     ConversationStore,
+    IdempotencyRecords,
     StoredState,
 )
 from mock_account.stores.codec import decode_cursor, encode_cursor, to_micros
@@ -65,7 +66,7 @@ def _filled(outcomes: list[CommitOutcome | None]) -> list[CommitOutcome]:
     return [o for o in outcomes if o is not None]
 
 
-class RedisStore(ConversationStore):
+class RedisStore(ConversationStore, IdempotencyRecords):
     """A store in one Redis database, every key under ``prefix``."""
 
     def __init__(self, url: str, *, prefix: str = "convstore") -> None:

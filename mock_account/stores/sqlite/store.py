@@ -19,6 +19,7 @@ from mock_account.stores.base import (
     CommitRequest,
     ConversationEntry,
     ConversationStore,
+    IdempotencyRecords,
     StoredState,
 )
 from mock_account.stores.codec import decode_cursor, encode_cursor, from_micros, to_micros
@@ -65,7 +66,7 @@ def _entry(row: tuple) -> ConversationEntry:
     )
 
 
-class SqliteStore(ConversationStore):
+class SqliteStore(ConversationStore, IdempotencyRecords):
     """A store in one SQLite file; the file and its parent folder are created when missing."""
 
     def __init__(

@@ -1,4 +1,4 @@
-"""The runtime against SPEC §2: what is saved, when, and what a paused run keeps."""
+"""The runtime and the state rules: what is saved, when, and what a paused run keeps."""
 
 from __future__ import annotations
 
