@@ -1,4 +1,4 @@
-"""The agent file format: typed models for one agent (SPEC §3).
+"""The agent file format: typed models for one agent.
 
 An agent file is YAML. Each command in ``main`` (and in a named function) is a
 mapping with exactly one key, the command's name::

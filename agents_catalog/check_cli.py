@@ -20,6 +20,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from agents_catalog.cli_kit import Parser
+
 from .checker import (
     FORMATS,
     RULES,
@@ -27,7 +29,6 @@ from .checker import (
     InputError,
     Severity,
     check_paths,
-    default_account_dir,
     discover,
     find_rule,
     render,
@@ -36,6 +37,7 @@ from .checker import (
 from .checker.source import read_source
 from .errors import CatalogError
 from .graph import HandoffGraph, build_handoff_graph
+from .loader import default_account_dir
 from .scheme import NamingScheme, load_scheme
 
 PROG = "agents-catalog"
@@ -58,7 +60,8 @@ def _account(args: argparse.Namespace) -> Path | None:
         if not folder.is_dir():
             raise InputError(f"account folder not found: {args.account}")
         return folder
-    return default_account_dir()
+    shipped = default_account_dir()
+    return shipped if shipped.is_dir() else None
 
 
 def run_check(args: argparse.Namespace) -> int:
@@ -172,15 +175,10 @@ def add_check_commands(subparsers: Any) -> None:
     graph.set_defaults(func=run_graph)
 
 
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # bad usage: one line, exit 2
-        self.exit(2, f"{self.prog}: error: {message}\n")
-
-
 def build_parser() -> argparse.ArgumentParser:
     """A parser with only these subcommands (the full CLI is ``agents_catalog.cli``)."""
-    parser = _Parser(prog=PROG, description="Naming-scheme conformance tools.")
-    add_check_commands(parser.add_subparsers(dest="command", required=True, parser_class=_Parser))
+    parser = Parser(prog=PROG, description="Naming-scheme conformance tools.")
+    add_check_commands(parser.add_subparsers(dest="command", required=True, parser_class=Parser))
     return parser
 
 

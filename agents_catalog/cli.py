@@ -11,16 +11,13 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from agents_catalog.cli_kit import Parser, run
+
 from .agent_format import agent_json_schema
 from .check_cli import add_check_commands
 from .errors import CatalogError
 from .generator import DEFAULT_SEED, GeneratorError, generate_files, write_account
 from .loader import load_account
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # argparse exits 2 with usage; keep it one line
-        self.exit(2, f"{self.prog}: error: {message}\n")
 
 
 def _generate(args: argparse.Namespace) -> int:
@@ -54,8 +51,8 @@ def _validate(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="agents-catalog", description=__doc__.splitlines()[0])
-    commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    parser = Parser(prog="agents-catalog", description=__doc__.splitlines()[0])
+    commands = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
 
     gen = commands.add_parser("generate", help="generate the mock account's agent files")
     gen.add_argument("--count", type=int, default=200, help="number of agents (1..200)")
@@ -77,15 +74,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
-    try:
-        return int(args.func(args))
-    except CatalogError as exc:
-        print(f"agents-catalog: {exc}", file=sys.stderr)
-        return 2
-    except GeneratorError as exc:
-        print(f"agents-catalog: {exc}", file=sys.stderr)
-        return 2
+    return run("agents-catalog", build_parser().parse_args(argv), (CatalogError, GeneratorError))
 
 
 if __name__ == "__main__":

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from importlib import resources
 from pathlib import Path
 
 from pydantic import ValidationError
@@ -11,6 +12,11 @@ from .errors import AgentFileError, Problem
 from .yaml_lines import LineMap, YamlProblem, line_of, load_with_lines
 
 MAX_AGENT_FILE_BYTES = 1_000_000
+
+
+def default_account_dir() -> Path:
+    """The generated 200-agent account shipped with the package (``agents_catalog/account``)."""
+    return Path(str(resources.files("agents_catalog") / "account"))
 
 
 def _field_path(loc: tuple) -> tuple:

@@ -13,9 +13,9 @@ from pathlib import Path
 from agents_catalog.agent_format import AgentDefinition
 from agents_catalog.graph import HandoffGraph, build_handoff_graph
 from agents_catalog.loader import load_account
+from mock_account.conversations.followups import Followups
 from mock_account.deployment import default_account_dir
-from mock_account.followups import Followups
-from mock_account.search import SearchIndex
+from mock_account.search.index import SearchIndex
 
 
 @dataclass(frozen=True)

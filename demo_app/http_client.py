@@ -12,6 +12,9 @@ from typing import Any
 
 import httpx
 
+from mock_account.api.timing import parse_server_timing
+from mock_account.search.routing import choose_agent
+
 from .catalog import load_catalog
 from .views import (
     AnswerView,
@@ -29,17 +32,11 @@ from .views import (
 DEFAULT_TIMEOUT_S = 15.0
 UNKNOWN_CONVERSATION = "This conversation does not exist (or belongs to someone else)."
 RECENT_LIMIT = 25
-_TIMING_RE = re.compile(r"\s*([A-Za-z0-9_-]+)\s*(?:;[^,]*?dur=([0-9.]+))?[^,]*")
 
 
-def parse_server_timing(header: str | None) -> dict[str, float]:
-    """``restore;dur=0.12, run;dur=3.4`` -> ``{'restore': 0.00012, 'run': 0.0034}`` (seconds)."""
-    found: dict[str, float] = {}
-    for item in (header or "").split(","):
-        match = _TIMING_RE.match(item)
-        if match and match.group(1) and match.group(2):
-            found[match.group(1)] = float(match.group(2)) / 1000.0
-    return found
+def timings_in_seconds(header: str | None) -> dict[str, float]:
+    """The ``Server-Timing`` phases in seconds, the unit of the in-process client's timings."""
+    return {phase: ms / 1000.0 for phase, ms in parse_server_timing(header).items()}
 
 
 def _short_token(token: str) -> str:
@@ -136,9 +133,10 @@ class HttpClient:
     def ask(self, user: str, query: str, convid: str | None = None) -> AnswerView:
         text = check_query(query)
         matches = tuple(self.search(user, text))
-        agent = matches[0].agent_name if matches else None
-        if agent is None and convid:
-            agent = self.state(user, convid).last_agent
+        names = [m.agent_name for m in matches]
+        # The previous agent costs a state read: only asked for when the decision needs it.
+        previous = self.state(user, convid).last_agent if convid and not names else None
+        agent = choose_agent(names, previous_agent=previous).agent_name
         if agent is None:
             raise ClientError(
                 "No agent matches that request; try saying what you need in other words."
@@ -192,7 +190,7 @@ class HttpClient:
             ask=AskForm.from_wire(data["askInput"]) if data.get("askInput") else None,
             handoffs=handoffs,
             error=(error.get("message") if isinstance(error, dict) else error),
-            timings=parse_server_timing(response.headers.get("server-timing")),
+            timings=timings_in_seconds(response.headers.get("server-timing")),
         )
 
     # --- conversations ------------------------------------------------------------------

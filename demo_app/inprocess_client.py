@@ -5,12 +5,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from mock_account.account import ConversationView, ExecResult
+from mock_account.conversations.account import ConversationView, ExecResult
 from mock_account.crypto import InvalidRecord, KeyringError
 from mock_account.deployment import AccountConfig, Deployment, build_deployment
 from mock_account.errors import PinLimitReached, UnknownConversation
-from mock_account.search import SearchHit
-from mock_account.stores import StoreError
+from mock_account.search.index import SearchHit
+from mock_account.stores import StoreError, unavailable_message
 from mock_account.users import User
 
 from .views import (
@@ -74,7 +74,8 @@ class InProcessClient:
 
     def search(self, user: str, query: str, tag: str | None = None) -> list[Match]:
         text = check_query(query)
-        return [_match(h) for h in self.account.search(self._user(user), text, tag=tag)]
+        self._user(user)  # an unknown user is refused even though search is the same for all
+        return [_match(h) for h in self.account.search(text, tag=tag)]
 
     def ask(self, user: str, query: str, convid: str | None = None) -> AnswerView:
         text = check_query(query)
@@ -82,7 +83,7 @@ class InProcessClient:
         try:
             agent, hits = self.account.route(who, text, convid)
         except StoreError as exc:
-            raise ClientError(f"The conversation store is unavailable: {exc}") from exc
+            raise ClientError(unavailable_message(exc)) from exc
         if agent is None:
             raise ClientError(
                 "No agent matches that request; try saying what you need in other words."
@@ -131,7 +132,7 @@ class InProcessClient:
             pinned = self.account.list_pinned(who)
             recent, _ = self.account.list_recent(who, limit=RECENT_LIMIT)
         except StoreError as exc:
-            raise ClientError(f"The conversation store is unavailable: {exc}") from exc
+            raise ClientError(unavailable_message(exc)) from exc
         return ConversationLists(
             tuple(_item(v) for v in pinned), tuple(_item(v) for v in recent if not v.pinned)
         )
@@ -168,7 +169,7 @@ class InProcessClient:
         except InvalidRecord as exc:
             raise ClientError("This conversation's stored record cannot be opened.") from exc
         except StoreError as exc:
-            raise ClientError(f"The conversation store is unavailable: {exc}") from exc
+            raise ClientError(unavailable_message(exc)) from exc
 
     def close(self) -> None:
         self.deployment.close()

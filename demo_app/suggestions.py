@@ -1,7 +1,7 @@
 """Suggested follow-ups and starter requests for the chat page.
 
-The suggestions themselves are the account's (``mock_account.followups``): requests for
-agents that read what the last run saved, written from the saved values.
+The suggestions themselves are the account's (``mock_account.conversations.followups``):
+requests for agents that read what the last run saved, written from the saved values.
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from mock_account.followups import Suggestion
+from mock_account.conversations.followups import Suggestion
 
 from .catalog import Catalog
 

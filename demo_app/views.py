@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from mock_account.engine.state import handoffs, last_agent
+
 MIN_QUERY_CHARS = 8
 MAX_QUERY_CHARS = 10_000
 
@@ -200,7 +202,7 @@ class StateView:
 
     @property
     def last_agent(self) -> str | None:
-        return str(self.runs[-1].get("agent")) if self.runs else None
+        return last_agent({"runs": list(self.runs)})
 
     def handoffs(self) -> tuple[Handoff, ...]:
         return handoffs_from_runs(self.runs)
@@ -245,17 +247,7 @@ def handoffs_from_runs(
 ) -> tuple[Handoff, ...]:
     """For the latest run: each variable it read and the earlier agent that wrote it.
 
-    Computed from the saved state, so it works the same in-process and over HTTP.
+    Computed from the saved state (by the state contract's ``handoffs``), so it works the same
+    in-process and over HTTP.
     """
-    if not runs:
-        return ()
-    latest = runs[-1]
-    found = []
-    for variable in latest.get("reads") or ():
-        for earlier in reversed(runs[:-1]):
-            if variable in (earlier.get("writes") or ()) and earlier.get("agent") != latest.get(
-                "agent"
-            ):
-                found.append(Handoff(f"conv.{variable}", str(earlier["agent"])))
-                break
-    return tuple(found)
+    return tuple(Handoff(h["variable"], h["from"]) for h in handoffs(runs))

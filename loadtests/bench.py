@@ -31,7 +31,7 @@ from loadtests.machine import machine_info
 from loadtests.peers import measure_peers
 from loadtests.pipeline import StatePipeline, new_convid
 from loadtests.states import build_state, size_label
-from mock_account.state import serialize_state
+from mock_account.engine.state import serialize_state
 from mock_account.stores import open_store
 
 DEFAULT_SIZES = ("1KB", "16KB", "256KB", "1MB")

@@ -52,6 +52,8 @@ from typing import Any
 
 import numpy as np
 
+from agents_catalog.cli_kit import Parser
+
 ENTRY_BYTES = 320  # an entry: ids, owner, encrypted title, times, version (plus index share)
 MEASURED_FIELDS = (
     "run_us",
@@ -346,7 +348,7 @@ def sample_store(
     from loadtests.states import build_state
     from loadtests.writers import measure_cell
     from mock_account.crypto import Keyring, StateCipher
-    from mock_account.state import serialize_state
+    from mock_account.engine.state import serialize_state
     from mock_account.stores import open_store
     from mock_account.stores.batching import BatchingStore
 
@@ -506,11 +508,6 @@ def build_result(
 # -- command line --------------------------------------------------------------------------------
 
 
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:
-        self.exit(2, f"{self.prog}: error: {message}\n")
-
-
 def _number(
     minimum: float, *, integer: bool = False, inclusive: bool = False
 ) -> Callable[[str], float]:
@@ -539,7 +536,7 @@ def _default_storage_bytes() -> float:
 
 
 def build_parser(prog: str = "loadtests capacity") -> argparse.ArgumentParser:
-    parser = _Parser(prog=prog, description="Capacity plan from measured figures.")
+    parser = Parser(prog=prog, description="Capacity plan from measured figures.")
     add = parser.add_argument
     add(
         "--users",

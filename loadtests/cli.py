@@ -20,14 +20,10 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from agents_catalog.cli_kit import Parser, positive_int, run
 from loadtests.states import parse_size
 from mock_account.crypto import CryptoError
 from mock_account.stores import StoreError
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:
-        self.exit(2, f"{self.prog}: error: {message}\n")
 
 
 def _sizes(text: str) -> list[int]:
@@ -38,16 +34,6 @@ def _sizes(text: str) -> list[int]:
     if not sizes:
         raise argparse.ArgumentTypeError("give at least one size, e.g. 1KB,16KB")
     return sizes
-
-
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError as exc:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from exc
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a number of at least 1, got {value}")
-    return value
 
 
 def _bench(args: argparse.Namespace) -> int:
@@ -86,8 +72,8 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="loadtests", description=__doc__.splitlines()[0])
-    commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    parser = Parser(prog="loadtests", description=__doc__.splitlines()[0])
+    commands = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
 
     bench = commands.add_parser("bench", help="time each stage of state save and restore")
     bench.add_argument(
@@ -99,7 +85,7 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--store", help="store URL (default: a temporary SQLite file)")
     bench.add_argument(
         "--iterations",
-        type=_positive_int,
+        type=positive_int,
         default=200,
         help="measured iterations per size (default 200)",
     )
@@ -131,11 +117,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if argv and argv[0] in PASSTHROUGH:
         return int(importlib.import_module(PASSTHROUGH[argv[0]]).main(argv[1:]))
     args = build_parser().parse_args(argv)
-    try:
-        return int(args.func(args))
-    except (CryptoError, StoreError, ValueError, OSError) as exc:
-        print(f"loadtests: {exc}", file=sys.stderr)
-        return 2
+    return run("loadtests", args, (CryptoError, StoreError, ValueError, OSError))
 
 
 if __name__ == "__main__":

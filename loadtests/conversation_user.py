@@ -22,26 +22,18 @@ from typing import Any
 
 from locust import FastHttpUser, between, task
 
-from loadtests.journeys import JourneyPlanner, Request, answer_ask, parse_server_timing
+from loadtests.journeys import JourneyPlanner, Request, answer_ask
 from loadtests.locust_support import record_us
 from loadtests.settings import bearer_token, env_int, random_seed, think_time, weight
+from mock_account.api.timing import parse_server_timing
+from mock_account.engine.state import SERVER_FAILURES
+from mock_account.search.routing import choose_agent
 
 PLANNER = JourneyPlanner.from_account()
 TOKEN = bearer_token()  # generating the mock users blocks: done at import, not per user
 MAX_FOLLOWUPS = env_int("LOADTEST_MAX_FOLLOWUPS", 3)
 MAX_ASKS = 3
 KEPT_CONVERSATIONS = 20
-# Outcomes that mean the server, not the agent, went wrong. ``failCommand`` is an agent ending
-# on ``fail`` by design, so it is a valid answer; ``ask`` and ``success`` are the normal ones.
-SERVER_FAILURES = {
-    "errorInAgent",
-    "callFailed",
-    "unknownConversation",
-    "timedOut",
-    "stopped",
-    "mustLogin",
-    "unexpected",
-}
 
 
 class ApiUser(FastHttpUser):
@@ -120,9 +112,10 @@ class ConversationUser(ApiUser):
     ) -> tuple[str, str] | None:
         """Search, run the best match and answer its asks: ``(convid, agent)`` or ``None``."""
         found = self.call("/api/exec/search", {"query": request.query})
-        hits = found.get("searchResults") or []
-        # With no match, the agent that answered last answers again (SPEC §2).
-        agent = hits[0]["agentName"] if hits else (last_agent or request.agent)
+        names = [hit["agentName"] for hit in found.get("searchResults") or []]
+        # With no match, the agent that answered last answers again; on a first request that
+        # nothing matched, the planned agent.
+        agent = choose_agent(names, previous_agent=last_agent).agent_name or request.agent
         data = self.exec_agent(agent, convid, {"query": request.query}, kind)
         asks = 0
         while data is not None and data.get("resultCode") == "ask" and asks < MAX_ASKS:

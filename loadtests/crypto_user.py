@@ -1,8 +1,9 @@
 """Encryption and decryption of conversation states only: no store, no server.
 
-Each operation is ``StateCipher.encrypt`` / ``decrypt`` of a state's bytes (AES-256-GCM with the
-per-conversation key and associated data, as the server does), reported to Locust as a request of
-type ``CRYPTO`` named ``encrypt 16KB`` / ``decrypt 16KB`` and kept in microsecond histograms.
+Each operation is the vault's ``seal_state`` / ``open_state`` of a state's bytes (AES-256-GCM
+with the per-conversation key and associated data: the server's own code), reported to Locust as
+a request of type ``CRYPTO`` named ``encrypt 16KB`` / ``decrypt 16KB`` and kept in microsecond
+histograms.
 
 Run it with:
 
@@ -20,8 +21,9 @@ from loadtests.locust_support import record_us
 from loadtests.pipeline import BENCH_OWNER, new_convid
 from loadtests.settings import env_int, state_sizes, weight
 from loadtests.states import build_state, size_label
+from mock_account.conversations.vault import open_state, seal_state
 from mock_account.crypto import Keyring, StateCipher
-from mock_account.state import serialize_state
+from mock_account.engine.state import serialize_state
 
 SIZES = state_sizes()
 PLAINTEXTS = {size: serialize_state(build_state(size)) for size in SIZES}
@@ -41,7 +43,7 @@ class CryptoUser(User):
         self.records = {size: self._seal(PLAINTEXTS[size]) for size in SIZES}
 
     def _seal(self, plain: bytes) -> bytes:
-        return self.cipher.encrypt(plain, convid=self.convid, owner=BENCH_OWNER, purpose="state")
+        return seal_state(self.cipher, plain, convid=self.convid, owner=BENCH_OWNER)
 
     def _timed(self, operation: str, size: int) -> None:
         name = f"{operation} {size_label(size)}"
@@ -51,9 +53,7 @@ class CryptoUser(User):
             if operation == "encrypt":
                 self.records[size] = self._seal(PLAINTEXTS[size])
             else:
-                self.cipher.decrypt(
-                    self.records[size], convid=self.convid, owner=BENCH_OWNER, purpose="state"
-                )
+                open_state(self.cipher, self.records[size], convid=self.convid, owner=BENCH_OWNER)
         except Exception as exc:  # reported to Locust as this request's failure
             exception = exc
         elapsed_us = (time.perf_counter_ns() - start) / 1000.0

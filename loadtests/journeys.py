@@ -3,7 +3,7 @@
 The plan comes from the account itself: agents' ``examples`` are the requests, and the hand-off
 graph says, for the variables the last agent wrote, which agents read them next. A follow-up is
 an example of such a reader, so the server's search routes it to an agent that builds on the
-saved state (SPEC §2). Nothing here talks to a server; the Locust users do.
+saved state. Nothing here talks to a server; the Locust users do.
 """
 
 from __future__ import annotations
@@ -17,16 +17,11 @@ from typing import Any
 import yaml
 
 from agents_catalog.graph import HandoffGraph, build_handoff_graph
+from agents_catalog.loader import default_account_dir
 
 MIN_QUERY = 8
 PASSWORD_ANSWER = "Load-test-Passw0rd"
 TEXT_ANSWER = "As discussed, please go ahead with the usual options."
-
-
-def default_account_dir() -> Path:
-    from importlib import resources
-
-    return Path(str(resources.files("agents_catalog") / "account"))
 
 
 @dataclass(frozen=True)
@@ -125,21 +120,3 @@ def answer_ask(ask_input: Mapping[str, Any]) -> dict[str, Any]:
             value = TEXT_ANSWER
         answers[name] = value
     return answers
-
-
-def parse_server_timing(header: str | None) -> dict[str, float]:
-    """``{"restore": 0.123, ...}`` in milliseconds from a ``Server-Timing`` header.
-
-    Entries without a valid ``dur`` are skipped: the header is informational, never fatal.
-    """
-    phases: dict[str, float] = {}
-    for entry in (header or "").split(","):
-        name, *params = (part.strip() for part in entry.split(";"))
-        for param in params:
-            key, _, value = param.partition("=")
-            if name and key.strip().lower() == "dur":
-                try:
-                    phases[name] = float(value.strip().strip('"'))
-                except ValueError:
-                    pass
-    return phases

@@ -1,8 +1,9 @@
-"""Start and stop a local agent server (``mock-account serve``) for a load test.
+"""Start and stop an agent server (``mock-account serve``) as a child process.
 
-The server listens on a free loopback port, keeps its data (keyring, SQLite store) in a folder of
-the run's output unless a store URL is given, and logs to ``server.log`` there. It is stopped
-(terminate, then kill after a grace period) when the ``with`` block ends.
+The one launcher of the project: ``loadtests run`` and ``mock-account bench-http`` use it, and so
+do the tests that need a real server. The server listens on a free loopback port, logs to a file
+(whose tail is part of the error when it does not come up), and is stopped (terminate, then kill
+after a grace period) when the ``with`` block ends.
 """
 
 from __future__ import annotations
@@ -11,15 +12,18 @@ import os
 import socket
 import subprocess
 import sys
+import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
+from types import TracebackType
 from urllib.parse import urlsplit
 
 import httpx
 
-LOOPBACK_HOSTS = {"127.0.0.1", "localhost", "::1"}
+LOOPBACK = "127.0.0.1"
+LOOPBACK_HOSTS = {LOOPBACK, "localhost", "::1"}
 START_TIMEOUT_S = 180.0
 STOP_GRACE_S = 10.0
 
@@ -28,10 +32,10 @@ class ServerError(RuntimeError):
     """The local server did not start, or the target is not a loopback address."""
 
 
-def free_port() -> int:
-    """A TCP port free on 127.0.0.1 right now."""
+def free_port(host: str = LOOPBACK) -> int:
+    """A TCP port nobody listens on right now (the OS picks it)."""
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
+        sock.bind((host, 0))
         return int(sock.getsockname()[1])
 
 
@@ -48,56 +52,6 @@ def check_loopback(url: str) -> str:
     return url.rstrip("/")
 
 
-def wait_healthy(base_url: str, timeout_s: float, process: subprocess.Popen | None = None) -> None:
-    deadline = time.monotonic() + timeout_s
-    last = "no answer"
-    while time.monotonic() < deadline:
-        if process is not None and process.poll() is not None:
-            raise ServerError(f"the server exited with code {process.returncode} while starting")
-        try:
-            response = httpx.get(f"{base_url}/health", timeout=2.0)
-            if response.status_code == 200:
-                return
-            last = f"HTTP {response.status_code}"
-        except httpx.HTTPError as exc:
-            last = type(exc).__name__
-        time.sleep(0.25)
-    raise ServerError(f"the server at {base_url} was not healthy after {timeout_s:g}s ({last})")
-
-
-@contextmanager
-def local_server(folder: Path, store_url: str | None = None, workers: int = 1) -> Iterator[str]:
-    """Run ``mock-account serve`` with ``workers`` processes on a free loopback port; its URL."""
-    folder.mkdir(parents=True, exist_ok=True)
-    port = free_port()
-    command = [
-        sys.executable,
-        "-m",
-        "mock_account.cli",
-        "serve",
-        "--host",
-        "127.0.0.1",
-        "--port",
-        str(port),
-        "--workers",
-        str(workers),
-    ]
-    if store_url:
-        command += ["--store", store_url]
-    env = {**os.environ, "MOCK_ACCOUNT_DATA": str(folder / "server-data")}
-    base_url = f"http://127.0.0.1:{port}"
-    with open(folder / "server.log", "wb") as log:
-        process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=env)
-        try:
-            try:
-                wait_healthy(base_url, START_TIMEOUT_S, process)
-            except ServerError as exc:
-                raise ServerError(f"{exc}; see {folder / 'server.log'}") from None
-            yield base_url
-        finally:
-            stop_process(process)
-
-
 def stop_process(process: subprocess.Popen) -> None:
     """Terminate a child process, killing it if it does not exit within the grace period."""
     if process.poll() is None:
@@ -107,3 +61,124 @@ def stop_process(process: subprocess.Popen) -> None:
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait(timeout=STOP_GRACE_S)
+
+
+class ServerProcess:
+    """``with ServerProcess(["--store", "memory://"]) as server: httpx.get(server.url + ...)``.
+
+    Starts the server with this interpreter, waits (at most ``startup_s``) until ``/health``
+    answers, and stops it on exit. The log goes to ``log_path`` (default: a temporary folder
+    removed on exit); ``env`` adds environment variables for the server.
+    """
+
+    def __init__(
+        self,
+        args: Sequence[str] = (),
+        *,
+        startup_s: float = 60.0,
+        host: str = LOOPBACK,
+        log_path: Path | None = None,
+        env: Mapping[str, str] | None = None,
+    ) -> None:
+        self.args = list(args)
+        self.startup_s = startup_s
+        self.host = host
+        self.port = 0
+        self.env = dict(env or {})
+        self._process: subprocess.Popen[bytes] | None = None
+        self._log_dir = (
+            None if log_path else tempfile.TemporaryDirectory(prefix="mock-account-serve-")
+        )
+        self.log_path = log_path or Path(self._log_dir.name) / "server.log"  # type: ignore[union-attr]
+
+    @property
+    def url(self) -> str:
+        return f"http://{self.host}:{self.port}"
+
+    def log_tail(self, lines: int = 20) -> str:
+        try:
+            text = self.log_path.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            return ""
+        return "\n".join(text.splitlines()[-lines:])
+
+    def start(self) -> ServerProcess:
+        self.port = free_port(self.host)
+        command = [
+            sys.executable,
+            "-m",
+            "mock_account.cli",
+            "serve",
+            "--host",
+            self.host,
+            "--port",
+            str(self.port),
+            *self.args,
+        ]
+        env = {**os.environ, **self.env}
+        with self.log_path.open("wb") as log:
+            self._process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=env)
+        deadline = time.monotonic() + self.startup_s
+        while time.monotonic() < deadline:
+            if self._process.poll() is not None:
+                raise ServerError(
+                    f"the server exited with code {self._process.returncode}:\n{self.log_tail()}"
+                )
+            try:
+                if httpx.get(f"{self.url}/health", timeout=1.0).status_code == 200:
+                    return self
+            except httpx.TransportError:
+                pass
+            time.sleep(0.1)
+        self.stop()
+        raise ServerError(
+            f"the server did not answer within {self.startup_s:g} s:\n{self.log_tail()}"
+        )
+
+    def stop(self) -> None:
+        process, self._process = self._process, None
+        if process is not None:
+            stop_process(process)
+
+    def _cleanup(self) -> None:
+        if self._log_dir is not None:
+            self._log_dir.cleanup()
+
+    def __enter__(self) -> ServerProcess:
+        try:
+            return self.start()
+        except BaseException:
+            self.stop()
+            self._cleanup()
+            raise
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.stop()
+        self._cleanup()
+
+
+@contextmanager
+def local_server(folder: Path, store_url: str | None = None, workers: int = 1) -> Iterator[str]:
+    """Run the server with ``workers`` processes, its data and ``server.log`` in ``folder``."""
+    folder.mkdir(parents=True, exist_ok=True)
+    args = ["--workers", str(workers)] + (["--store", store_url] if store_url else [])
+    server = ServerProcess(
+        args,
+        startup_s=START_TIMEOUT_S,
+        log_path=folder / "server.log",
+        env={"MOCK_ACCOUNT_DATA": str(folder / "server-data")},
+    )
+    try:
+        server.start()
+    except ServerError as exc:
+        server.stop()
+        raise ServerError(f"{exc}\nsee {folder / 'server.log'}") from None
+    try:
+        yield server.url
+    finally:
+        server.stop()

@@ -1,11 +1,11 @@
 """Realistic conversation states of a chosen size, for benchmarks and store load.
 
-A state built here has the shape the engine saves (SPEC §2): ``runs`` with inputs, output parts
-and the variables each run read and wrote, the shared ``chat`` prompt with user turns, tool calls,
-tool results and model answers, conversation variables handed between departments, and per-agent
-variables. It grows one exchange at a time until its compact JSON reaches the requested size, then
-the last answer is padded so the size is exact. The text is seeded, so a size always gives the
-same state.
+A state built here has the shape the engine saves (``mock_account.engine.state``): ``runs`` with
+inputs, output parts and the variables each run read and wrote, the shared ``chat`` prompt with
+user turns, tool calls, tool results and model answers, conversation variables handed between
+departments, and per-agent variables. It grows one exchange at a time until its compact JSON
+reaches the requested size, then the last answer is padded so the size is exact. The text is
+seeded, so a size always gives the same state.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import re
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from mock_account.state import serialize_state
+from mock_account.engine.state import serialize_state
 
 _WORDS = (
     "trip booking flight hotel customer invoice order expense ticket incident contract vendor "

@@ -6,13 +6,13 @@ group commit.
                       [--postgres-url URL] [--redis-url URL] [--json FILE]
 
 For each store and each number of writer threads, two cells are measured for a bounded time:
-saves made one at a time (``commit_run`` straight on the store) and saves through group commit
+saves made one at a time (straight on the store) and saves through group commit
 (``BatchingStore``: concurrent saves gathered into one transaction or round trip). Every writer
 saves its own conversations, so there are no conflicts: what is measured is the cost of a save,
-not of retries. A save is what the server does after a run: encrypt the state (AES-256-GCM with a
-fresh nonce, ``StateCipher``) and write it with compare-and-swap on the version. The state is a
-realistic one of ``--state-kb`` KB, serialized once (serialization is the engine's cost, the same
-in both modes).
+not of retries. A save is the vault's, as the server makes it after a run: encrypt the state
+(AES-256-GCM with a fresh nonce) and write it with compare-and-swap on the version. The state is
+a realistic one of ``--state-kb`` KB, serialized once and handed to ``Vault.save`` as bytes
+(serialization is the engine's cost, the same in both modes).
 
 Stores are names (``memory``, ``sqlite`` in a temporary folder, ``postgres`` in a temporary
 schema, ``redis`` under a temporary key prefix; all removed afterwards) or full store URLs (whose
@@ -43,10 +43,12 @@ from urllib.parse import urlsplit
 
 import numpy as np
 
+from agents_catalog.cli_kit import Parser, positive_int
 from loadtests.machine import machine_info
 from loadtests.states import build_state
+from mock_account.conversations.vault import Vault, seal_state
 from mock_account.crypto import Keyring, StateCipher
-from mock_account.state import serialize_state
+from mock_account.engine.state import serialize_state
 from mock_account.stores import ConversationStore, StoreError, StoreUnavailable, open_store
 from mock_account.stores.batching import BatchingStore
 
@@ -61,8 +63,19 @@ OWNER = "writers@acme.example"
 MODES = ("single", "batch")
 
 
-class WritersError(Exception):
-    """A store could not be measured (unreachable, or a save failed)."""
+@dataclass
+class WritersConfig:
+    """What ``loadtests writers`` measures (its command-line options)."""
+
+    stores: list[str] = field(default_factory=lambda: list(DEFAULT_STORES))
+    stores_given: bool = False  # named explicitly: a store that cannot be opened is a failure
+    threads: list[int] = field(default_factory=lambda: list(DEFAULT_THREADS))
+    seconds: float = 3.0
+    state_kb: int = 16
+    batch: int = 64
+    batch_wait_us: int = 0
+    postgres_url: str = DEFAULT_POSTGRES_URL
+    redis_url: str = DEFAULT_REDIS_URL
 
 
 # -- stores --------------------------------------------------------------------------------------
@@ -113,7 +126,7 @@ def _drop_prefix(url: str, prefix: str) -> Callable[[], None]:
 
 
 @contextmanager
-def store_target(name: str, args: argparse.Namespace) -> Iterator[StoreTarget]:
+def store_target(name: str, config: WritersConfig) -> Iterator[StoreTarget]:
     """The target a ``--stores`` item names, cleaned up on exit."""
     run = uuid.uuid4().hex[:10]
     if name == "memory":
@@ -125,8 +138,8 @@ def store_target(name: str, args: argparse.Namespace) -> Iterator[StoreTarget]:
         schema = f"loadtests_writers_{run}"
         target = StoreTarget(
             "postgres",
-            _with_option(args.postgres_url, f"schema={schema}&pool_max=16"),
-            _drop_schema(args.postgres_url, schema),
+            _with_option(config.postgres_url, f"schema={schema}&pool_max=16"),
+            _drop_schema(config.postgres_url, schema),
         )
         try:
             yield target
@@ -136,8 +149,8 @@ def store_target(name: str, args: argparse.Namespace) -> Iterator[StoreTarget]:
         prefix = f"loadtests.writers.{run}"
         target = StoreTarget(
             "redis",
-            _with_option(args.redis_url, f"prefix={prefix}"),
-            _drop_prefix(args.redis_url, prefix),
+            _with_option(config.redis_url, f"prefix={prefix}"),
+            _drop_prefix(config.redis_url, prefix),
         )
         try:
             yield target
@@ -148,10 +161,10 @@ def store_target(name: str, args: argparse.Namespace) -> Iterator[StoreTarget]:
         yield StoreTarget(parts.scheme + (f"?{parts.query}" if parts.query else ""), name)
 
 
-def _open(target: StoreTarget, mode: str, args: argparse.Namespace) -> ConversationStore:
+def _open(target: StoreTarget, mode: str, config: WritersConfig) -> ConversationStore:
     store = open_store(target.url)
     if mode == "batch":
-        return BatchingStore(store, max_batch=args.batch, max_wait_us=args.batch_wait_us)
+        return BatchingStore(store, max_batch=config.batch, max_wait_us=config.batch_wait_us)
     return store
 
 
@@ -199,9 +212,8 @@ class CellResult:
 class _Writer:
     """One writer thread: saves its own conversations in turn until the deadline."""
 
-    def __init__(self, store: ConversationStore, cipher: StateCipher, plain: bytes, tag: str):
-        self.store = store
-        self.cipher = cipher
+    def __init__(self, vault: Vault, plain: bytes, tag: str):
+        self.vault = vault
         self.plain = plain
         self.convids = [f"w{tag}-{uuid.uuid4().hex[:16]}" for _ in range(CONVERSATIONS_PER_WRITER)]
         self.versions = [0] * len(self.convids)
@@ -210,18 +222,15 @@ class _Writer:
         self.first_error: str | None = None
 
     def save(self, index: int) -> None:
-        convid = self.convids[index]
-        blob = self.cipher.encrypt(self.plain, convid=convid, owner=OWNER, purpose="state")
-        entry = self.store.commit_run(
+        saved = self.vault.save(
             account=ACCOUNT,
-            convid=convid,
             owner=OWNER,
+            convid=self.convids[index],
+            state=self.plain,
             expected_version=self.versions[index],
-            blob=blob,
             now=datetime.now(UTC),
-            title_if_new=b"",
         )
-        self.versions[index] = entry.state_version
+        self.versions[index] = saved.entry.state_version
 
     def run(self, start: threading.Barrier, deadline: list[float]) -> None:
         try:
@@ -249,14 +258,15 @@ class _Writer:
 
     def remove(self) -> None:
         for convid in self.convids:
-            self.store.delete(ACCOUNT, convid)
+            self.vault.store.delete(ACCOUNT, convid)
 
 
 def measure_cell(
     store: ConversationStore, threads: int, seconds: float, plain: bytes, cipher: StateCipher
 ) -> CellResult:
     """``threads`` writers saving for ``seconds`` on ``store``; their conversations are removed."""
-    writers = [_Writer(store, cipher, plain, f"{i:02d}") for i in range(threads)]
+    vault = Vault(store, cipher)
+    writers = [_Writer(vault, plain, f"{i:02d}") for i in range(threads)]
     deadline = [0.0]
     before = store.stats() if isinstance(store, BatchingStore) else None
 
@@ -303,45 +313,45 @@ def _gain(single: CellResult, batch: CellResult) -> float | None:
     return round(batch.saves_per_s / single.saves_per_s, 2) if single.saves_per_s else None
 
 
-def run_writers(args: argparse.Namespace, progress: Callable[[str], None]) -> dict[str, Any]:
+def run_writers(config: WritersConfig, progress: Callable[[str], None]) -> dict[str, Any]:
     """Measure every cell; the JSON-ready result (stores that could not be opened are listed)."""
-    plain = serialize_state(build_state(args.state_kb * 1024))
+    plain = serialize_state(build_state(config.state_kb * 1024))
     cipher = StateCipher(Keyring.generate())
-    stored_bytes = len(cipher.encrypt(plain, convid="x" * 22, owner=OWNER, purpose="state"))
+    stored_bytes = len(seal_state(cipher, plain, convid="x" * 22, owner=OWNER))
     cells: list[dict[str, Any]] = []
     skipped: list[dict[str, str]] = []
     failed: list[dict[str, str]] = []
-    for name in args.stores:
-        with store_target(name, args) as target:
+    for name in config.stores:
+        with store_target(name, config) as target:
             try:
-                _open(target, "single", args).close()  # reachable? creates the schema once
+                _open(target, "single", config).close()  # reachable? creates the schema once
             except StoreUnavailable as exc:
                 entry = {"store": target.label, "reason": str(exc)}
-                (failed if args.stores_given else skipped).append(entry)
-                verdict = "FAILED" if args.stores_given else "skipped"
+                (failed if config.stores_given else skipped).append(entry)
+                verdict = "FAILED" if config.stores_given else "skipped"
                 progress(f"writers: {target.label}: {verdict}, {exc}")
                 continue
             target.opened = True
-            for threads in args.threads:
+            for threads in config.threads:
                 row: dict[str, Any] = {"store": target.label, "threads": threads}
                 results: dict[str, CellResult] = {}
                 for mode in MODES:
                     progress(f"writers: {target.label}, {threads} threads, {mode} ...")
-                    store = _open(target, mode, args)
+                    store = _open(target, mode, config)
                     try:
-                        results[mode] = measure_cell(store, threads, args.seconds, plain, cipher)
+                        results[mode] = measure_cell(store, threads, config.seconds, plain, cipher)
                     finally:
                         store.close()
                     row[mode] = results[mode].as_dict()
                 row["gain"] = _gain(results["single"], results["batch"])
                 cells.append(row)
     return {
-        "state_kb": args.state_kb,
+        "state_kb": config.state_kb,
         "plain_bytes": len(plain),
         "stored_bytes": stored_bytes,
-        "seconds_per_cell": args.seconds,
-        "threads": list(args.threads),
-        "batch": {"max_batch": args.batch, "max_wait_us": args.batch_wait_us},
+        "seconds_per_cell": config.seconds,
+        "threads": list(config.threads),
+        "batch": {"max_batch": config.batch, "max_wait_us": config.batch_wait_us},
         "save": "encrypt (AES-256-GCM, fresh nonce) + commit_run (compare-and-swap)",
         "cells": cells,
         "skipped": skipped,
@@ -394,21 +404,6 @@ def format_table(result: dict[str, Any]) -> str:
 # -- command line --------------------------------------------------------------------------------
 
 
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:
-        self.exit(2, f"{self.prog}: error: {message}\n")
-
-
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError as exc:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from exc
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a number of at least 1, got {value}")
-    return value
-
-
 def _seconds(text: str) -> float:
     try:
         value = float(text)
@@ -420,7 +415,7 @@ def _seconds(text: str) -> float:
 
 
 def _threads(text: str) -> list[int]:
-    counts = [_positive_int(part.strip()) for part in text.split(",") if part.strip()]
+    counts = [positive_int(part.strip()) for part in text.split(",") if part.strip()]
     if not counts or max(counts) > 1024:
         raise argparse.ArgumentTypeError("give 1 to 1024 threads per cell, e.g. 1,8,64")
     return counts
@@ -439,7 +434,7 @@ def _stores(text: str) -> list[str]:
 
 
 def build_parser(prog: str = "loadtests writers") -> argparse.ArgumentParser:
-    parser = _Parser(
+    parser = Parser(
         prog=prog,
         description="Saves per second and latency of concurrent writers, one at a time vs "
         "group commit, per store.",
@@ -462,12 +457,12 @@ def build_parser(prog: str = "loadtests writers") -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--state-kb",
-        type=_positive_int,
+        type=positive_int,
         default=16,
         help="size of the saved state in KB (default 16)",
     )
     parser.add_argument(
-        "--batch", type=_positive_int, default=64, help="largest group commit (default 64)"
+        "--batch", type=positive_int, default=64, help="largest group commit (default 64)"
     )
     parser.add_argument(
         "--batch-wait-us",
@@ -494,11 +489,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.batch_wait_us < 0:
         parser.error("--batch-wait-us must not be negative")
-    args.stores_given = args.stores is not None
-    if args.stores is None:
-        args.stores = list(DEFAULT_STORES)
+    config = WritersConfig(
+        stores=list(args.stores or DEFAULT_STORES),
+        stores_given=args.stores is not None,
+        threads=list(args.threads),
+        seconds=args.seconds,
+        state_kb=args.state_kb,
+        batch=args.batch,
+        batch_wait_us=args.batch_wait_us,
+        postgres_url=args.postgres_url,
+        redis_url=args.redis_url,
+    )
     try:
-        result = run_writers(args, progress=lambda line: print(line, file=sys.stderr))
+        result = run_writers(config, progress=lambda line: print(line, file=sys.stderr))
     except StoreError as exc:
         print(f"loadtests writers: {exc}", file=sys.stderr)
         return 1

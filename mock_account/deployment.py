@@ -11,21 +11,20 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
-from importlib import resources
 from pathlib import Path
+from typing import Any
 
-from agents_catalog.loader import load_account
-
-from .account import Clock, MockAccount, utc_now
-from .business_data import BusinessData
-from .crypto import EnterpriseKeySource, KeySource, StateCipher, load_or_create_keyring
-from .mock_model import MockModel
-from .retention import RetentionPolicy
-from .runtime import Engine, RunLimits
-from .search import BM25Params, SearchIndex
-from .state_hooks import HooksError, LoadedHooks, call_hook, load_hooks
-from .stores import open_store
-from .users import UserDirectory
+from agents_catalog.loader import default_account_dir, load_account
+from mock_account.business.data import BusinessData
+from mock_account.conversations.account import Clock, MockAccount, utc_now
+from mock_account.conversations.hooks import LoadedHooks, call_hook, load_hooks
+from mock_account.crypto import EnterpriseKeySource, KeySource, StateCipher, load_or_create_keyring
+from mock_account.engine.mock_model import MockModel
+from mock_account.engine.runtime import Engine, RunLimits
+from mock_account.errors import HooksError
+from mock_account.search.index import BM25Params, SearchIndex
+from mock_account.stores import IdempotencyRecords, StoreError, open_store
+from mock_account.users import UserDirectory
 
 DEFAULT_SEED = 7
 HOOKS_ENV = "MOCK_ACCOUNT_HOOKS"
@@ -38,10 +37,6 @@ def project_data_dir() -> Path:
     if override:
         return Path(override)
     return Path(__file__).resolve().parent.parent / "data"
-
-
-def default_account_dir() -> Path:
-    return Path(str(resources.files("agents_catalog") / "account"))
 
 
 SEARCH_ENV = "MOCK_ACCOUNT_SEARCH"
@@ -65,10 +60,26 @@ class AccountConfig:
     clock: Clock = utc_now
     hooks: str | None = field(default_factory=lambda: os.environ.get(HOOKS_ENV) or None)
     key_names: tuple[str, ...] = DEFAULT_KEY_NAMES
-    retention: RetentionPolicy = field(default_factory=RetentionPolicy)
     # "hybrid" blends BM25 with sentence embeddings (better on wording nobody anticipated);
     # "bm25" is lexical only: no model to load, sub-millisecond searches.
     search: str = field(default_factory=lambda: os.environ.get(SEARCH_ENV) or "hybrid")
+
+    @classmethod
+    def from_options(cls, **options: Any) -> AccountConfig:
+        """The defaults with every option that is given (not ``None``, not empty) set: the one
+        place where command lines and the server's environment become a configuration."""
+        config = cls()
+        for name, value in options.items():
+            if name not in cls.__dataclass_fields__:
+                raise TypeError(f"AccountConfig has no option {name!r}")
+            if value is not None and value != "":
+                setattr(config, name, value)
+        config.data_dir = Path(config.data_dir)
+        config.account_dir = Path(config.account_dir)
+        if config.keyring_path is not None:
+            config.keyring_path = Path(config.keyring_path)
+        config.key_names = tuple(config.key_names)
+        return config
 
     def resolved_store_url(self) -> str:
         return self.store_url or f"sqlite:///{self.data_dir / 'conversations.db'}"
@@ -103,6 +114,14 @@ class Deployment:
     account: MockAccount
     users: UserDirectory
     config: AccountConfig
+
+    @property
+    def idempotency(self) -> IdempotencyRecords:
+        """Where the HTTP layer keeps answers by ``Idempotency-Key``: the account's store."""
+        store = self.account.store
+        if not isinstance(store, IdempotencyRecords):
+            raise StoreError("this store keeps no idempotency records")
+        return store
 
     def close(self) -> None:
         self.account.store.close()

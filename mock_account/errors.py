@@ -1,38 +1,27 @@
-"""Errors of the mock account and the HTTP status each one is answered with.
+"""The errors the core raises; the HTTP layer maps them to statuses in ``api.errors``.
 
-    MockAccountError                 base of what the account and its HTTP API refuse
-    ├── UnknownConversation          no such conversation for this user (404; may exist for others)
-    ├── PinLimitReached              the user already pinned the maximum number (409)
-    └── ApiError                     refused by the HTTP layer itself
-        ├── NotAuthenticated         no valid bearer token or session cookie (401)
-        ├── BodyTooLarge             the request body is over the size limit (413)
-        ├── IdempotencyKeyReused     an Idempotency-Key sent again with another body (422)
-        └── IdempotencyInProgress    the first request with that key has not answered yet (409)
+    Exception
+    ├── MockAccountError                 base of what the account refuses
+    │   ├── UnknownConversation          no such conversation for this user (it may exist for
+    │   │                                someone else: the caller is never told)
+    │   └── PinLimitReached              the user already pinned the maximum number
+    ├── HooksError                       a state-hook module cannot be used (load time)
+    ├── HookFailed                       a state hook failed while serving a request
+    ├── mock_account.stores.StoreError   StoreUnavailable, VersionConflict, InvalidCursor,
+    │                                    StoreConfigError (``stores.errors``)
+    ├── mock_account.crypto.CryptoError  InvalidRecord, KeyringError (``crypto.errors``)
+    └── mock_account.engine.StateInvalid a state that cannot be saved (a ``ValueError``)
 
-Errors of other layers keep their own classes and are answered through the same table:
-
-    mock_account.stores        StoreUnavailable 503, InvalidCursor 422, VersionConflict 409,
-                               any other StoreError 503
-    mock_account.crypto        KeyringError 503, InvalidRecord 500 (a stored record that cannot
-                               be opened is the server's problem, never the caller's)
-    mock_account.state_hooks   HookFailed 502 (the customer's own state hook failed)
-
-``STATUS_CODES`` is the one table the exception handlers use; ``status_for`` looks an exception
-up by its class hierarchy, most specific first.
-
-``/api/exec/execAgent`` is the exception: it always answers HTTP 200 with a ``resultCode``
-(``unknownConversation``, ``callFailed``...), as the agent server it is compatible with does.
+Stores and crypto keep their errors in their own packages, since they stand alone; this module
+holds the conversation service's own. ``api.errors`` adds the refusals of the HTTP layer and the
+one table from error class to HTTP status.
 """
 
 from __future__ import annotations
 
-from .crypto.errors import InvalidRecord, KeyringError
-from .state_hooks import HookFailed
-from .stores.errors import InvalidCursor, StoreError, StoreUnavailable, VersionConflict
-
 
 class MockAccountError(Exception):
-    """Base of the errors the account and its HTTP API answer with a status code."""
+    """Base of the errors the account refuses a request with."""
 
 
 class UnknownConversation(MockAccountError, LookupError):
@@ -45,68 +34,14 @@ class PinLimitReached(MockAccountError, ValueError):
     """The user already has the maximum number of pinned conversations."""
 
 
-class ApiError(MockAccountError):
-    """A request refused by the HTTP layer; ``headers`` go out with the response."""
-
-    def __init__(self, message: str, headers: dict[str, str] | None = None) -> None:
-        super().__init__(message)
-        self.headers = headers or {}
+class HooksError(Exception):
+    """A hook module cannot be used (not importable, incomplete set, a hook not callable)."""
 
 
-class NotAuthenticated(ApiError):
-    """No valid ``Authorization: Bearer`` token and no valid ``search2o_session`` cookie."""
+class HookFailed(Exception):
+    """A state hook raised or returned something unusable while serving a request."""
 
-
-class BodyTooLarge(ApiError):
-    """The request body is larger than the server accepts."""
-
-
-class IdempotencyKeyReused(ApiError):
-    """The same ``Idempotency-Key`` came back with a different request body."""
-
-
-class IdempotencyInProgress(ApiError):
-    """The first request with this ``Idempotency-Key`` is still running (or never answered)."""
-
-
-#: Error class -> HTTP status. Looked up along the exception's MRO, so subclasses inherit.
-STATUS_CODES: dict[type[BaseException], int] = {
-    UnknownConversation: 404,
-    PinLimitReached: 409,
-    NotAuthenticated: 401,
-    BodyTooLarge: 413,
-    IdempotencyKeyReused: 422,
-    IdempotencyInProgress: 409,
-    InvalidCursor: 422,
-    VersionConflict: 409,
-    StoreUnavailable: 503,
-    StoreError: 503,
-    KeyringError: 503,
-    InvalidRecord: 500,
-    HookFailed: 502,
-}
-
-
-def status_for(exc: BaseException) -> int | None:
-    """The status code for an exception, or ``None`` when the table does not know it."""
-    for cls in type(exc).__mro__:
-        if cls in STATUS_CODES:
-            return STATUS_CODES[cls]
-    return None
-
-
-def public_message(exc: BaseException) -> str:
-    """What the caller is told: never more about a conversation than that it is unknown."""
-    if isinstance(exc, UnknownConversation):
-        return UnknownConversation.MESSAGE
-    if isinstance(exc, InvalidRecord):
-        return "This conversation's stored record cannot be opened; nothing was changed."
-    if isinstance(exc, InvalidCursor):
-        return "nextCursor: not a cursor this server handed out"
-    if isinstance(exc, HookFailed):
-        return f"A state hook failed ({exc}); nothing was changed."
-    if isinstance(exc, VersionConflict):
-        return "The conversation changed meanwhile; nothing was changed, please try again."
-    if isinstance(exc, StoreError | KeyringError):
-        return f"The conversation store is unavailable: {exc}"
-    return str(exc)
+    def __init__(self, hook: str, reason: str) -> None:
+        super().__init__(f"{hook}: {reason}")
+        self.hook = hook
+        self.reason = reason

@@ -1,4 +1,5 @@
-"""The naming-scheme conformance checker (SPEC §4).
+"""The naming-scheme conformance checker (the README: "The naming scheme and the conformance
+check").
 
     from agents_catalog.checker import check_paths, check_text, default_account_dir
     report = check_paths(["agents/"], account_dir=default_account_dir())
@@ -10,12 +11,12 @@ in ``account``, output formats in ``formats``.
 
 from __future__ import annotations
 
+from ..loader import default_account_dir
 from .account import AccountIndex
 from .engine import (
     check_paths,
     check_sources,
     check_text,
-    default_account_dir,
     discover,
     load_account_index,
 )

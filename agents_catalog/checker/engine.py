@@ -10,7 +10,6 @@ and unreadable input raise InputError (the CLI exits 2 with its message).
 from __future__ import annotations
 
 from collections.abc import Iterable
-from importlib import resources
 from pathlib import Path
 
 from ..scheme import NamingScheme, load_scheme
@@ -25,12 +24,6 @@ from .values import CompiledScheme
 AGENT_SUFFIXES = (".yaml", ".yml")
 
 SchemeLike = NamingScheme | CompiledScheme | None
-
-
-def default_account_dir() -> Path | None:
-    """The generated account folder shipped with the package, when it exists."""
-    path = Path(str(resources.files("agents_catalog") / "account"))
-    return path if path.is_dir() else None
 
 
 def _compiled(scheme: SchemeLike) -> CompiledScheme:

@@ -97,14 +97,6 @@ class CompiledScheme:
         self.scheme = scheme
         self._validators: dict[tuple[str, tuple[str, ...]], Draft202012Validator | None] = {}
 
-    @property
-    def variable_names(self) -> list[str]:
-        return sorted(self.scheme.variables)
-
-    @property
-    def prompt_names(self) -> list[str]:
-        return sorted(self.scheme.prompts)
-
     def lookup(self, variable: str, fields: tuple[str, ...]) -> FieldLookup:
         """Follow ``fields`` into the schema of ``variable`` (an agreed variable)."""
         schema: Any = self.scheme.variables[variable].schema

@@ -6,7 +6,7 @@ import altair as alt
 import pandas as pd
 import streamlit as st
 
-from demo_app.bench import OPERATIONS, SIZES, percentile_rows, run_benchmark
+from loadtests.live_bench import OPERATIONS, SIZES, percentile_rows, run_benchmark
 
 
 def main() -> None:

@@ -4,6 +4,6 @@
 uvicorn. See ``docs.DESCRIPTION`` (also the OpenAPI description) for the endpoints and errors.
 """
 
-from .app import create_app
+from mock_account.api.app import create_app
 
 __all__ = ["create_app"]

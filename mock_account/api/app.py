@@ -8,14 +8,13 @@ from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
 
-from ..business_data import SOURCES
-from ..deployment import Deployment
-from . import routes_exec, routes_harness, routes_user
-from .body_limit import DEFAULT_MAX_BODY_BYTES, BodySizeLimit
-from .docs import DESCRIPTION, TAGS, TITLE
-from .handlers import install_handlers
-from .idempotency import IdempotencyGuard
-from .models import HealthResponse
+from mock_account.api import routes_exec, routes_harness, routes_user
+from mock_account.api.body_limit import DEFAULT_MAX_BODY_BYTES, BodySizeLimit
+from mock_account.api.docs import DESCRIPTION, TAGS, TITLE
+from mock_account.api.handlers import install_handlers
+from mock_account.api.idempotency import IdempotencyGuard
+from mock_account.api.models import HealthResponse
+from mock_account.deployment import Deployment
 
 #: How long a duplicate waits for the first request with its Idempotency-Key, beyond the
 #: agents' time limit, before it is refused with 409.
@@ -27,17 +26,6 @@ IDEMPOTENCY_GRACE_S = 10.0
 #: every save queued behind it waits for all of that. Under a saturating load test this took
 #: the p50 of a save from 153 ms to 17 ms at the same throughput.
 GIL_SWITCH_INTERVAL_S = 0.0005
-
-
-def warm_up(deployment: Deployment) -> None:
-    """Build the lazily generated business data before the first request.
-
-    The first requests are then not slower than the rest, and no two request threads ever
-    build the same data source at once (the generator is not meant to be shared mid-build).
-    """
-    data = deployment.account.engine.data
-    for source in SOURCES:
-        data.lookup(source, match="warm up")
 
 
 def store_kind(deployment: Deployment) -> str:
@@ -73,10 +61,10 @@ def create_app(
         # request without a JSON content type must not be able to act for the user.
         strict_content_type=True,
     )
-    warm_up(deployment)
+    deployment.account.warm_up()
     app.state.deployment = deployment
     app.state.idempotency = IdempotencyGuard(
-        deployment.account.store,
+        deployment.idempotency,
         deployment.account.clock,
         wait_s=deployment.config.time_limit_s + IDEMPOTENCY_GRACE_S,
     )

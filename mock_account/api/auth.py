@@ -7,9 +7,9 @@ from typing import Annotated
 from fastapi import Depends, Request
 from fastapi.security import APIKeyCookie, HTTPAuthorizationCredentials, HTTPBearer
 
-from ..deployment import Deployment
-from ..errors import NotAuthenticated
-from ..users import User
+from mock_account.api.errors import NotAuthenticated
+from mock_account.deployment import Deployment
+from mock_account.users import User
 
 SESSION_COOKIE = "search2o_session"
 CHALLENGE = {"WWW-Authenticate": 'Bearer realm="search2o"'}

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from ..errors import BodyTooLarge
-from .responses import exception_response
+from mock_account.api.errors import BodyTooLarge
+from mock_account.api.responses import exception_response
 
 DEFAULT_MAX_BODY_BYTES = 1024 * 1024
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .models import ErrorResponse
+from mock_account.api.models import ErrorResponse
 
 TITLE = "Mock agent server (Search2o-compatible)"
 

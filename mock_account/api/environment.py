@@ -9,13 +9,12 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from pathlib import Path
 
 from fastapi import FastAPI
 
-from ..deployment import HOOKS_ENV, SEARCH_ENV, AccountConfig, build_deployment
-from .app import create_app
-from .body_limit import DEFAULT_MAX_BODY_BYTES
+from mock_account.api.app import create_app
+from mock_account.api.body_limit import DEFAULT_MAX_BODY_BYTES
+from mock_account.deployment import HOOKS_ENV, SEARCH_ENV, AccountConfig, build_deployment
 
 DATA_DIR = "MOCK_ACCOUNT_DATA"
 STORE_URL = "MOCK_ACCOUNT_STORE"
@@ -50,19 +49,15 @@ def environment_for(config: AccountConfig, max_body_bytes: int) -> dict[str, str
 def config_from_environment(env: Mapping[str, str] | None = None) -> tuple[AccountConfig, int]:
     """The account configuration and the body limit; unset variables keep the defaults."""
     env = os.environ if env is None else env
-    config = AccountConfig()
     try:
-        if env.get(DATA_DIR):
-            config.data_dir = Path(env[DATA_DIR])
-        if env.get(ACCOUNT_DIR):
-            config.account_dir = Path(env[ACCOUNT_DIR])
-        config.store_url = env.get(STORE_URL) or None
-        if env.get(KEYRING):
-            config.keyring_path = Path(env[KEYRING])
-        if env.get(SEED):
-            config.seed = int(env[SEED])
-        if env.get(TIME_LIMIT):
-            config.time_limit_s = float(env[TIME_LIMIT])
+        config = AccountConfig.from_options(
+            data_dir=env.get(DATA_DIR),
+            account_dir=env.get(ACCOUNT_DIR),
+            store_url=env.get(STORE_URL),
+            keyring_path=env.get(KEYRING),
+            seed=int(env[SEED]) if env.get(SEED) else None,
+            time_limit_s=float(env[TIME_LIMIT]) if env.get(TIME_LIMIT) else None,
+        )
         max_body = int(env.get(MAX_BODY) or DEFAULT_MAX_BODY_BYTES)
     except ValueError as exc:
         raise ValueError(f"invalid server environment: {exc}") from exc

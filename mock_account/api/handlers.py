@@ -1,6 +1,6 @@
 """Exception handlers: every refusal is JSON, and no input can produce a traceback.
 
-Statuses come from the one table in ``mock_account.errors``; validation errors are worded by
+Statuses come from the one table in ``api.errors``; validation errors are worded by
 ``problems``; Starlette's own 404 / 405 become JSON; anything unforeseen is logged and answered
 with a bare 500 that says nothing about the server's insides.
 """
@@ -14,12 +14,12 @@ from fastapi.exceptions import RequestValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.responses import JSONResponse
 
-from ..crypto import CryptoError
-from ..errors import MockAccountError, NotAuthenticated
-from ..state_hooks import HookFailed
-from ..stores import StoreError
-from .problems import describe_all
-from .responses import error_response, exception_response
+from mock_account.api.errors import NotAuthenticated
+from mock_account.api.problems import describe_all
+from mock_account.api.responses import error_response, exception_response
+from mock_account.crypto import CryptoError
+from mock_account.errors import HookFailed, MockAccountError
+from mock_account.stores import StoreError
 
 log = logging.getLogger(__name__)
 

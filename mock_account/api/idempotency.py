@@ -27,8 +27,8 @@ from contextlib import contextmanager
 from datetime import datetime
 from typing import Any
 
-from ..errors import IdempotencyInProgress, IdempotencyKeyReused
-from ..stores import ConversationStore, StoreError
+from mock_account.api.errors import IdempotencyInProgress, IdempotencyKeyReused
+from mock_account.stores import IdempotencyRecords, StoreError
 
 log = logging.getLogger(__name__)
 
@@ -50,7 +50,7 @@ class IdempotencyGuard:
 
     def __init__(
         self,
-        store: ConversationStore,
+        store: IdempotencyRecords,
         clock: Callable[[], datetime],
         *,
         wait_s: float,

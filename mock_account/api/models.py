@@ -15,8 +15,8 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 from pydantic.alias_generators import to_camel
 
 from agents_catalog.agent_format import NAME_PATTERN, TAG_PATTERN
-
-from ..account import CONVID_LENGTH, TITLE_LIMIT
+from mock_account.conversations.vault import CONVID_LENGTH, TITLE_LIMIT
+from mock_account.engine.state import ResultCode
 
 CONVID_PATTERN = rf"^[0-9A-Za-z]{{{CONVID_LENGTH}}}$"
 QUERY_MIN, QUERY_MAX = 8, 10_000
@@ -306,18 +306,7 @@ class ExecAgentResponse(WireModel):
     convid: str | None = Field(description="The conversation id; null on failure.")
     agent_name: str = Field(description="The agent that was asked to run.")
     output: AgentOutput | None = Field(description="The output; null on failure.")
-    result_code: Literal[
-        "success",
-        "ask",
-        "failCommand",
-        "errorInAgent",
-        "callFailed",
-        "unknownConversation",
-        "timedOut",
-        "stopped",
-        "mustLogin",
-        "unexpected",
-    ] = Field(description="What happened.")
+    result_code: ResultCode = Field(description="What happened.")
     ask_input: AskInput | None = Field(
         default=None, description="With ``ask``: the questions; answer them flat in ``inputs``."
     )

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
-from .models import PATTERN_WORDS
+from mock_account.api.models import PATTERN_WORDS
 
 _SOURCES = {"header": "header", "query": "query parameter", "cookie": "cookie", "path": "path"}
 

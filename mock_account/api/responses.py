@@ -6,8 +6,8 @@ from typing import Any
 
 from starlette.responses import JSONResponse
 
-from ..errors import ApiError, public_message, status_for
-from .problems import Problem
+from mock_account.api.errors import ApiError, public_message, status_for
+from mock_account.api.problems import Problem
 
 
 def error_body(message: str, fields: list[Problem] | None = None) -> dict[str, Any]:
@@ -31,6 +31,6 @@ def error_response(
 
 
 def exception_response(exc: BaseException, extra: dict[str, Any] | None = None) -> JSONResponse:
-    """The answer to an error of the table in ``mock_account.errors`` (500 if not in it)."""
+    """The answer to an error of the table in ``api.errors`` (500 if not in it)."""
     headers = exc.headers if isinstance(exc, ApiError) else None
     return error_response(status_for(exc) or 500, public_message(exc), headers=headers, extra=extra)

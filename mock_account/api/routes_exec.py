@@ -9,21 +9,23 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Header, Request
 from fastapi.responses import Response
 
-from ..account import ExecResult
-from ..deployment import Deployment
-from ..stores import StoreError
-from ..users import User
-from .auth import CurrentUser, DeploymentDep
-from .docs import BAD_BODY, UNAUTHORIZED, error_doc
-from .idempotency import HEADER, REPLAYED_HEADER, IdempotencyGuard, request_hash
-from .models import (
+from mock_account.api.auth import CurrentUser, DeploymentDep
+from mock_account.api.docs import BAD_BODY, UNAUTHORIZED, error_doc
+from mock_account.api.idempotency import HEADER, REPLAYED_HEADER, IdempotencyGuard, request_hash
+from mock_account.api.models import (
     IDEMPOTENCY_KEY_PATTERN,
     ExecAgentRequest,
     ExecAgentResponse,
     SearchRequest,
     SearchResponse,
 )
-from .timing import server_timing
+from mock_account.api.timing import server_timing
+from mock_account.api.wire import exec_agent_body, refusal_body
+from mock_account.conversations.account import ExecResult
+from mock_account.deployment import Deployment
+from mock_account.search.routing import DEFAULT_FOLLOWUP_BEHAVIOR
+from mock_account.stores import StoreError, unavailable_message
+from mock_account.users import User
 
 log = logging.getLogger(__name__)
 
@@ -33,7 +35,7 @@ router = APIRouter(prefix="/api/exec", tags=["exec"], responses={**UNAUTHORIZED,
 @router.post("/search", response_model=SearchResponse, summary="Search the agents")
 def search(body: SearchRequest, user: CurrentUser, deployment: DeploymentDep) -> dict[str, Any]:
     """The agents that match a request, best first (the harness adds a 0..1 ``score``)."""
-    hits = deployment.account.search(user, body.query, tag=body.tag)
+    hits = deployment.account.search(body.query, tag=body.tag)
     return {
         "success": True,
         "searchResults": [
@@ -41,7 +43,7 @@ def search(body: SearchRequest, user: CurrentUser, deployment: DeploymentDep) ->
             for h in hits
         ],
         "searchBehavior": "default",
-        "followupBehavior": "executeTopMatch",
+        "followupBehavior": DEFAULT_FOLLOWUP_BEHAVIOR,
     }
 
 
@@ -51,10 +53,6 @@ def _encode(body: dict[str, Any]) -> bytes:
     except UnicodeEncodeError:
         # A lone surrogate cannot be UTF-8; as a \u escape it is still valid JSON.
         return json.dumps(body, separators=(",", ":")).encode("ascii")
-
-
-def _refusal(agent_name: str, code: str, message: str) -> dict[str, Any]:
-    return ExecResult(False, code, None, agent_name, error=message).wire()
 
 
 def _run(deployment: Deployment, user: User, body: ExecAgentRequest) -> ExecResult:
@@ -107,7 +105,7 @@ def exec_agent(
     def compute() -> bytes:
         result = _run(deployment, user, body)
         timings.update(result.timings)
-        return _encode(result.wire())
+        return _encode(exec_agent_body(result))
 
     headers: dict[str, str] = {}
     if idempotency_key is None:
@@ -119,8 +117,8 @@ def exec_agent(
         try:
             content, replayed = guard.run(name, wanted, compute)
         except StoreError as exc:
-            message = f"The conversation store is unavailable: {exc}"
-            content = _encode(_refusal(body.agent_name, "callFailed", message))
+            message = unavailable_message(exc)
+            content = _encode(refusal_body(body.agent_name, "callFailed", message))
             replayed = False
         if replayed:
             headers[REPLAYED_HEADER] = "true"

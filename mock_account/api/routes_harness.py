@@ -6,9 +6,9 @@ from typing import Any
 
 from fastapi import APIRouter
 
-from .auth import CurrentUser, DeploymentDep
-from .docs import BAD_BODY, STORE_DOWN, UNAUTHORIZED, UNKNOWN
-from .models import ConversationRequest, StateViewResponse
+from mock_account.api.auth import CurrentUser, DeploymentDep
+from mock_account.api.docs import BAD_BODY, STORE_DOWN, UNAUTHORIZED, UNKNOWN
+from mock_account.api.models import ConversationRequest, StateViewResponse
 
 router = APIRouter(
     prefix="/api/harness",

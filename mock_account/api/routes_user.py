@@ -11,9 +11,9 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Body
 
-from .auth import CurrentUser, DeploymentDep
-from .docs import BAD_BODY, STORE_DOWN, UNAUTHORIZED, UNKNOWN, error_doc
-from .models import (
+from mock_account.api.auth import CurrentUser, DeploymentDep
+from mock_account.api.docs import BAD_BODY, STORE_DOWN, UNAUTHORIZED, UNKNOWN, error_doc
+from mock_account.api.models import (
     ConversationRequest,
     ConversationResponse,
     ConversationsResponse,
@@ -24,6 +24,7 @@ from .models import (
     UnpinnedRequest,
     UnpinnedResponse,
 )
+from mock_account.api.wire import conversation_item
 
 router = APIRouter(
     prefix="/api/user", tags=["user"], responses={**UNAUTHORIZED, **BAD_BODY, **STORE_DOWN}
@@ -43,7 +44,7 @@ def get_conversation(
 ) -> dict[str, Any]:
     """The conversation's entry (counts as a use for retention)."""
     view = deployment.account.get_conversation(user, body.convid)
-    return {"success": True, "conversation": view.wire()}
+    return {"success": True, "conversation": conversation_item(view)}
 
 
 @router.post(
@@ -57,7 +58,7 @@ def get_pinned(
     """Every pinned conversation of the caller, most recently used first. The body may be empty."""
     return {
         "success": True,
-        "conversations": [v.wire() for v in deployment.account.list_pinned(user)],
+        "conversations": [conversation_item(v) for v in deployment.account.list_pinned(user)],
     }
 
 
@@ -74,7 +75,11 @@ def get_unpinned(
     """One page of the caller's unpinned conversations, most recently used first."""
     page = body or UnpinnedRequest()
     views, cursor = deployment.account.list_recent(user, limit=page.limit, cursor=page.next_cursor)
-    return {"success": True, "conversations": [v.wire() for v in views], "nextCursor": cursor}
+    return {
+        "success": True,
+        "conversations": [conversation_item(v) for v in views],
+        "nextCursor": cursor,
+    }
 
 
 @router.post(

@@ -1,4 +1,7 @@
-"""The ``Server-Timing`` header of execAgent: each phase of the run, in milliseconds."""
+"""The ``Server-Timing`` header of execAgent: each phase of the run, in milliseconds.
+
+``server_timing`` writes it; ``parse_server_timing`` is how every client here reads it back.
+"""
 
 from __future__ import annotations
 
@@ -16,3 +19,21 @@ def server_timing(timings: Mapping[str, float]) -> str:
     return ", ".join(
         f"{phase};dur={timings[phase] * 1000:.3f}" for phase in PHASES if phase in timings
     )
+
+
+def parse_server_timing(header: str | None) -> dict[str, float]:
+    """``{"restore": 0.123, ...}`` in milliseconds from a ``Server-Timing`` header.
+
+    Entries without a valid ``dur`` are skipped: the header is informational, never fatal.
+    """
+    phases: dict[str, float] = {}
+    for entry in (header or "").split(","):
+        name, *params = (part.strip() for part in entry.split(";"))
+        for param in params:
+            key, _, value = param.partition("=")
+            if name and key.strip().lower() == "dur":
+                try:
+                    phases[name] = float(value.strip().strip('"'))
+                except ValueError:
+                    pass
+    return phases

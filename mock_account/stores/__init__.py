@@ -1,22 +1,32 @@
 """Conversation stores: where entries and encrypted states are kept.
 
-One contract (``ConversationStore``) with four backends: in-memory, SQLite (the embedded default),
-PostgreSQL and Redis. Open one with ``open_store(url)``; see ``factory`` for the URL forms.
+One contract (``ConversationStore``, in ``base``) with four backends, one package each:
+``memory``, ``sqlite`` (the embedded default), ``postgres`` and ``redis``; ``batching`` groups
+concurrent saves of any of them. Every backend also keeps the HTTP layer's idempotency records
+(``IdempotencyRecords``, a contract of its own). Open one with ``open_store(url)``; see
+``factory`` for the URL forms.
 """
 
-from mock_account.stores.base import ConversationEntry, ConversationStore, StoredState
+from mock_account.stores.base import (
+    ConversationEntry,
+    ConversationStore,
+    IdempotencyRecords,
+    StoredState,
+)
 from mock_account.stores.errors import (
     InvalidCursor,
     StoreConfigError,
     StoreError,
     StoreUnavailable,
     VersionConflict,
+    unavailable_message,
 )
 from mock_account.stores.factory import open_store
 
 __all__ = [
     "ConversationEntry",
     "ConversationStore",
+    "IdempotencyRecords",
     "InvalidCursor",
     "StoreConfigError",
     "StoreError",
@@ -24,4 +34,5 @@ __all__ = [
     "StoredState",
     "VersionConflict",
     "open_store",
+    "unavailable_message",
 ]

@@ -31,6 +31,9 @@ class ConversationEntry:
     last_read: datetime
     pinned: bool
     state_version: int  # 0 = no state saved yet
+    # The agent of the latest saved run: a follow-up that goes back to it needs no decryption
+    # of the state. Empty for a conversation saved before the store kept it.
+    last_agent: str = ""
 
     @property
     def last_used(self) -> datetime:
@@ -57,6 +60,7 @@ class CommitRequest:
     blob: bytes | None
     now: datetime
     title_if_new: bytes
+    agent: str = ""
 
 
 # What ``commit_runs`` gives back per request: the new entry, or the exception that request
@@ -64,10 +68,27 @@ class CommitRequest:
 CommitOutcome = ConversationEntry | Exception
 
 
-class ConversationStore(ABC):
-    """A backend keeping conversation entries, state blobs and idempotency records."""
+class IdempotencyRecords(ABC):
+    """Insert-if-absent records of answers (the HTTP layer's ``Idempotency-Key``).
+
+    Every backend keeps them next to its conversations (same connection, same durability), so
+    the backends implement both contracts; the conversation service never sees these.
+    """
 
     @abstractmethod
+    def remember(
+        self, key: str, request_hash: str, response: bytes, now: datetime
+    ) -> tuple[str, bytes] | None:
+        """Record an idempotent response: ``None`` if newly stored, else what was stored first."""
+
+    @abstractmethod
+    def recall(self, key: str) -> tuple[str, bytes] | None:
+        """The ``(request_hash, response)`` remembered under ``key``, if any."""
+
+
+class ConversationStore(ABC):
+    """A backend keeping conversation entries and state blobs."""
+
     def commit_run(
         self,
         *,
@@ -78,16 +99,25 @@ class ConversationStore(ABC):
         blob: bytes | None,
         now: datetime,
         title_if_new: bytes,
+        agent: str = "",
     ) -> ConversationEntry:
         """Save the state of a finished run atomically (compare-and-swap on the version).
 
         ``expected_version == 0`` creates the conversation and fails with ``VersionConflict`` if
         it exists; otherwise the stored version must equal ``expected_version`` and the owner must
         match, else ``VersionConflict``. Sets ``state_version = expected_version + 1`` and
-        ``last_executed = now``; stores ``blob`` (``None`` keeps no state). A new conversation
+        ``last_executed = now`` and ``last_agent = agent`` (the agent of that run); stores
+        ``blob`` (``None`` keeps no state). A new conversation
         gets ``title_if_new``, ``created = last_read = now`` and ``pinned = False``; the title and
         pinned flag of an existing conversation are never touched.
         """
+        return self.commit(
+            CommitRequest(account, convid, owner, expected_version, blob, now, title_if_new, agent)
+        )
+
+    @abstractmethod
+    def commit(self, request: CommitRequest) -> ConversationEntry:
+        """``commit_run`` of one request: what each backend implements."""
 
     def commit_runs(self, requests: Sequence[CommitRequest]) -> list[CommitOutcome]:
         """Save several runs; each is its own compare-and-swap with its own outcome.
@@ -105,7 +135,7 @@ class ConversationStore(ABC):
         outcomes: list[CommitOutcome] = []
         for request in requests:
             try:
-                outcomes.append(self.commit_run(**commit_kwargs(request)))
+                outcomes.append(self.commit(request))
             except Exception as exc:  # one call each: whatever it raised is its own outcome
                 outcomes.append(exc)
         return outcomes
@@ -167,16 +197,6 @@ class ConversationStore(ABC):
         """Every entry (of one account, or of all), in no particular order."""
 
     @abstractmethod
-    def remember(
-        self, key: str, request_hash: str, response: bytes, now: datetime
-    ) -> tuple[str, bytes] | None:
-        """Record an idempotent response: ``None`` if newly stored, else what was stored first."""
-
-    @abstractmethod
-    def recall(self, key: str) -> tuple[str, bytes] | None:
-        """The ``(request_hash, response)`` remembered under ``key``, if any."""
-
-    @abstractmethod
     def check_integrity(self) -> list[str]:
         """Problems found in the stored data (an empty list means healthy)."""
 
@@ -194,16 +214,3 @@ class ConversationStore(ABC):
         tb: TracebackType | None,
     ) -> None:
         self.close()
-
-
-def commit_kwargs(request: CommitRequest) -> dict[str, object]:
-    """The keyword arguments of ``commit_run`` that ``request`` stands for."""
-    return {
-        "account": request.account,
-        "convid": request.convid,
-        "owner": request.owner,
-        "expected_version": request.expected_version,
-        "blob": request.blob,
-        "now": request.now,
-        "title_if_new": request.title_if_new,
-    }

@@ -34,8 +34,8 @@ from mock_account.stores.base import (
     CommitRequest,
     ConversationEntry,
     ConversationStore,
+    IdempotencyRecords,
     StoredState,
-    commit_kwargs,
 )
 from mock_account.stores.errors import StoreError
 
@@ -97,7 +97,7 @@ def _copy_for_caller(exc: BaseException) -> Exception:
     return StoreError(f"saving a batch failed: {type(exc).__name__}: {exc}")
 
 
-class BatchingStore(ConversationStore):
+class BatchingStore(ConversationStore, IdempotencyRecords):
     """``inner`` with concurrent ``commit_run`` calls saved in batches by committer threads."""
 
     def __init__(
@@ -192,18 +192,7 @@ class BatchingStore(ConversationStore):
 
     # -- the batched call ------------------------------------------------------------------------
 
-    def commit_run(
-        self,
-        *,
-        account: str,
-        convid: str,
-        owner: str,
-        expected_version: int,
-        blob: bytes | None,
-        now: datetime,
-        title_if_new: bytes,
-    ) -> ConversationEntry:
-        request = CommitRequest(account, convid, owner, expected_version, blob, now, title_if_new)
+    def commit(self, request: CommitRequest) -> ConversationEntry:
         with self._inside_lock:
             self._inside += 1
             alone = self._inside == 1 and self.solo_direct
@@ -212,7 +201,7 @@ class BatchingStore(ConversationStore):
             if alone:
                 if self._closed:
                     raise StoreError("the batching store is closed")
-                return self.inner.commit_run(**commit_kwargs(request))  # type: ignore[arg-type]
+                return self.inner.commit(request)
             return self._through_committer(request)
         finally:
             with self._inside_lock:
@@ -309,13 +298,18 @@ class BatchingStore(ConversationStore):
     def iter_entries(self, account: str | None = None) -> Iterator[ConversationEntry]:
         return self.inner.iter_entries(account)
 
+    def _records(self) -> IdempotencyRecords:
+        if not isinstance(self.inner, IdempotencyRecords):
+            raise StoreError("the batched store keeps no idempotency records")
+        return self.inner
+
     def remember(
         self, key: str, request_hash: str, response: bytes, now: datetime
     ) -> tuple[str, bytes] | None:
-        return self.inner.remember(key, request_hash, response, now)
+        return self._records().remember(key, request_hash, response, now)
 
     def recall(self, key: str) -> tuple[str, bytes] | None:
-        return self.inner.recall(key)
+        return self._records().recall(key)
 
     def check_integrity(self) -> list[str]:
         return self.inner.check_integrity()

@@ -39,3 +39,8 @@ class VersionConflict(StoreError):
 
 class InvalidCursor(StoreError):
     """A paging cursor is not one the store handed out."""
+
+
+def unavailable_message(exc: BaseException) -> str:
+    """What a caller is told when the store failed: the one wording every layer uses."""
+    return f"The conversation store is unavailable: {exc}"

@@ -96,7 +96,7 @@ def _open_postgres(url: str, parts: SplitResult, query: dict[str, str]) -> Conve
 
 
 def _open_redis(url: str, parts: SplitResult, query: dict[str, str]) -> ConversationStore:
-    from mock_account.stores.redis_store import RedisStore
+    from mock_account.stores.redis.store import RedisStore
 
     prefix = _take(query, "prefix", "convstore", url)
     database = parts.path.strip("/")

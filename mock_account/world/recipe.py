@@ -19,7 +19,8 @@ from typing import Any, ClassVar
 
 from faker.providers.person.en_US import Provider as _People
 
-from ..business_vocab import INDUSTRY_WORDS, LEGAL_FORMS
+from mock_account.business.vocab import INDUSTRY_WORDS, LEGAL_FORMS
+
 from .places import Gazetteer
 from .stated import Name, Stated
 

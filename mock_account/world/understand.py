@@ -13,7 +13,8 @@ from datetime import date
 from functools import lru_cache
 from typing import Any
 
-from ..business_vocab import SERVICES
+from mock_account.business.vocab import SERVICES
+
 from ..understanding import RequestFacts, extract_facts
 from .places import fold
 from .stated import Money, Name, Place, Quantity, Stated

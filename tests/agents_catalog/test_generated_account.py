@@ -13,10 +13,10 @@ from agents_catalog.generator import DEFAULT_SEED, generate_files
 from agents_catalog.graph import build_handoff_graph
 from agents_catalog.loader import load_account
 from agents_catalog.scheme import load_scheme
-from mock_account.business_data import BusinessData
+from mock_account.business.data import BusinessData
 from mock_account.deployment import default_account_dir
-from mock_account.mock_model import MockModel
-from mock_account.runtime import Engine
+from mock_account.engine.mock_model import MockModel
+from mock_account.engine.runtime import Engine
 
 ACCOUNT = default_account_dir()
 

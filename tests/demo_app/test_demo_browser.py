@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import socket
 import subprocess
 import sys
 import time
@@ -18,6 +17,8 @@ from pathlib import Path
 
 import httpx
 import pytest
+
+from loadtests.server import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 STARTUP_TIMEOUT_S = 60
@@ -45,15 +46,9 @@ def _chromium() -> str:
     return path
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 @pytest.fixture
 def demo_url(tmp_path: Path) -> Iterator[str]:
-    port = _free_port()
+    port = free_port()
     env = {**os.environ, "MOCK_ACCOUNT_DATA": str(tmp_path / "data")}
     log = (tmp_path / "streamlit.log").open("wb")
     process = subprocess.Popen(

@@ -14,9 +14,9 @@ from demo_helpers import APP, TIMEOUT_S, chat, texts
 from streamlit.testing.v1 import AppTest
 
 from demo_app.client import ClientError, DemoClient, HttpClient, InProcessClient
-from demo_app.http_client import parse_server_timing
+from demo_app.http_client import timings_in_seconds
+from loadtests.server import free_port
 from mock_account.api.app import create_app
-from mock_account.api.process import free_port
 from mock_account.deployment import AccountConfig, Deployment, build_deployment
 
 BERLIN = "I need to fly to Berlin next Tuesday for a client meeting"
@@ -155,8 +155,8 @@ def test_short_queries_are_refused_before_any_call(query: str) -> None:
 
 def test_server_timing_is_read_in_seconds() -> None:
     header = 'restore;dur=0.25, run;desc="agent";dur=12.5, encrypt;dur=0.05, save'
-    assert parse_server_timing(header) == {"restore": 0.00025, "run": 0.0125, "encrypt": 5e-05}
-    assert parse_server_timing(None) == {}
+    assert timings_in_seconds(header) == {"restore": 0.00025, "run": 0.0125, "encrypt": 5e-05}
+    assert timings_in_seconds(None) == {}
 
 
 def test_chat_page_in_server_mode_shows_the_hand_off(

@@ -1,12 +1,9 @@
-"""The demo's building blocks: suggestions, graph views, the benchmark and state views."""
+"""The demo's building blocks: suggestions, graph views and state views."""
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
-from demo_app.bench import SIZES, make_state, percentile_rows, run_benchmark
 from demo_app.catalog import load_catalog
 from demo_app.graph_dot import departments_dot, variable_dot
 from demo_app.suggestions import STARTERS, suggest_followups
@@ -54,29 +51,6 @@ def test_graph_views_name_writers_and_readers() -> None:
     for reader in catalog.graph.readers("trip"):
         assert f'"conv.trip" -> "reads:{reader}"' in one
     assert "conv.customer" not in one
-
-
-@pytest.mark.parametrize("label", list(SIZES))
-def test_benchmark_states_have_about_the_asked_size(label: str) -> None:
-    size = len(json.dumps(make_state(SIZES[label])))
-    assert SIZES[label] * 0.9 <= size <= SIZES[label] * 1.1
-
-
-def test_benchmark_measures_every_operation_per_size(tmp_path) -> None:
-    samples = run_benchmark(["1 KB", "10 KB"], 3, folder=tmp_path)
-    assert len(samples) == 2 * 3 * 3
-    rows = percentile_rows(samples)
-    assert {(r["size"], r["operation"]) for r in rows} == {
-        (s, o) for s in ("1 KB", "10 KB") for o in ("encrypt", "save", "restore")
-    }
-    assert all(r["p50 µs"] <= r["p99 µs"] <= r["max µs"] for r in rows)
-    assert list(tmp_path.iterdir()) == []  # the temporary store is removed
-
-
-@pytest.mark.parametrize(("sizes", "repetitions"), [(["2 GB"], 3), (["1 KB"], 0)])
-def test_benchmark_refuses_bad_settings(sizes: list[str], repetitions: int) -> None:
-    with pytest.raises(ValueError):
-        run_benchmark(sizes, repetitions)
 
 
 def test_handoffs_come_from_reads_of_earlier_writes() -> None:

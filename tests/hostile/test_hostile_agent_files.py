@@ -34,7 +34,7 @@ from agents_catalog.checker import FORMATS, CompiledScheme, Report, check_text, 
 from agents_catalog.errors import AgentFileError
 from agents_catalog.loader import parse_agent_text
 from agents_catalog.scheme import load_scheme
-from mock_account.templates import TemplateError, lookup, render_text, render_value
+from mock_account.engine.templates import TemplateError, lookup, render_text, render_value
 
 FUZZ = settings(
     deadline=2000,

@@ -20,7 +20,7 @@ import pytest
 from hostile_env import write_account
 from hostile_soak import JourneyTally, Sample, journey, median_of, raw_garbage, sample
 
-from mock_account.api.process import ServerProcess
+from loadtests.server import ServerProcess
 from mock_account.users import UserDirectory
 
 SOAK_SECONDS = float(os.environ.get("SOAK_SECONDS", "90"))

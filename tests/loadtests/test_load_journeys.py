@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from loadtests.journeys import JourneyPlanner, answer_ask, parse_server_timing
+from loadtests.journeys import JourneyPlanner, answer_ask
 
 
 @pytest.fixture(scope="module")
@@ -60,12 +60,6 @@ def test_asks_are_answered_with_defaults_then_first_options() -> None:
     assert answers["tags"] == ["x"]
     assert answers["city"] == "Berlin"
     assert answers["pin"] and answers["notes"]
-
-
-def test_server_timing_is_parsed_in_milliseconds() -> None:
-    header = "restore;dur=0.123, run;dur=4.560, encrypt;desc=x;dur=0.05, save;dur=bad, x"
-    assert parse_server_timing(header) == {"restore": 0.123, "run": 4.56, "encrypt": 0.05}
-    assert parse_server_timing(None) == {}
 
 
 def test_an_empty_account_folder_is_a_clear_error(tmp_path) -> None:  # noqa: ANN001

@@ -10,7 +10,8 @@ import pytest
 from loadtests.baselines import open_raw_table, raw_aesgcm
 from loadtests.pipeline import RESTORE_STAGES, SAVE_STAGES, StatePipeline, new_convid
 from loadtests.states import build_state
-from mock_account.stores import StoreError, StoreUnavailable, VersionConflict, open_store
+from mock_account.errors import UnknownConversation
+from mock_account.stores import StoreUnavailable, VersionConflict, open_store
 
 POSTGRES_URL = os.environ.get("TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/test")
 REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
@@ -76,7 +77,7 @@ def test_save_and_restore_round_trip_with_timed_stages(backend: str, tmp_path: P
         finally:
             raw.close()
         pipeline.delete(convid)
-        with pytest.raises(StoreError, match="no saved state"):
+        with pytest.raises(UnknownConversation):
             pipeline.restore(convid)
     finally:
         store.close()

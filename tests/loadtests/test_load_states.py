@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from loadtests.states import build_state, parse_size, size_label
-from mock_account.state import check_state, parse_state, serialize_state
+from mock_account.engine.state import check_state, parse_state, serialize_state
 
 
 @pytest.mark.parametrize(

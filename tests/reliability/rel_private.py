@@ -19,7 +19,7 @@ from pathlib import Path
 
 import redis
 
-from mock_account.api.process import free_port
+from loadtests.server import free_port
 
 LOOPBACK = "127.0.0.1"
 START_S = 60.0

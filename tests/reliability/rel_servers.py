@@ -11,7 +11,7 @@ from typing import Any
 import httpx
 from rel_support import NOTE, first_token, write_account
 
-from mock_account.api.process import ServerProcess
+from loadtests.server import ServerProcess
 from mock_account.crypto import StateCipher, load_or_create_keyring
 
 STARTUP_S = 120.0

@@ -17,7 +17,7 @@ from typing import Any
 from server_stores import fresh_url, unreachable
 
 from mock_account.crypto import StateCipher
-from mock_account.state import parse_state
+from mock_account.engine.state import parse_state
 from mock_account.stores import ConversationStore, StoreUnavailable, open_store
 from mock_account.users import IssuedToken, UserDirectory
 

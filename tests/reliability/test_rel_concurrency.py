@@ -20,7 +20,7 @@ import pytest
 from rel_servers import CONFLICT, cipher_of, client, note, run_queries, servers, state_of
 from rel_support import SERVER_BACKENDS, first_token, fresh_store_url, report, restore
 
-from mock_account.api.process import ServerProcess
+from loadtests.server import ServerProcess
 from mock_account.stores import open_store
 
 THREADS = 16

@@ -38,7 +38,7 @@ from rel_support import (
     write_account,
 )
 
-from mock_account.account import MockAccount
+from mock_account.conversations.account import MockAccount
 from mock_account.deployment import AccountConfig, Deployment, build_deployment
 from mock_account.stores import ConversationStore, VersionConflict, open_store
 from mock_account.users import User
@@ -56,7 +56,7 @@ Saved = tuple[int, str]  # (version, sha256 of the plaintext state)
 
 def _report_commits(store: ConversationStore, deployment: Deployment, pipe: Connection) -> None:
     """Make ``store.commit_run`` tell the parent what it writes, then that it was saved."""
-    cipher = deployment.account.cipher
+    cipher = deployment.account.vault.cipher
     commit = store.commit_run
 
     def commit_run(**request: Any) -> Any:
@@ -76,7 +76,7 @@ def _warm_up(account: MockAccount, user: User, active: list[str]) -> None:
     """Connect and prepare reads and writes before the parent's clock starts, so that the kills
     land among saves rather than in a new connection's first statements."""
     for convid in active:
-        account.load_state(user, convid)
+        account.restore(user, convid)
         # Creating a conversation that exists is refused: the write path runs, nothing changes.
         with contextlib.suppress(VersionConflict):
             account.store.commit_run(
@@ -102,7 +102,7 @@ def _save_forever(
     # Never the parent's connections: a forked socket shared by two processes corrupts both.
     store = open_store(url)
     account = deployment.account
-    account.store = store
+    account.vault.store = store
     rng = random.Random(seed)
     active = [c for c, v in versions.items() if v < RETIRE]
     _warm_up(account, user, active)
@@ -173,7 +173,7 @@ def _check(
 ) -> str | None:
     """Why ``convid`` is broken, or None (then ``saved`` holds what it restores to)."""
     try:
-        found = restore(store, deployment.account.cipher, user.account, user.email, convid)
+        found = restore(store, deployment.account.vault.cipher, user.account, user.email, convid)
     except Exception as exc:  # anything that stops a restore is what this test looks for
         return f"{convid}: does not restore: {type(exc).__name__}: {exc}"
     allowed: list[Saved | None] = [saved.get(convid)]

@@ -15,10 +15,9 @@ from typing import Any
 
 import httpx
 import pytest
+from faults import HEAD_END, Fault, FaultProxy
 from rel_servers import client, note, run_queries, servers, state_of
 from rel_support import report
-
-from mock_account.faults import HEAD_END, Fault, FaultProxy
 
 ROUNDS = 8
 

@@ -7,6 +7,8 @@ use these instead of the generated 200-agent account, so a change of content nev
 
 from __future__ import annotations
 
+from pathlib import Path
+
 AGENTS = {
     "BookTrip": """
 name: BookTrip
@@ -89,3 +91,11 @@ main:
   - func: {name: missing_function}
 """,
 }
+
+
+def write_account(folder: Path) -> Path:
+    """The agent files of ``AGENTS``, one per agent, in ``folder``."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, text in AGENTS.items():
+        (folder / f"{name}.yaml").write_text(text.lstrip(), encoding="utf-8")
+    return folder

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from datetime import timedelta
 
-from ...business_vocab import (
+from mock_account.business.vocab import (
     CAMPAIGN_AUDIENCES,
     CAMPAIGN_CHANNELS,
     CAMPAIGN_SEASONS,
@@ -13,6 +13,7 @@ from ...business_vocab import (
     CONTRACT_KINDS,
     VENDOR_CATEGORIES,
 )
+
 from ..recipe import Asked, Context, Recipe, Record, keyword_choice, text_date
 
 _KIND_WORDS: dict[str, tuple[str, ...]] = {

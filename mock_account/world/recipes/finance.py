@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from ...business_vocab import EXPENSE_CATEGORIES
+from mock_account.business.vocab import EXPENSE_CATEGORIES
+
 from ..recipe import Context, Recipe, Record, first_sentence, keyword_choice, text_date
 
 _CATEGORY_WORDS: dict[str, tuple[str, ...]] = {

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from ...business_vocab import ASSET_MODELS, INCIDENT_SYMPTOMS, SERVICES, TICKET_SUBJECTS
+from mock_account.business.vocab import ASSET_MODELS, INCIDENT_SYMPTOMS, SERVICES, TICKET_SUBJECTS
+
 from ..recipe import Asked, Context, Recipe, Record, first_sentence, keyword_choice
 
 _PRIORITY_WORDS: dict[str, tuple[str, ...]] = {

@@ -7,7 +7,8 @@ import random
 import re
 from datetime import timedelta
 
-from ...business_vocab import CANDIDATE_ROLES, COMPANY_DOMAIN, DEPARTMENTS
+from mock_account.business.vocab import CANDIDATE_ROLES, COMPANY_DOMAIN, DEPARTMENTS
+
 from ..recipe import Context, Recipe, Record, keyword_choice
 
 _STAGE_WORDS: dict[str, tuple[str, ...]] = {

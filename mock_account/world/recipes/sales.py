@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import re
 
-from ...business_vocab import CUSTOMER_TIERS, PRODUCT_CATEGORIES
+from mock_account.business.vocab import CUSTOMER_TIERS, PRODUCT_CATEGORIES
+
 from ..recipe import Asked, Context, Recipe, Record
 
 _WORD = re.compile(r"[a-z0-9]+")

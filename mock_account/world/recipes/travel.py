@@ -5,7 +5,8 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
-from ...business_vocab import AIRLINES, HOTEL_PREFIXES, HOTEL_SUFFIXES, TRIP_PURPOSES
+from mock_account.business.vocab import AIRLINES, HOTEL_PREFIXES, HOTEL_SUFFIXES, TRIP_PURPOSES
+
 from ..recipe import Asked, Context, Recipe, Record, text_date
 
 # Words of a request that name the purpose of a trip, longest first.

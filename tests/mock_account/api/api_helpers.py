@@ -5,24 +5,14 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 
 import httpx
 from fastapi.testclient import TestClient
-from fixture_agents import AGENTS
 
 from mock_account.deployment import Deployment
 from mock_account.users import User
 
 START = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
-
-
-def write_account(folder: Path) -> Path:
-    """The agent files above, one per agent, in ``folder``."""
-    folder.mkdir(parents=True, exist_ok=True)
-    for name, text in AGENTS.items():
-        (folder / f"{name}.yaml").write_text(text.lstrip(), encoding="utf-8")
-    return folder
 
 
 def ticking_clock() -> Callable[[], datetime]:

@@ -11,12 +11,13 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from api_helpers import ticking_clock, token_of, write_account
+from api_helpers import ticking_clock, token_of
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
+from fixture_agents import write_account
 
 from mock_account.api import create_app
-from mock_account.business_data import BusinessData
+from mock_account.business.data import BusinessData
 from mock_account.deployment import AccountConfig, Deployment, build_deployment
 from mock_account.users import User
 

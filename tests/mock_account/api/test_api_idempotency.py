@@ -9,9 +9,9 @@ from datetime import UTC, datetime
 import pytest
 from fastapi.testclient import TestClient
 
+from mock_account.api.errors import IdempotencyInProgress, IdempotencyKeyReused
 from mock_account.api.idempotency import IdempotencyGuard, request_hash
 from mock_account.deployment import Deployment
-from mock_account.errors import IdempotencyInProgress, IdempotencyKeyReused
 from mock_account.stores import open_store
 
 EXEC = "/api/exec/execAgent"

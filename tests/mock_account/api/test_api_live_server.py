@@ -12,7 +12,7 @@ import httpx
 import pytest
 from api_helpers import TRIP
 
-from mock_account.api.process import ServerProcess
+from loadtests.server import ServerProcess
 
 EXPENSES = "file my travel expenses for that trip"
 

@@ -16,14 +16,14 @@ import pytest
 from sec_support import Base, FakeClock
 
 from agents_catalog.loader import load_account
-from mock_account.account import MockAccount
-from mock_account.business_data import BusinessData
+from mock_account.business.data import BusinessData
+from mock_account.conversations.account import MockAccount
+from mock_account.conversations.hooks import LoadedHooks
 from mock_account.crypto import Keyring, StateCipher
 from mock_account.deployment import DEFAULT_SEED, default_account_dir
-from mock_account.mock_model import MockModel
-from mock_account.runtime import Engine, RunLimits
-from mock_account.search import SearchIndex
-from mock_account.state_hooks import LoadedHooks
+from mock_account.engine.mock_model import MockModel
+from mock_account.engine.runtime import Engine, RunLimits
+from mock_account.search.index import SearchIndex
 from mock_account.stores import ConversationStore, open_store
 from mock_account.users import UserDirectory
 

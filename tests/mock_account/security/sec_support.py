@@ -6,9 +6,9 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from mock_account.account import ExecResult, MockAccount
-from mock_account.runtime import Engine
-from mock_account.search import SearchIndex
+from mock_account.conversations.account import ExecResult, MockAccount
+from mock_account.engine.runtime import Engine
+from mock_account.search.index import SearchIndex
 from mock_account.users import User
 
 NEEDLE = "Zanzibar-Quokka-4711"

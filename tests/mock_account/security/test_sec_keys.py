@@ -9,6 +9,7 @@ import pytest
 from sec_support import EXPENSES, TRIP, Base, converse
 
 from mock_account.cli import main
+from mock_account.conversations.key_rotation import key_status, reencrypt_store
 from mock_account.crypto import (
     StateCipher,
     load_keyring_file,
@@ -16,7 +17,6 @@ from mock_account.crypto import (
     record_key_id,
     rotate_keyring_file,
 )
-from mock_account.key_rotation import key_status, reencrypt_store
 from mock_account.stores import ConversationStore, VersionConflict, open_store
 
 
@@ -96,7 +96,7 @@ def test_an_interrupted_reencryption_resumes_and_completes(base: Base, make_acco
     old = make_account()
     made = _fill(old, base, 5)
     states = {convid: old.state_view(user, convid)["state"] for user, convid in made}
-    cipher = StateCipher(old.cipher.keys.rotated())  # type: ignore[attr-defined]
+    cipher = StateCipher(old.vault.cipher.keys.rotated())  # type: ignore[attr-defined]
 
     with pytest.raises(KeyboardInterrupt):
         reencrypt_store(_Interrupting(old.store, 2), cipher)  # type: ignore[arg-type]
@@ -133,7 +133,7 @@ def test_a_concurrent_save_is_not_overwritten_by_reencryption(base: Base, make_a
     old = make_account()
     alice = base.user("acme")
     first = converse(old, alice, TRIP)
-    cipher = StateCipher(old.cipher.keys.rotated())  # type: ignore[attr-defined]
+    cipher = StateCipher(old.vault.cipher.keys.rotated())  # type: ignore[attr-defined]
 
     def follow_up() -> None:
         assert converse(old, alice, EXPENSES, first.convid).success  # saved with the old key
@@ -160,7 +160,7 @@ def test_a_record_that_cannot_be_opened_is_reported_and_left_alone(
         expected_version=stored.entry.state_version,
         blob=bytes(tampered),
     )
-    cipher = StateCipher(old.cipher.keys.rotated())  # type: ignore[attr-defined]
+    cipher = StateCipher(old.vault.cipher.keys.rotated())  # type: ignore[attr-defined]
     report = reencrypt_store(old.store, cipher)
     assert report.unreadable == [f"acme/{first.convid} state"]
     assert old.store.load(alice.account, first.convid).blob == bytes(tampered)
@@ -207,7 +207,7 @@ def test_keys_commands_refuse_bad_input_in_one_line(
 def test_a_conflict_retry_budget_is_reported(base: Base, make_account) -> None:
     old = make_account()
     first = converse(old, base.user("acme"), TRIP)
-    cipher = StateCipher(old.cipher.keys.rotated())  # type: ignore[attr-defined]
+    cipher = StateCipher(old.vault.cipher.keys.rotated())  # type: ignore[attr-defined]
 
     class _AlwaysBusy(_Racing):
         def replace_blob(self, *args: Any, **kwargs: Any) -> None:

@@ -11,9 +11,9 @@ import pytest
 from sec_support import T0, TRIP, Base, FakeClock, converse
 
 from mock_account.cli import main
+from mock_account.conversations.hooks import load_hooks
+from mock_account.conversations.retention import RetentionPolicy, start_sweeper, sweep
 from mock_account.crypto import StateCipher, load_or_create_keyring
-from mock_account.retention import RetentionPolicy, start_sweeper, sweep
-from mock_account.state_hooks import load_hooks
 from mock_account.stores import ConversationStore, open_store
 
 
@@ -104,7 +104,7 @@ def test_retention_is_configurable_and_checked() -> None:
 def test_with_state_hooks_the_sweep_removes_the_entry_and_leaves_the_state(
     base: Base, make_account, hooks_dir: Path
 ) -> None:
-    account = make_account(state_hooks=load_hooks("mock_account.example_hooks"))
+    account = make_account(state_hooks=load_hooks("mock_account.conversations.example_hooks"))
     alice = base.user("acme")
     convid = _started(account, alice)
     report = sweep(account.store, base.users, T0 + timedelta(days=8))
@@ -158,7 +158,7 @@ def test_the_background_sweeper_deletes_expired_conversations(base: Base, make_a
     alice = base.user("acme")
     convid = _started(account, alice)
     watched = _Watched(account.store)
-    account.store = watched  # type: ignore[assignment]
+    account.vault.store = watched  # type: ignore[assignment]
     clock.advance(days=8)
     stop = threading.Event()
     thread = start_sweeper(account, 0.01, stop, users=base.users)

@@ -12,15 +12,15 @@ from pathlib import Path
 import pytest
 from sec_support import EXPENSES, TRIP, Base, converse
 
-from mock_account import example_hooks
+from mock_account.conversations import example_hooks
+from mock_account.conversations.hooks import HookFailed, HooksError, call_hook, load_hooks
 from mock_account.deployment import AccountConfig, build_cipher, load_configured_hooks
-from mock_account.state_hooks import HookFailed, HooksError, call_hook, load_hooks
 
-EXAMPLE = "mock_account.example_hooks"
+EXAMPLE = "mock_account.conversations.example_hooks"
 
 # Wraps the example module; a test switches failures on by adding a hook's name to FAIL.
 FLAKY = """
-from mock_account import example_hooks
+from mock_account.conversations import example_hooks
 
 FAIL = set()
 CALLS = []
@@ -295,7 +295,7 @@ def test_a_hook_conversation_without_the_hooks_is_refused_not_reset(
     with_hooks = make_account(state_hooks=load_hooks(EXAMPLE))
     alice = base.user("acme")
     first = converse(with_hooks, alice, TRIP)
-    without = make_account(with_hooks.store, cipher=with_hooks.cipher)
+    without = make_account(with_hooks.store, cipher=with_hooks.vault.cipher)
     result = without.exec_agent(alice, first.agent_name, {"query": EXPENSES}, first.convid)
     assert result.result_code == "callFailed" and "none are configured" in result.error
     assert with_hooks.store.get_entry(alice.account, first.convid).state_version == 1

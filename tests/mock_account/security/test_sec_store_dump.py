@@ -8,7 +8,8 @@ from typing import Any
 
 from sec_support import EXPENSES, NEEDLE, TRIP, Base, converse
 
-from mock_account.account import MockAccount, title_from_query
+from mock_account.conversations.account import MockAccount
+from mock_account.conversations.vault import title_from_query
 from mock_account.stores import open_store
 from mock_account.users import User
 

@@ -12,6 +12,7 @@ from server_stores import with_option
 from store_backends import backend_url, open_or_skip
 
 from mock_account.stores import ConversationStore, StoreError, open_store
+from mock_account.stores.postgres.schema import LATEST
 
 psycopg = pytest.importorskip("psycopg")
 
@@ -73,7 +74,7 @@ def test_reopening_keeps_data_and_schema_version(pg_url: str) -> None:
         assert store.check_integrity() == []
     with _admin(pg_url) as admin:
         rows = admin.execute(f'SELECT version FROM "{_schema(pg_url)}".schema_version').fetchall()
-    assert rows == [(1,)]
+    assert rows == [(LATEST,)]
 
 
 def test_newer_schema_is_refused(pg_url: str) -> None:

@@ -13,6 +13,7 @@ import pytest
 
 from mock_account.stores import StoreError, StoreUnavailable, open_store
 from mock_account.stores.sqlite import SqliteStore
+from mock_account.stores.sqlite.schema import LATEST, MIGRATIONS
 
 NOW = datetime(2026, 3, 1, tzinfo=UTC)
 
@@ -40,7 +41,33 @@ def test_relative_path_creates_folders_and_uses_wal(
         assert (tmp_path / "my data" / "store.db").is_file()
     with sqlite3.connect(path) as conn:
         assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-        assert conn.execute("SELECT version FROM schema_version").fetchall() == [(1,)]
+        assert conn.execute("SELECT version FROM schema_version").fetchall() == [(LATEST,)]
+
+
+def test_a_first_version_file_is_migrated_and_keeps_its_conversations(tmp_path: Path) -> None:
+    path = tmp_path / "store.db"
+    with sqlite3.connect(path) as conn:  # the file as the first schema left it
+        conn.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)")
+        for statement in MIGRATIONS[0][1]:
+            conn.execute(statement)
+        conn.execute("INSERT INTO schema_version VALUES (1)")
+        conn.execute("INSERT INTO entries VALUES ('acme', 'c1', 'ada', x'', 1, 1, 1, 1, 0, 1)")
+        conn.execute("INSERT INTO states VALUES ('acme', 'c1', x'0102')")
+    with open_store(f"sqlite:///{path}") as store:
+        old = store.load("acme", "c1")
+        assert old.blob == b"\x01\x02" and old.entry.last_agent == ""
+        saved = store.commit_run(
+            account="acme",
+            convid="c1",
+            owner="ada",
+            expected_version=1,
+            blob=b"x",
+            now=datetime(2026, 1, 1, tzinfo=UTC),
+            title_if_new=b"",
+            agent="BookTrip",
+        )
+        assert saved.last_agent == store.get_entry("acme", "c1").last_agent == "BookTrip"
+        assert store.check_integrity() == []
 
 
 def test_absolute_path_and_data_survive_reopening(tmp_path: Path) -> None:

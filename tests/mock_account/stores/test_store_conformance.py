@@ -137,6 +137,25 @@ def test_commit_advances_version_and_run_time_only(store: ConversationStore) -> 
     assert store.load(ACCOUNT, "c1").blob == b"second"
 
 
+def test_the_entry_keeps_the_agent_of_the_latest_save(store: ConversationStore) -> None:
+    assert create(store, "c1").last_agent == ""
+    for version, agent in ((1, "BookTrip"), (2, "FileExpenses")):
+        saved = store.commit_run(
+            account=ACCOUNT,
+            convid="c1",
+            owner=OWNER,
+            expected_version=version,
+            blob=b"x",
+            now=at(version),
+            title_if_new=b"",
+            agent=agent,
+        )
+        assert saved.last_agent == agent
+    assert store.get_entry(ACCOUNT, "c1").last_agent == "FileExpenses"
+    assert store.load(ACCOUNT, "c1").entry.last_agent == "FileExpenses"
+    assert [e.last_agent for e in store.iter_entries(ACCOUNT)] == ["FileExpenses"]
+
+
 # -- compare-and-swap ----------------------------------------------------------------------------
 
 

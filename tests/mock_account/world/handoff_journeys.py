@@ -15,9 +15,9 @@ from pathlib import Path
 from typing import Any
 
 from agents_catalog.agent_format import TEMPLATE_PATH_RE, DataArgs, command_args, walk_commands
+from mock_account.conversations.followups import shown
 from mock_account.deployment import AccountConfig, Deployment, build_deployment
-from mock_account.followups import shown
-from mock_account.templates import lookup, render_text
+from mock_account.engine.templates import lookup, render_text
 
 TODAY = datetime(2026, 11, 30, 9, 30, tzinfo=UTC)
 

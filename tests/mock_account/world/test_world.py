@@ -6,7 +6,7 @@ from datetime import date
 
 import pytest
 
-from mock_account.business_data import BusinessData
+from mock_account.business.data import BusinessData
 from mock_account.world import Money, Name, Place, Quantity, Stated, World
 
 TODAY = date(2026, 11, 30)
@@ -69,14 +69,14 @@ def test_the_same_request_gives_the_same_record(data: BusinessData) -> None:
 
 def test_a_lookup_of_a_name_that_does_not_exist_says_so(data: BusinessData) -> None:
     stated = Stated(
-        text="Pull up the account for Hoffmann Logistics",
-        organisations=(Name("Hoffmann Logistics"),),
+        text="Pull up the account for Zephyr Logistics",
+        organisations=(Name("Zephyr Logistics"),),
     )
     outcome = act(data, stated, "find", "customers")
     assert outcome.record is None
-    assert "no customer named Hoffmann Logistics" in outcome.message
+    assert "no customer named Zephyr Logistics" in outcome.message
     for name in outcome.closest:
-        assert name != "Hoffmann Logistics"
+        assert name != "Zephyr Logistics"
 
 
 def test_a_lookup_of_a_known_name_returns_that_record(data: BusinessData) -> None:

@@ -1,0 +1,5 @@
+"""The ``mock-account`` command: chat, users, serve, keys, sweep and the benchmarks."""
+
+from mock_account.cli.commands import build_parser, main
+
+__all__ = ["build_parser", "main"]

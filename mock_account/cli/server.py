@@ -1,0 +1,157 @@
+"""The server commands of ``mock-account``.
+
+    mock-account serve [--host 127.0.0.1] [--port 9020] [--store URL] [--data-dir DIR]
+                       [--account-dir DIR] [--workers N] [--max-body-bytes B] [--time-limit S]
+    mock-account bench-http [--requests N] [--concurrency C] [--workers W] [--store URL]
+
+``serve`` runs the HTTP API with uvicorn. With ``--workers N`` (N > 1) uvicorn starts N processes
+that each build the deployment from environment variables (``mock_account.api.environment``);
+they then need a shared store (SQLite, PostgreSQL or Redis), not ``memory://``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import socket
+import sys
+from collections.abc import Callable
+from typing import Any
+
+from mock_account.api.body_limit import DEFAULT_MAX_BODY_BYTES
+from mock_account.cli.commands import config_from_args
+
+DEFAULT_HOST = "127.0.0.1"
+DEFAULT_PORT = 9020
+
+
+def _positive(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
+def _port(text: str) -> int:
+    value = int(text)
+    if not 0 < value < 65536:
+        raise argparse.ArgumentTypeError(f"must be a port number (1-65535), got {value}")
+    return value
+
+
+def _non_negative(text: str) -> int:
+    value = int(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must not be negative, got {value}")
+    return value
+
+
+def _seconds(text: str) -> float:
+    value = float(text)
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"must be more than 0, got {text}")
+    return value
+
+
+def _check_can_listen(host: str, port: int) -> None:
+    """Fail with one clear line (not uvicorn's log and exit) when the address is taken."""
+    try:
+        with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            probe.bind((host, port))
+    except OSError as exc:
+        raise OSError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from exc
+
+
+def _serve(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from mock_account.api import create_app
+    from mock_account.api.environment import FACTORY, environment_for
+    from mock_account.deployment import build_deployment
+
+    config = config_from_args(args)
+    store_url = config.resolved_store_url()
+    if args.workers > 1 and store_url.startswith("memory:"):
+        print(
+            "mock-account: --workers > 1 needs a shared store (sqlite, postgresql, redis); "
+            "memory:// would give each worker its own conversations",
+            file=sys.stderr,
+        )
+        return 2
+    _check_can_listen(args.host, args.port)
+    # Built here even with workers: the account, keyring and store are checked (and the keyring
+    # created) once, before any worker races to do it.
+    deployment = build_deployment(config)
+    print(
+        f"mock-account: serving {len(deployment.account.agents)} agents on "
+        f"http://{args.host}:{args.port} (store {store_url.split(':', 1)[0]}, "
+        f"{args.workers} worker{'s' if args.workers > 1 else ''})",
+        file=sys.stderr,
+        flush=True,
+    )
+    common: dict[str, Any] = {
+        "host": args.host,
+        "port": args.port,
+        "log_level": args.log_level,
+        "access_log": args.log_level in ("debug", "info"),
+    }
+    if args.workers == 1:
+        app = create_app(deployment, max_body_bytes=args.max_body_bytes)
+        try:
+            uvicorn.run(app, **common)
+        finally:
+            deployment.close()
+        return 0
+    deployment.close()
+    os.environ.update(environment_for(config, args.max_body_bytes))
+    uvicorn.run(FACTORY, factory=True, workers=args.workers, **common)
+    return 0
+
+
+def _bench_http(args: argparse.Namespace) -> int:
+    from loadtests.http_bench import run_http_bench
+
+    return run_http_bench(
+        requests=args.requests,
+        concurrency=args.concurrency,
+        workers=args.workers,
+        store_url=args.store,
+        account_dir=str(args.account_dir) if args.account_dir else None,
+        data_dir=str(args.data_dir) if args.data_dir else None,
+    )
+
+
+def add_server_commands(
+    commands: Any, with_store: Callable[[argparse.ArgumentParser], None]
+) -> None:
+    """Register ``serve`` and ``bench-http`` on the ``mock-account`` subcommands."""
+    serve = commands.add_parser("serve", help="run the HTTP API (Search2o-compatible)")
+    with_store(serve)
+    serve.add_argument("--host", default=DEFAULT_HOST, help=f"default {DEFAULT_HOST}")
+    serve.add_argument("--port", type=_port, default=DEFAULT_PORT, help=f"default {DEFAULT_PORT}")
+    serve.add_argument("--workers", type=_positive, default=1, help="uvicorn worker processes")
+    serve.add_argument(
+        "--max-body-bytes",
+        type=_non_negative,
+        default=DEFAULT_MAX_BODY_BYTES,
+        help=f"larger request bodies get 413 (default {DEFAULT_MAX_BODY_BYTES})",
+    )
+    serve.add_argument("--hooks", metavar="MODULE", help="enterprise hooks module (import path)")
+    serve.add_argument("--time-limit", type=_seconds, help="seconds an agent may run (default 5)")
+    serve.add_argument(
+        "--log-level",
+        default="info",
+        choices=["critical", "error", "warning", "info", "debug"],
+        help="uvicorn log level; info and debug also log every request",
+    )
+    serve.set_defaults(func=_serve)
+
+    bench = commands.add_parser(
+        "bench-http", help="requests/s and p50/p99 of execAgent over real HTTP"
+    )
+    with_store(bench)
+    bench.add_argument("--requests", type=_positive, default=300, help="execAgent calls to make")
+    bench.add_argument("--concurrency", type=_positive, default=4, help="client threads")
+    bench.add_argument("--workers", type=_positive, default=1, help="server worker processes")
+    bench.set_defaults(func=_bench_http)

@@ -1,0 +1,362 @@
+"""The mock account: search, run agents and manage conversations, per user.
+
+This is the agent server without HTTP. Every operation takes the calling user;
+another user's (or another account's) conversation is indistinguishable from one
+that does not exist. A run goes: restore -> run -> save, the state going through the
+vault (``vault``: read, decrypt, parse; check, encrypt, compare-and-swap write), and the
+time of each phase is reported so the HTTP layer can send it as ``Server-Timing``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from agents_catalog.agent_format import AgentDefinition
+from mock_account.conversations.hooks import LoadedHooks
+from mock_account.conversations.vault import Restored, Vault, new_convid, title_from_query
+from mock_account.crypto import InvalidRecord, StateCipher
+from mock_account.engine.runtime import Engine, RunOutcome
+from mock_account.engine.state import (
+    DEFAULT_MAX_STATE_BYTES,
+    Handoff,
+    ResultCode,
+    StateInvalid,
+    empty_state,
+    handoffs,
+)
+from mock_account.errors import HookFailed, PinLimitReached, UnknownConversation
+from mock_account.search.index import SearchHit, SearchIndex
+from mock_account.search.routing import (
+    DEFAULT_FOLLOWUP_BEHAVIOR,
+    FollowupBehavior,
+    choose_agent,
+)
+from mock_account.stores import (
+    ConversationEntry,
+    ConversationStore,
+    StoreError,
+    StoreUnavailable,
+    VersionConflict,
+    unavailable_message,
+)
+from mock_account.users import User
+
+DEFAULT_PIN_LIMIT = 20
+
+Clock = Callable[[], datetime]
+
+
+def utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+@dataclass
+class ExecResult:
+    """The answer to one ``execAgent`` call plus its phase timings (``api.wire`` shapes it)."""
+
+    success: bool
+    result_code: ResultCode
+    convid: str | None
+    agent_name: str
+    parts: list[dict[str, Any]] | None = None
+    ask_input: dict[str, Any] | None = None
+    error: str | None = None
+    timings: dict[str, float] = field(default_factory=dict)
+    handoffs: list[Handoff] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class ConversationView:
+    convid: str
+    title: str
+    last_executed: datetime
+    pinned: bool
+
+
+class MockAccount:
+    """One mock account deployment: agents, search, engine, store and encryption."""
+
+    def __init__(
+        self,
+        *,
+        agents: list[AgentDefinition],
+        engine: Engine,
+        index: SearchIndex,
+        store: ConversationStore,
+        cipher: StateCipher,
+        clock: Clock = utc_now,
+        max_state_bytes: int = DEFAULT_MAX_STATE_BYTES,
+        pin_limit: int = DEFAULT_PIN_LIMIT,
+        state_hooks: LoadedHooks | None = None,
+        hooks_error: str | None = None,
+    ) -> None:
+        self.agents = {a.name: a for a in agents}
+        self.engine = engine
+        self.index = index
+        self.clock = clock
+        self.pin_limit = pin_limit
+        # With state hooks the cloud keeps only the entry; ``hooks_error`` is why the configured
+        # hooks could not be loaded (then no agent runs, rather than runs that silently lose state).
+        self.vault = Vault(
+            store,
+            cipher,
+            hooks=state_hooks,
+            hooks_error=hooks_error,
+            max_state_bytes=max_state_bytes,
+        )
+
+    @property
+    def store(self) -> ConversationStore:
+        """The store under the vault (entries are read and listed here directly)."""
+        return self.vault.store
+
+    def warm_up(self) -> None:
+        """Prepare what the first runs would otherwise build (a server calls it at start)."""
+        self.engine.warm_up()
+
+    # --- search ---------------------------------------------------------------
+
+    def search(self, query: str, tag: str | None = None, limit: int = 10) -> list[SearchHit]:
+        """The agents that match ``query``, best first (the same for every user)."""
+        return self.index.search(query, tag=tag, limit=limit)
+
+    def route(
+        self,
+        user: User,
+        query: str,
+        convid: str | None,
+        behavior: FollowupBehavior = DEFAULT_FOLLOWUP_BEHAVIOR,
+    ) -> tuple[str | None, list[SearchHit]]:
+        """Which agent a follow-up (or a new request) goes to, and the ranked matches."""
+        hits = self.search(query)
+        # The previous agent is read from the entry; only two cases need it.
+        needs_previous = convid and (behavior == "executePrevious" or not hits)
+        previous = self.last_agent(user, convid) if needs_previous else None
+        names = [hit.agent_name for hit in hits]
+        decision = choose_agent(names, behavior=behavior, previous_agent=previous)
+        return decision.agent_name, hits
+
+    # --- conversations ----------------------------------------------------------
+
+    def _entry(self, user: User, convid: str) -> ConversationEntry:
+        entry = self.store.get_entry(user.account, convid)
+        if entry is None or entry.owner != user.email:
+            raise UnknownConversation(convid)
+        return entry
+
+    def _view(self, user: User, entry: ConversationEntry) -> ConversationView:
+        return ConversationView(
+            entry.convid, self.vault.title(entry), entry.last_executed, entry.pinned
+        )
+
+    def get_conversation(self, user: User, convid: str) -> ConversationView:
+        entry = self._entry(user, convid)
+        self.store.update_entry(user.account, convid, last_read=self.clock())
+        return self._view(user, entry)
+
+    def list_pinned(self, user: User) -> list[ConversationView]:
+        return [self._view(user, e) for e in self.store.list_pinned(user.account, user.email)]
+
+    def list_recent(
+        self, user: User, *, limit: int = 25, cursor: str | None = None
+    ) -> tuple[list[ConversationView], str | None]:
+        entries, next_cursor = self.store.list_recent(
+            user.account, user.email, limit=limit, cursor=cursor
+        )
+        return [self._view(user, e) for e in entries], next_cursor
+
+    def set_title(self, user: User, convid: str, title: str) -> None:
+        self._entry(user, convid)
+        self.vault.set_title(user.account, user.email, convid, title)
+
+    def set_pinned(self, user: User, convid: str, pinned: bool) -> None:
+        entry = self._entry(user, convid)
+        if pinned and not entry.pinned:
+            if self.store.count_pinned(user.account, user.email) >= self.pin_limit:
+                raise PinLimitReached(
+                    f"You can pin at most {self.pin_limit} conversations; unpin one first."
+                )
+        self.store.update_entry(user.account, convid, pinned=pinned)
+
+    def delete(self, user: User, convid: str) -> None:
+        """Delete a conversation; with state hooks, the hook deletes its state first.
+
+        A failing ``deleteConversation`` (``HookFailed``) leaves the entry, so nothing is orphaned.
+        """
+        self._entry(user, convid)
+        self.vault.delete(user.account, user.email, convid)
+
+    def restore(self, user: User, convid: str) -> Restored:
+        """The decrypted state of a user's conversation (raises UnknownConversation)."""
+        return self.vault.restore(user.account, user.email, convid)
+
+    def state_view(self, user: User, convid: str) -> dict[str, Any]:
+        """The owner's decrypted state and the record as stored (the demo's inspector)."""
+        restored = self.restore(user, convid)
+        self.store.update_entry(user.account, convid, last_read=self.clock())
+        return {"convid": convid, "state": restored.state, "record": restored.record()}
+
+    def last_agent(self, user: User, convid: str | None) -> str | None:
+        if not convid:
+            return None
+        try:
+            return self.vault.last_agent(user.account, user.email, convid)
+        except (UnknownConversation, InvalidRecord, HookFailed):
+            return None
+
+    # --- running agents -----------------------------------------------------------
+
+    def exec_agent(
+        self,
+        user: User,
+        agent_name: str,
+        inputs: dict[str, Any],
+        convid: str | None = None,
+        stop: threading.Event | None = None,
+        *,
+        validation: bool = False,
+    ) -> ExecResult:
+        """Run an agent; ``validation`` runs keep their state in the cloud even with state hooks.
+
+        Notification hooks see every run: ``onAgentStart`` before, then ``onAgentEnd`` (success)
+        or ``onAgentError`` (any other result), each with ``isValidation``.
+        """
+        hooks = self.vault.hooks if self.vault.hooks_error is None else None
+        event = {
+            "convid": convid,
+            "userEmail": user.email,
+            "agentName": agent_name,
+            "isValidation": validation,
+        }
+        if hooks is not None:
+            hooks.notify("onAgentStart", event)
+        result = self._exec_agent(user, agent_name, inputs, convid, stop, validation)
+        if hooks is not None:
+            done = {**event, "convid": result.convid or convid, "resultCode": result.result_code}
+            if result.success:
+                hooks.notify("onAgentEnd", done)
+            else:
+                hooks.notify("onAgentError", {**done, "error": result.error})
+        return result
+
+    def _touch(self, user: User, convid: str) -> None:
+        # A run that saved nothing still counts as use of the conversation (retention).
+        with contextlib.suppress(StoreError):
+            self.store.update_entry(user.account, convid, last_read=self.clock())
+
+    def _exec_agent(
+        self,
+        user: User,
+        agent_name: str,
+        inputs: dict[str, Any],
+        convid: str | None,
+        stop: threading.Event | None,
+        validation: bool,
+    ) -> ExecResult:
+        timings: dict[str, float] = {}
+        started = time.perf_counter()
+
+        def failed(code: ResultCode, message: str) -> ExecResult:
+            return ExecResult(False, code, None, agent_name, error=message, timings=timings)
+
+        if agent_name not in self.agents:
+            return failed("callFailed", f"There is no agent named '{agent_name}'.")
+        if self.vault.hooks_error is not None:
+            error = self.vault.hooks_error
+            return failed("callFailed", f"State hooks could not be loaded: {error}")
+        now = self.clock()
+        expected_version = 0
+        if convid:
+            try:
+                restored = self.restore(user, convid)
+            except UnknownConversation:
+                return failed("unknownConversation", "This conversation does not exist.")
+            except InvalidRecord:
+                return failed(
+                    "callFailed", "This conversation cannot be read; nothing was changed."
+                )
+            except StoreUnavailable as exc:
+                return failed("callFailed", unavailable_message(exc))
+            except HookFailed as exc:
+                return failed("callFailed", f"The state hook failed: {exc}; nothing was changed.")
+            state, expected_version = restored.state, restored.entry.state_version
+        else:
+            convid, state = new_convid(), empty_state()
+        timings["restore"] = time.perf_counter() - started
+
+        mark = time.perf_counter()
+        # The state was parsed for this call alone, so the engine may work on it directly.
+        outcome: RunOutcome = self.engine.run(
+            agent_name,
+            state,
+            inputs,
+            user=user.email,
+            convid=convid,
+            now=now,
+            stop=stop,
+            owned=True,
+        )
+        timings["run"] = time.perf_counter() - mark
+        if outcome.result_code == "ask" and not outcome.saves:
+            # Answers that do not fit the form: ask again, nothing changed, nothing to save.
+            if expected_version:
+                self._touch(user, convid)
+            return ExecResult(
+                True,
+                "ask",
+                convid,
+                agent_name,
+                parts=outcome.parts,
+                ask_input=outcome.ask_input,
+                timings=timings,
+            )
+        if not outcome.saves:
+            if expected_version:
+                self._touch(user, convid)
+            return failed(outcome.result_code, outcome.error or "The agent did not finish.")
+
+        try:
+            saved = self.vault.save(
+                account=user.account,
+                owner=user.email,
+                convid=convid,
+                state=outcome.state or {},
+                expected_version=expected_version,
+                now=now,
+                title=title_from_query(str(inputs.get("query", ""))),
+                agent_name=agent_name,
+                validation=validation,
+            )
+        except StateInvalid as exc:
+            return failed("errorInAgent", f"The conversation state cannot be saved: {exc}")
+        except HookFailed as exc:
+            return failed(
+                "callFailed", f"The state hook failed: {exc}; nothing of this run was saved."
+            )
+        except VersionConflict:
+            return failed(
+                "callFailed",
+                "Another request in this conversation finished first; nothing of this one was "
+                "saved. Please try again.",
+            )
+        except StoreUnavailable as exc:
+            return failed("callFailed", unavailable_message(exc))
+        # Server-Timing keeps its phase names for now: ``encrypt`` is part of ``save``.
+        timings["encrypt"] = saved.times.stages["encrypt"] / 1e6
+        timings["save"] = saved.times.total_us / 1e6
+        return ExecResult(
+            True,
+            outcome.result_code,
+            convid,
+            agent_name,
+            parts=outcome.parts,
+            ask_input=outcome.ask_input,
+            timings=timings,
+            handoffs=handoffs((outcome.state or {}).get("runs") or []),
+        )

@@ -1,0 +1,151 @@
+"""Suggested follow-ups: what to ask next so that another agent picks up what was saved.
+
+A suggestion is a request for an agent that reads a conversation variable the last run
+wrote. It is written from what was saved: the reader's follow-up template filled with the
+saved values ("File my travel expenses for the Lisbon trip"). Without the saved values (a
+server that does not show the state), an example of the reader is used instead. Only
+requests that a search sends to that very reader are suggested, so a suggestion does what
+it says. Used by the demo and by ``mock-account chat``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from datetime import date
+from functools import lru_cache
+from typing import Any
+
+from agents_catalog.agent_format import AgentDefinition
+from agents_catalog.graph import HandoffGraph, build_handoff_graph
+from mock_account.engine.templates import TemplateError, lookup, render_text
+from mock_account.search.index import SearchIndex
+
+_ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+
+
+@dataclass(frozen=True)
+class Suggestion:
+    request: str
+    agent: str
+    department: str
+    variable: str  # the conv.x it will pick up
+
+
+def shown(value: Any) -> Any:
+    """A saved value as a person writes it: "2026-12-14" -> "14 December"."""
+    if isinstance(value, str) and _ISO_DATE.match(value):
+        try:
+            day = date.fromisoformat(value)
+        except ValueError:
+            return value
+        return f"{day.day} {day:%B}"
+    if isinstance(value, float) and not value.is_integer():
+        return f"{value:.2f}"
+    return value
+
+
+class Followups:
+    """Follow-up suggestions over one account's agents, hand-off graph and search."""
+
+    def __init__(
+        self,
+        agents: Iterable[AgentDefinition],
+        index: SearchIndex,
+        graph: HandoffGraph | None = None,
+    ) -> None:
+        self.agents = {a.name: a for a in agents}
+        self.index = index
+        self.graph = graph or build_handoff_graph(list(self.agents.values()))
+        self._routes = lru_cache(maxsize=2048)(self._top)
+
+    def _top(self, request: str) -> str | None:
+        hits = self.index.search(request, limit=1)
+        return hits[0].agent_name if hits else None
+
+    def routes_to(self, request: str, agent_name: str) -> bool:
+        """Whether a search sends `request` to `agent_name` first."""
+        return self._routes(request) == agent_name
+
+    def routed_examples(self, agent_name: str) -> list[str]:
+        """The agent's examples that a search sends to this very agent."""
+        agent = self.agents.get(agent_name)
+        return [e for e in (agent.examples if agent else ()) if self.routes_to(e, agent_name)]
+
+    def written(self, reader: str, variable: str, conv: Mapping[str, Any]) -> str | None:
+        """The reader's follow-up for `variable`, filled from the saved values, if it routes
+        to the reader; None when it has none, a value is missing, or search goes elsewhere."""
+        agent = self.agents.get(reader)
+        template = agent.followups.get(variable) if agent else None
+        if not template or variable not in conv:
+            return None
+        missing = False
+
+        def resolve(path: str) -> Any:
+            nonlocal missing
+            root, _, rest = path.partition(".")
+            value = lookup(conv, rest) if root == "conv" and rest else None
+            if value is None:
+                missing = True
+            return shown(value)
+
+        try:
+            text = render_text(template, resolve)
+        except TemplateError:
+            return None
+        if missing or not self.routes_to(text, reader):
+            return None
+        return text
+
+    def suggest(
+        self,
+        last_agent: str,
+        *,
+        written: list[str] | None = None,
+        conv: Mapping[str, Any] | None = None,
+        already_ran: set[str] | None = None,
+        limit: int = 3,
+    ) -> list[Suggestion]:
+        """Up to ``limit`` requests for readers of what ``last_agent`` wrote, varied by
+        variable and department.
+
+        ``written`` (variable names) defaults to what the agent writes in the graph; agents
+        in ``already_ran`` are suggested only when nothing else is left. With ``conv`` (the
+        saved conversation variables) the requests are written from the saved values.
+        """
+        io = self.graph.agents.get(last_agent)
+        variables = sorted(written if written is not None else (io.writes if io else ()))
+        ran = (already_ran or set()) | {last_agent}
+        per_variable: list[list[Suggestion]] = []
+        for variable in variables:
+            options = []
+            for reader in self.graph.readers(variable):
+                if reader == last_agent:
+                    continue
+                if conv is not None:
+                    text = self.written(reader, variable, conv)
+                else:
+                    examples = self.routed_examples(reader)
+                    text = examples[0] if examples else None
+                if text:
+                    department = self.agents[reader].tag if reader in self.agents else ""
+                    options.append(Suggestion(text, reader, department, f"conv.{variable}"))
+            fresh = [s for s in options if s.agent not in ran]
+            per_variable.append(fresh + [s for s in options if s.agent in ran])
+        chosen: list[Suggestion] = []
+        seen_departments: set[str] = set()
+        # Round robin over variables; prefer a department not suggested yet.
+        while len(chosen) < limit and any(per_variable):
+            for options in per_variable:
+                if not options or len(chosen) >= limit:
+                    continue
+                pick = next(
+                    (s for s in options if s.department not in seen_departments), options[0]
+                )
+                options.remove(pick)
+                if any(s.agent == pick.agent for s in chosen):
+                    continue
+                chosen.append(pick)
+                seen_departments.add(pick.department)
+        return chosen

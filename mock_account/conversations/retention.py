@@ -1,0 +1,135 @@
+"""Retention: conversations unused for longer than their plan allows are deleted.
+
+*Use* is the later of a conversation's last run and its last read (``ConversationEntry.last_used``;
+opening a conversation, its state view and runs that saved nothing all count as a read). A
+conversation is expired when ``now - last_used >= limit`` for its owner's plan; pinned
+conversations are never expired. Defaults: free plan 7 days, paid plan no limit; a plan the
+policy does not name, or an owner the user directory does not know, is kept (deleting is the one
+thing that cannot be undone, so unknown means keep).
+
+With enterprise state hooks the sweep removes only the entry: ``deleteConversation`` is *not*
+called, the state the hook keeps is the customer's business (its own retention rules apply).
+
+Time is always passed in (``now``), so the sweep is tested without waiting. A conversation used
+between the listing and its deletion is re-checked just before it is deleted.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING
+
+from mock_account.stores import ConversationEntry, ConversationStore, StoreError
+from mock_account.users import User
+
+if TYPE_CHECKING:
+    from mock_account.conversations.account import MockAccount
+
+log = logging.getLogger(__name__)
+
+DEFAULT_DAYS: dict[str, float | None] = {"free": 7.0, "paid": None}
+
+
+@dataclass(frozen=True)
+class RetentionPolicy:
+    """Days without use after which a plan's conversations go (``None``: kept forever)."""
+
+    days_by_plan: Mapping[str, float | None] = field(default_factory=lambda: dict(DEFAULT_DAYS))
+
+    def __post_init__(self) -> None:
+        for plan, days in self.days_by_plan.items():
+            if days is not None and not days > 0:
+                raise ValueError(f"retention for plan {plan!r} must be a positive number of days")
+
+    @classmethod
+    def of(
+        cls, *, free_days: float | None = 7.0, paid_days: float | None = None
+    ) -> RetentionPolicy:
+        return cls({"free": free_days, "paid": paid_days})
+
+    def limit(self, plan: str | None) -> timedelta | None:
+        days = self.days_by_plan.get(plan) if plan is not None else None
+        return None if days is None else timedelta(days=days)
+
+    def expired(self, entry: ConversationEntry, plan: str | None, now: datetime) -> bool:
+        limit = self.limit(plan)
+        return limit is not None and not entry.pinned and now - entry.last_used >= limit
+
+
+@dataclass
+class SweepReport:
+    """What one sweep removed (``(account, convid)`` pairs) and how many conversations it kept."""
+
+    deleted: list[tuple[str, str]] = field(default_factory=list)
+    kept: int = 0
+
+
+def _plans(users: list[User]) -> Callable[[ConversationEntry], str | None]:
+    by_email = {u.email: u.plan for u in users}
+    by_account = {u.account: u.plan for u in users}
+
+    def plan(entry: ConversationEntry) -> str | None:
+        return by_email.get(entry.owner, by_account.get(entry.account))
+
+    return plan
+
+
+def sweep(
+    store: ConversationStore,
+    users: Iterable[User],
+    now: datetime,
+    policy: RetentionPolicy | None = None,
+) -> SweepReport:
+    """Delete every expired conversation of ``store``; ``now`` must be timezone-aware."""
+    if now.tzinfo is None:
+        raise ValueError("now must be a timezone-aware time")
+    policy = policy or RetentionPolicy()
+    plan_of = _plans(list(users))
+    report = SweepReport()
+    for entry in list(store.iter_entries()):
+        if not policy.expired(entry, plan_of(entry), now):
+            report.kept += 1
+            continue
+        # Re-read: a run or a read since the listing renews the conversation.
+        fresh = store.get_entry(entry.account, entry.convid)
+        if fresh is None:
+            continue
+        if not policy.expired(fresh, plan_of(fresh), now):
+            report.kept += 1
+            continue
+        if store.delete(fresh.account, fresh.convid):
+            report.deleted.append((fresh.account, fresh.convid))
+    return report
+
+
+def start_sweeper(
+    account: MockAccount,
+    interval_s: float,
+    stop_event: threading.Event,
+    *,
+    users: Iterable[User],
+    policy: RetentionPolicy | None = None,
+) -> threading.Thread:
+    """Sweep ``account``'s store every ``interval_s`` seconds (at its clock's time) in a daemon
+    thread, until ``stop_event`` is set."""
+    if interval_s <= 0:
+        raise ValueError("the sweep interval must be positive")
+    people = list(users)
+
+    def loop() -> None:
+        while not stop_event.wait(interval_s):
+            try:
+                report = sweep(account.store, people, account.clock(), policy)
+            except StoreError as exc:  # the store may come back: try again next interval
+                log.warning("retention sweep failed: %s", exc)
+                continue
+            if report.deleted:
+                log.info("retention sweep deleted %d conversation(s)", len(report.deleted))
+
+    thread = threading.Thread(target=loop, name="retention-sweeper", daemon=True)
+    thread.start()
+    return thread

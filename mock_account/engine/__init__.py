@@ -1,0 +1,31 @@
+"""The engine: the conversation-state contract and the runtime that runs agents on it.
+
+``state`` defines what a conversation state holds and checks it before every save; ``runtime``
+runs an agent's program on a state (``Engine.run``); ``program`` compiles agent commands;
+``templates`` substitutes dotted paths; ``mock_model`` is the deterministic language model.
+"""
+
+from mock_account.engine.mock_model import LanguageModel, MockModel
+from mock_account.engine.runtime import Engine, RunLimits, RunOutcome
+from mock_account.engine.state import (
+    DEFAULT_MAX_STATE_BYTES,
+    StateInvalid,
+    check_state,
+    empty_state,
+    parse_state,
+    serialize_state,
+)
+
+__all__ = [
+    "DEFAULT_MAX_STATE_BYTES",
+    "Engine",
+    "LanguageModel",
+    "MockModel",
+    "RunLimits",
+    "RunOutcome",
+    "StateInvalid",
+    "check_state",
+    "empty_state",
+    "parse_state",
+    "serialize_state",
+]

@@ -1,0 +1,613 @@
+"""The agent runtime: runs one agent over a conversation state.
+
+Each function of an agent is compiled (``program``) to a flat list of instructions (``if`` and
+``for`` become jumps), so a run is a stack of frames ``{function, pc, locals,
+into}``. That makes a run paused on ``ask`` plain JSON: the stack is saved in the
+state and the next call with the same agent resumes exactly where it stopped.
+
+The runtime works on a deep copy of the state and only hands back a new state when
+the run ends in a way that saves (``end``, ``return`` from ``main``, ``ask``); any
+failure leaves the caller's state untouched.
+"""
+
+from __future__ import annotations
+
+import copy
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import date, datetime
+from typing import Any
+
+from agents_catalog.agent_format import (
+    AgentDefinition,
+    AskArgs,
+    Condition,
+    DataArgs,
+    EndArgs,
+    FailArgs,
+    FuncArgs,
+    LlmArgs,
+    OutputArgs,
+    PromptArgs,
+    ReturnArgs,
+    VarArgs,
+)
+from mock_account.business.data import SOURCES, BusinessData
+from mock_account.engine.mock_model import LanguageModel
+from mock_account.engine.program import compiled
+from mock_account.engine.state import (
+    PausedRun,
+    ResultCode,
+    empty_state,
+    paused_run,
+    prompt_key,
+    run_record,
+)
+from mock_account.engine.templates import TemplateError, lookup, render_text, render_value
+from mock_account.world import World, understand_request
+
+MAX_CALL_DEPTH = 32
+MAX_STEPS = 20_000
+WAITING_MESSAGE = "This conversation is waiting for your answers to another agent ({agent})."
+
+
+class AgentError(Exception):
+    """An agent did something invalid at run time (becomes ``errorInAgent``)."""
+
+
+class _Timeout(Exception):
+    pass
+
+
+class _Stopped(Exception):
+    pass
+
+
+@dataclass
+class RunOutcome:
+    """What a run produced. ``state`` is set only when the run is to be saved."""
+
+    result_code: ResultCode
+    parts: list[dict[str, Any]] = field(default_factory=list)
+    ask_input: dict[str, Any] | None = None
+    error: str | None = None
+    state: dict[str, Any] | None = None
+    reads: list[str] = field(default_factory=list)
+    writes: list[str] = field(default_factory=list)
+
+    @property
+    def saves(self) -> bool:
+        return self.state is not None
+
+
+@dataclass(frozen=True)
+class RunLimits:
+    time_limit_s: float = 5.0
+    max_steps: int = MAX_STEPS
+
+
+class _Run:
+    """The mutable context of one run (or one resumption of a paused run)."""
+
+    def __init__(
+        self,
+        engine: Engine,
+        agent: AgentDefinition,
+        state: dict[str, Any],
+        sys_vars: dict[str, Any],
+        deadline: float,
+        stop: threading.Event | None,
+    ) -> None:
+        self.engine = engine
+        self.agent = agent
+        self.state = state
+        self.sys = sys_vars
+        self.deadline = deadline
+        self.stop = stop
+        self.parts: list[dict[str, Any]] = []
+        self.local_prompts: dict[str, dict[str, Any]] = {}
+        self.reads: set[str] = set()
+        self.writes: set[str] = set()
+        self.steps = 0
+
+    # --- values -------------------------------------------------------------
+
+    def resolver(self, frame: dict[str, Any]) -> Callable[[str], Any]:
+        def resolve(path: str) -> Any:
+            root, _, rest = path.partition(".")
+            if root == "sys":
+                base: Any = self.sys
+            elif root == "conv":
+                base = self.state["conv"]
+                value = lookup(base, rest) if rest else base
+                if rest and value is not None:
+                    self.reads.add(rest.split(".")[0])
+                return value
+            elif root == "agent":
+                base = self.state["agents"].get(self.agent.name, {})
+            else:
+                return lookup(frame["locals"], path)
+            return lookup(base, rest) if rest else base
+
+        return resolve
+
+    def render(self, frame: dict[str, Any], value: Any) -> Any:
+        try:
+            return render_value(value, self.resolver(frame))
+        except TemplateError as exc:
+            raise AgentError(str(exc)) from exc
+
+    def text(self, frame: dict[str, Any], template: str) -> str:
+        try:
+            return render_text(template, self.resolver(frame))
+        except TemplateError as exc:
+            raise AgentError(str(exc)) from exc
+
+    def assign(self, frame: dict[str, Any], target: str, value: Any) -> None:
+        try:
+            value = copy.deepcopy(value)
+        except RecursionError as exc:
+            # A loop that wraps a variable in itself nests it one level per turn.
+            raise AgentError(f"{target}: the value is nested too deeply") from exc
+        parts = target.split(".")
+        if parts[0] == "conv":
+            container = self.state["conv"]
+            self.writes.add(parts[1])
+            parts = parts[1:]
+        elif parts[0] == "agent":
+            container = self.state["agents"].setdefault(self.agent.name, {})
+            parts = parts[1:]
+        else:
+            container = frame["locals"]
+        for part in parts[:-1]:
+            nested = container.get(part)
+            if not isinstance(nested, dict):
+                nested = {}
+                container[part] = nested
+            container = nested
+        container[parts[-1]] = value
+
+    # --- prompts ------------------------------------------------------------
+
+    def prompt(self, name: str) -> dict[str, Any]:
+        if name in self.local_prompts:
+            return self.local_prompts[name]
+        own = self.state["prompts"].get(prompt_key(name, "agent", self.agent.name))
+        if own is not None:
+            return own
+        shared = self.state["prompts"].get(name)
+        if shared is None:
+            raise AgentError(f"prompt '{name}' is used before a 'prompt' command declares it")
+        return shared
+
+    def declare_prompt(self, frame: dict[str, Any], args: PromptArgs) -> None:
+        if args.scope == "local":
+            table, key = self.local_prompts, args.name
+        else:
+            table, key = self.state["prompts"], prompt_key(args.name, args.scope, self.agent.name)
+        history = table.get(key)
+        if history is None:
+            history = {
+                "name": args.name,
+                "scope": args.scope,
+                "agent": self.agent.name if args.scope == "agent" else None,
+                "system": "",
+                "messages": [],
+            }
+            table[key] = history
+        if args.system is not None:
+            history["system"] = self.text(frame, args.system)
+        if args.user is not None:
+            history["messages"].append(
+                {"role": "user", "content": self.text(frame, args.user), "agent": self.agent.name}
+            )
+
+    # --- conditions ---------------------------------------------------------
+
+    def holds(self, frame: dict[str, Any], cond: Condition) -> bool:
+        resolve = self.resolver(frame)
+        if cond.exists is not None:
+            return resolve(cond.exists) is not None
+        if cond.missing is not None:
+            return resolve(cond.missing) is None
+        if cond.left is None or cond.op is None:
+            raise AgentError("a condition needs 'exists', 'missing', or 'left', 'op' and 'right'")
+        left = self.render(frame, cond.left)
+        right = self.render(frame, cond.right)
+        if cond.op in ("contains", "not_contains"):
+            haystack = left if isinstance(left, list) else str(left or "").lower()
+            needle = right if isinstance(left, list) else str(right or "").lower()
+            found = needle in haystack
+            return found if cond.op == "contains" else not found
+        if cond.op in ("==", "!="):
+            same = left == right or str(left) == str(right)
+            return same if cond.op == "==" else not same
+        try:
+            a, b = float(left), float(right)
+        except (TypeError, ValueError):
+            a, b = str(left), str(right)  # type: ignore[assignment]
+        return {"<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b}[cond.op]
+
+    # --- execution ----------------------------------------------------------
+
+    def check_limits(self) -> None:
+        self.steps += 1
+        if self.steps > self.engine.limits.max_steps:
+            raise _Timeout()
+        if self.engine.clock() > self.deadline:
+            raise _Timeout()
+        if self.stop is not None and self.stop.is_set():
+            raise _Stopped()
+
+    def execute(self, stack: list[dict[str, Any]]) -> tuple[str, Any]:
+        """Run until the stack empties or a command ends / pauses the run."""
+        while stack:
+            frame = stack[-1]
+            code = compiled(self.agent, frame["function"])
+            if frame["pc"] >= len(code):
+                self._return(stack, None)
+                continue
+            self.check_limits()
+            op, arg = code[frame["pc"]]
+            frame["pc"] += 1
+            if op == "jump":
+                frame["pc"] = arg
+            elif op == "jump_unless":
+                if not self.holds(frame, arg[0]):
+                    frame["pc"] = arg[1]
+            elif op == "for_init":
+                each, slot = arg
+                items = self.resolver(frame)(each)
+                if items is None:
+                    items = []
+                if not isinstance(items, list):
+                    raise AgentError(f"'for' needs a list at '{each}'")
+                frame["locals"][slot] = {"items": copy.deepcopy(items), "i": 0}
+            elif op == "for_next":
+                slot, name, end = arg
+                loop = frame["locals"][slot]
+                if loop["i"] < len(loop["items"]):
+                    frame["locals"][name] = loop["items"][loop["i"]]
+                    loop["i"] += 1
+                else:
+                    frame["locals"].pop(slot, None)
+                    frame["pc"] = end
+            else:
+                outcome = self.command(stack, frame, arg)
+                if outcome is not None:
+                    return outcome
+        return ("success", None)
+
+    def _return(self, stack: list[dict[str, Any]], value: Any) -> None:
+        frame = stack.pop()
+        if stack and frame.get("into"):
+            stack[-1]["locals"][frame["into"]] = value
+
+    def command(
+        self, stack: list[dict[str, Any]], frame: dict[str, Any], args: Any
+    ) -> tuple[str, Any] | None:
+        if isinstance(args, PromptArgs):
+            self.declare_prompt(frame, args)
+        elif isinstance(args, LlmArgs):
+            history = self.prompt(args.prompt)
+            answer = self.engine.model.answer(
+                agent=self.agent.name,
+                system=history["system"],
+                messages=history["messages"],
+                reply=self.text(frame, args.reply),
+            )
+            history["messages"].append(
+                {"role": "assistant", "content": answer, "agent": self.agent.name}
+            )
+            frame["locals"][args.into] = answer
+        elif isinstance(args, VarArgs):
+            self.assign(frame, args.name, self.render(frame, args.value))
+        elif isinstance(args, DataArgs):
+            self.data(frame, args)
+        elif isinstance(args, OutputArgs | str):
+            spec = OutputArgs(text=args) if isinstance(args, str) else args
+            part: dict[str, Any] = {
+                "contentType": spec.contentType,
+                "text": self.text(frame, spec.text),
+            }
+            if spec.mimeType:
+                part["mimeType"] = spec.mimeType
+            self.parts.append(part)
+        elif isinstance(args, AskArgs):
+            return ("ask", args)
+        elif isinstance(args, FailArgs):
+            return ("failCommand", self.text(frame, args.message))
+        elif isinstance(args, EndArgs):
+            return ("success", None)
+        elif isinstance(args, ReturnArgs):
+            return self._command_return(stack, frame, args)
+        elif isinstance(args, FuncArgs):
+            if args.name not in self.agent.functions:
+                raise AgentError(f"function '{args.name}' is not defined in this agent")
+            if len(stack) >= MAX_CALL_DEPTH:
+                raise AgentError(f"calls are nested deeper than {MAX_CALL_DEPTH} levels")
+            stack.append(
+                {
+                    "function": args.name,
+                    "pc": 0,
+                    "locals": copy.deepcopy(self.render(frame, args.args)),
+                    "into": args.into,
+                }
+            )
+        return None
+
+    def _command_return(
+        self, stack: list[dict[str, Any]], frame: dict[str, Any], args: ReturnArgs
+    ) -> tuple[str, Any] | None:
+        value = self.render(frame, args.value)
+        self._return(stack, value)
+        return ("success", None) if not stack else None
+
+    def present(self, frame: dict[str, Any], values: dict[str, Any] | None) -> dict[str, Any]:
+        """Render each entry; an entry whose template refers to a missing value is left
+        out, so ``given: {currency: "{conv.trip.currency}"}`` says nothing without a trip."""
+        out: dict[str, Any] = {}
+        resolve = self.resolver(frame)
+        for key, template in (values or {}).items():
+            missing = False
+
+            def tracking(path: str) -> Any:
+                nonlocal missing
+                value = resolve(path)
+                if value is None:
+                    missing = True
+                return value
+
+            try:
+                value = render_value(template, tracking)
+            except TemplateError as exc:
+                raise AgentError(str(exc)) from exc
+            if not missing:
+                out[key] = value
+        return out
+
+    def data(self, frame: dict[str, Any], args: DataArgs) -> None:
+        match = self.text(frame, args.match) if args.match is not None else None
+        where = self.render(frame, args.where) if args.where is not None else None
+        call: dict[str, Any] = {"source": args.source}
+        if args.action == "match":
+            records = self.engine.data.lookup(
+                args.source, match=match, where=where, limit=args.limit
+            )
+            value: Any = (records[0] if records else None) if args.limit == 1 else records
+            call.update(match=match, where=where, limit=args.limit)
+        else:
+            request = self.text(frame, args.request if args.request is not None else "{sys.query}")
+            base = self.render(frame, args.base) if args.base is not None else None
+            given, fixed = self.present(frame, args.given), self.present(frame, args.fixed)
+            if where is not None:
+                where = self.present(frame, args.where)
+            try:
+                outcome = self.engine.world.act(
+                    args.action,
+                    args.source,
+                    request=request,
+                    today=date.fromisoformat(self.sys["today"]),
+                    user=self.sys["user"],
+                    base=base if isinstance(base, dict) else None,
+                    expects_base=args.base is not None,
+                    given=given,
+                    fixed=fixed,
+                    where=where,
+                    match=match,
+                    requester=args.requester,
+                )
+            except ValueError as exc:
+                raise AgentError(str(exc)) from exc
+            value = outcome.record
+            frame["locals"][args.outcome] = outcome.report()
+            call.update(action=args.action, stated=outcome.stated)
+            if isinstance(base, dict):
+                call["base"] = base
+            for key, entries in (("given", given), ("fixed", fixed), ("where", where)):
+                if entries:
+                    call[key] = entries
+            if outcome.changed:
+                call["changed"] = outcome.changed
+        frame["locals"][args.into] = value
+        if args.prompt:
+            history = self.prompt(args.prompt)
+            history["messages"].append(
+                {
+                    "role": "tool_call",
+                    "name": f"data.{args.source}",
+                    "arguments": call,
+                    "agent": self.agent.name,
+                }
+            )
+            history["messages"].append(
+                {
+                    "role": "tool_result",
+                    "name": f"data.{args.source}",
+                    "content": value,
+                    "agent": self.agent.name,
+                }
+            )
+
+
+class Engine:
+    """Runs agents of one catalog against conversation states."""
+
+    def __init__(
+        self,
+        agents: dict[str, AgentDefinition],
+        model: LanguageModel,
+        data: BusinessData,
+        limits: RunLimits | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        world: World | None = None,
+    ) -> None:
+        self.agents = agents
+        self.model = model
+        self.data = data
+        self.world = world or World(data, understand_request(data))
+        self.limits = limits or RunLimits()
+        self.clock = clock
+
+    def warm_up(self) -> None:
+        """Build the lazily generated business data now rather than in the first runs.
+
+        The first requests are then not slower than the rest, and no two request threads ever
+        build the same data source at once (the generator is not meant to be shared mid-build).
+        """
+        for source in SOURCES:
+            self.data.lookup(source, match="warm up")
+
+    def run(
+        self,
+        agent_name: str,
+        state: dict[str, Any] | None,
+        inputs: dict[str, Any],
+        *,
+        user: str,
+        convid: str,
+        now: datetime,
+        stop: threading.Event | None = None,
+        owned: bool = False,
+    ) -> RunOutcome:
+        """Run (or resume) an agent. Never raises for anything the agent does.
+
+        The state is copied first unless the caller hands it over (``owned=True``, for a
+        state it has just parsed and will drop if the run fails).
+        """
+        agent = self.agents.get(agent_name)
+        if agent is None:
+            return RunOutcome("callFailed", error=f"There is no agent named '{agent_name}'.")
+        if state is None:
+            work = empty_state()
+        else:
+            work = state if owned else copy.deepcopy(state)
+        waiting = paused_run(work)
+        if waiting is not None and (
+            waiting["agent"] != agent.name or waiting["version"] != agent.version
+        ):
+            return RunOutcome(
+                "unknownConversation", error=WAITING_MESSAGE.format(agent=waiting["agent"])
+            )
+        sys_vars = {
+            "query": inputs.get("query", ""),
+            "inputs": copy.deepcopy(inputs),
+            "user": user,
+            "agent": agent.name,
+            "convid": convid,
+            "now": now.isoformat(),
+            "today": now.date().isoformat(),
+        }
+        run = _Run(self, agent, work, sys_vars, self.clock() + self.limits.time_limit_s, stop)
+        if waiting is not None:
+            resumed = _resume(run, waiting, inputs)
+            if isinstance(resumed, RunOutcome):
+                return resumed
+            stack, run_inputs = resumed
+        else:
+            stack = [{"function": "main", "pc": 0, "locals": {}, "into": None}]
+            run_inputs = copy.deepcopy(inputs)
+        try:
+            code, detail = run.execute(stack)
+        except AgentError as exc:
+            return RunOutcome("errorInAgent", error=f"Agent '{agent.name}' failed: {exc}")
+        except _Timeout:
+            return RunOutcome("timedOut", error=f"Agent '{agent.name}' ran out of time.")
+        except _Stopped:
+            return RunOutcome("stopped", error="The run was stopped.")
+        if code == "failCommand":
+            return RunOutcome("failCommand", error=str(detail))
+        return _finish(run, stack, run_inputs, code, detail, now)
+
+
+def _resume(
+    run: _Run, waiting: dict[str, Any], inputs: dict[str, Any]
+) -> tuple[list[dict[str, Any]], dict[str, Any]] | RunOutcome:
+    """Continue a run paused on ``ask`` with its answers: the stack and the run's inputs, or
+    the ask again when the answers do not fit the form."""
+    paused = waiting["paused"]
+    problem = _check_answers(paused["ask"], inputs)
+    if problem:
+        return RunOutcome(
+            "ask",
+            parts=[{"contentType": "text", "text": problem}],
+            ask_input=paused["ask"],
+        )
+    stack = paused["stack"]
+    run.local_prompts = paused.get("localPrompts", {})
+    answers = {i["name"]: inputs.get(i["name"], i.get("default")) for i in paused["ask"]["inputs"]}
+    stack[-1]["locals"][paused["into"]] = answers
+    run.sys["query"] = waiting["inputs"].get("query", "")
+    run.reads.update(waiting.get("reads", []))
+    run.writes.update(waiting.get("writes", []))
+    run.parts = list(waiting.get("output", {}).get("parts", []))
+    run.state["runs"].pop()
+    # Passwords reach the agent as locals but are never written into the run record.
+    kept = {
+        i["name"]: ("********" if i.get("type") == "password" else answers[i["name"]])
+        for i in paused["ask"]["inputs"]
+    }
+    return stack, {**waiting["inputs"], "answers": kept}
+
+
+def _finish(
+    run: _Run,
+    stack: list[dict[str, Any]],
+    run_inputs: dict[str, Any],
+    code: ResultCode,
+    detail: Any,
+    now: datetime,
+) -> RunOutcome:
+    """Append the record of a run that ended with ``end``, ``return`` or ``ask``."""
+    ask_input = None
+    paused: PausedRun | None = None
+    if code == "ask":
+        ask: AskArgs = detail
+        ask_input = {
+            "message": run.text(stack[-1], ask.message),
+            "inputs": [i.model_dump(exclude_none=True) for i in ask.inputs],
+        }
+        paused = {
+            "stack": stack,  # type: ignore[typeddict-item]
+            "ask": ask_input,
+            "into": ask.into,
+            "localPrompts": run.local_prompts,
+        }
+    record = run_record(
+        agent=run.agent.name,
+        version=run.agent.version,
+        inputs=run_inputs,
+        parts=run.parts,
+        ran_at=now.isoformat(),
+        result_code=code,
+        reads=sorted(run.reads),
+        writes=sorted(run.writes),
+        paused=paused,
+    )
+    run.state["runs"].append(record)
+    return RunOutcome(
+        code,
+        parts=run.parts,
+        ask_input=ask_input,
+        state=run.state,
+        reads=sorted(run.reads),
+        writes=sorted(run.writes),
+    )
+
+
+def _check_answers(ask: dict[str, Any], inputs: dict[str, Any]) -> str | None:
+    """A readable problem with the answers to an ask, or None when they are usable."""
+    for spec in ask["inputs"]:
+        value = inputs.get(spec["name"], spec.get("default"))
+        label = spec.get("label", spec["name"])
+        options = spec.get("options") or []
+        if value is None or value == "" or value == []:
+            return f"Please answer '{label}'."
+        if spec.get("type") == "chooseOne" and options and value not in options:
+            return f"'{label}' must be one of: {', '.join(options)}."
+        if spec.get("type") == "chooseMany" and options:
+            if not isinstance(value, list) or any(v not in options for v in value):
+                return f"'{label}' must be a list of: {', '.join(options)}."
+    return None

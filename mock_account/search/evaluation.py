@@ -1,0 +1,214 @@
+"""Search evaluation: how often the expected agent is the first (or second) match.
+
+The evaluation set is ``agents_catalog/evaluation/*.yaml``: lists of ``{query, agent}``,
+one natural request per agent. The index is built from the agent files of an account
+folder (``--account``) or, before those are generated, straight from the capability
+files (``agents_catalog/capabilities/*.yaml``).
+
+    python -m mock_account.search.evaluation [--account DIR | --capabilities DIR]
+        [--evaluation DIR] [--min-top1 0.9] [--min-top2 0.97]
+
+Exit 0 when the accuracies reach the minimums given, 1 when they don't, 2 when a file
+cannot be read.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from mock_account.search.index import BM25Params, Searchable, SearchIndex
+
+
+class EvalError(Exception):
+    """An evaluation or capability file is missing, unreadable or malformed."""
+
+
+@dataclass(frozen=True)
+class EvalCase:
+    query: str
+    agent: str
+
+
+@dataclass(frozen=True)
+class Miss:
+    query: str
+    expected: str
+    got: tuple[str, ...]  # the two best matches, best first (fewer when fewer matched)
+
+
+@dataclass(frozen=True)
+class EvalReport:
+    top1: float
+    top2: float
+    n: int
+    misses: tuple[Miss, ...]
+
+
+@dataclass(frozen=True)
+class CapabilityAgent:
+    """The searchable part of one capability-file entry."""
+
+    name: str
+    title: str
+    tag: str
+    description: str
+    examples: tuple[str, ...]
+
+
+def _catalog_dir(name: str) -> Path:
+    return Path(str(resources.files("agents_catalog") / name))
+
+
+def _yaml_files(folder: str | Path) -> list[Path]:
+    path = Path(folder)
+    if not path.is_dir():
+        raise EvalError(f"{path}: not a folder")
+    files = sorted(path.glob("*.yaml"))
+    if not files:
+        raise EvalError(f"{path}: no .yaml files")
+    return files
+
+
+def _read_yaml(path: Path) -> Any:
+    try:
+        return yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as exc:
+        raise EvalError(f"{path}: cannot read: {exc}") from exc
+    except yaml.YAMLError as exc:
+        raise EvalError(f"{path}: not valid YAML: {exc}".splitlines()[0]) from exc
+
+
+def load_eval_cases(folder: str | Path | None = None) -> list[EvalCase]:
+    """Every ``{query, agent}`` of the folder's YAML files, in file order."""
+    cases = []
+    for path in _yaml_files(folder or _catalog_dir("evaluation")):
+        data = _read_yaml(path)
+        if not isinstance(data, list):
+            raise EvalError(f"{path}: expected a list of {{query, agent}} entries")
+        for number, entry in enumerate(data, start=1):
+            if not (
+                isinstance(entry, dict)
+                and isinstance(entry.get("query"), str)
+                and isinstance(entry.get("agent"), str)
+            ):
+                raise EvalError(f"{path}: entry {number} needs a text 'query' and 'agent'")
+            cases.append(EvalCase(entry["query"], entry["agent"]))
+    return cases
+
+
+def agents_from_capabilities(folder: str | Path | None = None) -> list[CapabilityAgent]:
+    """The agents of the capability files, with what search needs of them."""
+    agents = []
+    for path in _yaml_files(folder or _catalog_dir("capabilities")):
+        data = _read_yaml(path)
+        if not isinstance(data, dict) or not isinstance(data.get("agents"), list):
+            raise EvalError(f"{path}: expected a mapping with 'department' and 'agents'")
+        tag = str(data.get("department") or path.stem)
+        for number, raw in enumerate(data["agents"], start=1):
+            if not isinstance(raw, dict) or not raw.get("name") or not raw.get("title"):
+                raise EvalError(f"{path}: agent {number} needs a 'name' and a 'title'")
+            agents.append(
+                CapabilityAgent(
+                    name=str(raw["name"]),
+                    title=str(raw["title"]),
+                    tag=tag,
+                    description=" ".join(str(raw.get("description", "")).split()),
+                    examples=tuple(str(e) for e in raw.get("examples") or ()),
+                )
+            )
+    return agents
+
+
+def evaluate(index: SearchIndex, cases: Sequence[EvalCase]) -> EvalReport:
+    """Top-1 and top-2 accuracy of `index` on `cases`, with every query not ranked first."""
+    first = second = 0
+    misses = []
+    for case in cases:
+        got = tuple(hit.agent_name for hit in index.search(case.query, limit=2))
+        if got[:1] == (case.agent,):
+            first += 1
+            continue
+        if case.agent in got:
+            second += 1
+        misses.append(Miss(case.query, case.agent, got))
+    n = len(cases)
+    return EvalReport(
+        top1=first / n if n else 0.0,
+        top2=(first + second) / n if n else 0.0,
+        n=n,
+        misses=tuple(misses),
+    )
+
+
+def _load_agents(args: argparse.Namespace) -> Sequence[Searchable]:
+    if args.account:
+        # Imported here: the account loader is only needed for generated agent files.
+        from agents_catalog.errors import CatalogError
+        from agents_catalog.loader import load_account
+
+        try:
+            return load_account(args.account)
+        except CatalogError as exc:
+            raise EvalError(str(exc).splitlines()[0]) from exc
+    return agents_from_capabilities(args.capabilities)
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m mock_account.search.evaluation",
+        description="Measure how often search ranks the expected agent first or second.",
+    )
+    source = parser.add_mutually_exclusive_group()
+    source.add_argument("--account", type=Path, help="folder of agent YAML files")
+    source.add_argument(
+        "--capabilities", type=Path, help="folder of capability files (the default source)"
+    )
+    parser.add_argument("--evaluation", type=Path, help="folder of evaluation YAML files")
+    parser.add_argument(
+        "--search",
+        choices=("hybrid", "bm25"),
+        default="hybrid",
+        help="hybrid: BM25 blended with sentence embeddings (default); bm25: lexical only",
+    )
+    parser.add_argument("--min-top1", type=float, default=0.0, help="fail below this top-1")
+    parser.add_argument("--min-top2", type=float, default=0.0, help="fail below this top-2")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    try:
+        agents = _load_agents(args)
+        cases = load_eval_cases(args.evaluation)
+        params = BM25Params() if args.search == "hybrid" else BM25Params(semantic=0.0)
+        index = SearchIndex.build(agents, params)
+    except (EvalError, ValueError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    known = {agent.name for agent in agents}
+    unknown = sorted({case.agent for case in cases} - known)
+    if unknown:
+        print(f"error: evaluation names unknown agents: {', '.join(unknown)}", file=sys.stderr)
+        return 2
+    report = evaluate(index, cases)
+    print(f"agents: {len(agents)}  queries: {report.n}")
+    print(f"top-1 accuracy: {report.top1:.1%}")
+    print(f"top-2 accuracy: {report.top2:.1%}")
+    if report.misses:
+        print(f"\nnot ranked first ({len(report.misses)}):")
+        for miss in report.misses:
+            got = ", ".join(miss.got) or "(no match)"
+            print(f"- {miss.query}\n    expected {miss.expected}; got {got}")
+    return 0 if report.top1 >= args.min_top1 and report.top2 >= args.min_top2 else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

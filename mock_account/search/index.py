@@ -1,0 +1,240 @@
+"""Agent search: Okapi BM25 blended with sentence-embedding similarity.
+
+Two signals rank the agents. The lexical one is BM25 over each agent's title, examples,
+description and name (below). The semantic one is the cosine similarity between the
+request's sentence embedding and the agent's (title, description and examples embedded
+as one text, see `embeddings`): it finds "I can't sign in, it says too many tries" for
+an agent about locked accounts that never says "sign" or "tries". The shown score is
+``(1 - semantic) * lexical + semantic * similarity``, both parts on 0..1, and hits are
+listed by it.
+
+Fields are weighted the BM25F way: an occurrence of a term in the title counts
+`title` times, in an example `examples` times, and so on; the weighted counts and the
+weighted length then go through the usual BM25 saturation and length normalisation
+(`k1`, `b`). Rare terms weigh more through the (non-negative) Okapi IDF.
+
+The lexical part is between 0 and 1: the BM25 score divided by the most any agent could
+score for that query, i.e. the sum over the query's terms of ``idf * (k1 + 1)``, where a
+query term no agent uses counts with the highest possible IDF. So it says how much of
+what the request says an agent covers; the division is the same for every agent.
+
+No match: a request made only of stop words and chat filler matches nothing. Otherwise
+an agent is a hit when it passes the lexical rule or the semantic one.
+Lexical: its lexical score reaches `threshold` (the share of the request it covers, an
+absolute value on the 0..1 scale) *and* its BM25 score reaches `min_bm25` (the evidence:
+`min_evidence` times the most that a word used by a single agent can score, so it scales
+with the account's size). The first drops an agent that shares a word or two with a long
+request about something else; the second drops a short chat follow-up ("what about next
+week?") that happens to share one common word with some agent.
+Semantic: the request has at least `min_semantic_terms` content words and the agent's
+similarity reaches `min_similarity`. Short follow-ups ("change it to Friday", "what's
+the status?") sit close to many agents in meaning while naming none: they are left to
+the lexical rule. Gibberish shares no word and is close to no agent in meaning.
+With no match, the follow-up behaviour sends a follow-up to the agent that answered
+last.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Protocol
+
+import numpy as np
+
+from mock_account.search.embeddings import SentenceEncoder, default_encoder
+from mock_account.search.text import split_name, terms
+
+
+class Searchable(Protocol):
+    """What the index needs of an agent (an AgentDefinition has all of it)."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def title(self) -> str: ...
+    @property
+    def tag(self) -> str: ...
+    @property
+    def description(self) -> str: ...
+    @property
+    def examples(self) -> Sequence[str]: ...
+
+
+@dataclass(frozen=True)
+class SearchHit:
+    agent_name: str
+    agent_title: str
+    tag: str
+    score: float
+
+
+@dataclass(frozen=True)
+class BM25Params:
+    """Ranking parameters. The BM25 ones are tuned on the account's evaluation set; the
+    semantic weight and similarity floor on agents' own examples held out of the index
+    and on chat filler. ``semantic=0`` ranks by BM25 alone and loads no model."""
+
+    k1: float = 1.2
+    b: float = 0.9
+    title: float = 2.0
+    examples: float = 1.5
+    description: float = 1.0
+    name: float = 1.0
+    threshold: float = 0.05
+    min_evidence: float = 0.55
+    semantic: float = 0.35
+    min_similarity: float = 0.40
+    min_semantic_terms: int = 3
+
+
+@dataclass(frozen=True)
+class _Agent:
+    name: str
+    title: str
+    tag: str
+
+
+@dataclass(eq=False)
+class SearchIndex:
+    """A BM25 index over a fixed set of agents; build it with `SearchIndex.build`."""
+
+    params: BM25Params
+    agents: tuple[_Agent, ...]
+    vocabulary: dict[str, int]
+    idf: np.ndarray  # (terms,)
+    weights: np.ndarray  # (agents, terms): each term's BM25 contribution per agent
+    tags: np.ndarray = field(repr=False)  # (agents,) tag per agent
+    # (agents, dimensions) unit vectors, or None when ranking by BM25 alone
+    vectors: np.ndarray | None = field(default=None, repr=False)
+    encoder: SentenceEncoder | None = field(default=None, repr=False)
+
+    @property
+    def threshold(self) -> float:
+        """The least lexical score (0..1) of a hit found by its words."""
+        return self.params.threshold
+
+    @property
+    def min_bm25(self) -> float:
+        """The least BM25 score of a hit: `min_evidence` times the most that a word
+        used by a single agent can score."""
+        n = len(self.agents)
+        own_word_idf = float(np.log1p((n - 0.5) / 1.5))  # a word only one agent uses
+        return self.params.min_evidence * own_word_idf * (self.params.k1 + 1.0)
+
+    def _rare_word_idf(self) -> float:
+        # The IDF of a word no agent uses: the most any single query word can weigh.
+        n = len(self.agents)
+        return float(np.log1p((n + 0.5) / 0.5))
+
+    @classmethod
+    def build(
+        cls,
+        agents: Sequence[Searchable],
+        params: BM25Params | None = None,
+        encoder: SentenceEncoder | None = None,
+    ) -> SearchIndex:
+        """Index `agents`; with a semantic weight, `encoder` (the packaged model by
+        default) embeds them once."""
+        params = params or BM25Params()
+        names = [agent.name for agent in agents]
+        duplicates = sorted({n for n in names if names.count(n) > 1})
+        if duplicates:
+            raise ValueError(f"agent names must be unique; repeated: {', '.join(duplicates)}")
+        documents = [_weighted_terms(agent, params) for agent in agents]
+        vocabulary: dict[str, int] = {}
+        for document in documents:
+            for term in document:
+                vocabulary.setdefault(term, len(vocabulary))
+        tf = np.zeros((len(agents), len(vocabulary)))
+        for row, document in enumerate(documents):
+            for term, weight in document.items():
+                tf[row, vocabulary[term]] = weight
+        n = len(agents)
+        df = np.count_nonzero(tf, axis=0)
+        idf = np.log1p((n - df + 0.5) / (df + 0.5))
+        length = tf.sum(axis=1)
+        average = float(length.mean()) if n else 0.0
+        norm = params.k1 * (1.0 - params.b + params.b * length / (average or 1.0))
+        with np.errstate(invalid="ignore", divide="ignore"):
+            saturated = np.where(tf > 0, tf * (params.k1 + 1.0) / (tf + norm[:, None]), 0.0)
+        vectors = None
+        if params.semantic > 0.0 and agents:
+            encoder = encoder or default_encoder()
+            vectors = encoder.encode([_agent_text(agent) for agent in agents], keep=True)
+        return cls(
+            params=params,
+            agents=tuple(_Agent(a.name, a.title, a.tag) for a in agents),
+            vocabulary=vocabulary,
+            idf=idf,
+            weights=saturated * idf[None, :],
+            tags=np.array([a.tag for a in agents], dtype=object),
+            vectors=vectors,
+            encoder=encoder if vectors is not None else None,
+        )
+
+    def raw_scores(self, query: str) -> tuple[np.ndarray, float]:
+        """Each agent's BM25 score for `query`, and the best score possible for it."""
+        wanted = set(terms(query))
+        known = sorted(self.vocabulary[t] for t in wanted if t in self.vocabulary)
+        ceiling = (self.params.k1 + 1.0) * (
+            float(self.idf[known].sum()) + self._rare_word_idf() * (len(wanted) - len(known))
+        )
+        scores = self.weights[:, known].sum(axis=1) if known else np.zeros(len(self.agents))
+        return scores, ceiling
+
+    def similarities(self, query: str) -> np.ndarray:
+        """Each agent's cosine similarity to `query` (negatives as 0); zeros without a model."""
+        if self.vectors is None or self.encoder is None:
+            return np.zeros(len(self.agents))
+        (vector,) = self.encoder.encode([query])
+        return np.clip(self.vectors @ vector, 0.0, 1.0).astype(np.float64)
+
+    def search(self, query: str, *, tag: str | None = None, limit: int = 10) -> list[SearchHit]:
+        """Agents matching `query`, best first; only those passing the no-match rule."""
+        if limit < 1:
+            raise ValueError(f"limit must be at least 1, got {limit}")
+        scores, ceiling = self.raw_scores(query)
+        # No content word (gibberish still has some): a chat follow-up, never a match.
+        if ceiling <= 0.0 or not len(scores):
+            return []
+        lexical = scores / ceiling
+        keep = (scores > 0.0) & (lexical >= self.params.threshold)
+        keep &= scores >= self.min_bm25
+        similarity = self.similarities(query)
+        if len(set(terms(query))) >= self.params.min_semantic_terms:
+            keep |= similarity >= self.params.min_similarity
+        if tag is not None:
+            keep &= self.tags == tag
+        weight = self.params.semantic if self.vectors is not None else 0.0
+        blended = (1.0 - weight) * lexical + weight * similarity
+        # Best first; equal scores in name order so every run lists the same hits.
+        order = sorted(np.flatnonzero(keep), key=lambda i: (-blended[i], self.agents[i].name))
+        return [
+            SearchHit(
+                agent_name=self.agents[i].name,
+                agent_title=self.agents[i].title,
+                tag=self.agents[i].tag,
+                score=round(float(blended[i]), 4),
+            )
+            for i in order[:limit]
+        ]
+
+
+def _agent_text(agent: Searchable) -> str:
+    """What is embedded of an agent: everything it says about what it does, as one text."""
+    return " ".join([f"{agent.title}.", agent.description, *agent.examples])
+
+
+def _weighted_terms(agent: Searchable, params: BM25Params) -> dict[str, float]:
+    counts: dict[str, float] = {}
+    fields = (
+        (agent.title, params.title),
+        (" ".join(agent.examples), params.examples),
+        (agent.description, params.description),
+        (split_name(agent.name), params.name),
+    )
+    for text, weight in fields:
+        for term in terms(text):
+            counts[term] = counts.get(term, 0.0) + weight
+    return counts

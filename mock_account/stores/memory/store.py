@@ -1,0 +1,181 @@
+"""In-memory conversation store: dictionaries behind one lock (tests, demos, nothing durable)."""
+
+from __future__ import annotations
+
+import dataclasses
+import threading
+from collections.abc import Iterator
+from datetime import datetime
+
+from mock_account.stores.base import (
+    CommitRequest,
+    ConversationEntry,
+    ConversationStore,
+    IdempotencyRecords,
+    StoredState,
+)
+from mock_account.stores.codec import decode_cursor, encode_cursor, is_after_cursor, sort_key, utc
+from mock_account.stores.errors import VersionConflict
+
+_Key = tuple[str, str]
+
+
+class MemoryStore(ConversationStore, IdempotencyRecords):
+    """A process-local store; every operation holds the lock, so each one is atomic."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._entries: dict[_Key, ConversationEntry] = {}
+        self._blobs: dict[_Key, bytes | None] = {}
+        self._idempotency: dict[str, tuple[str, bytes, datetime]] = {}
+
+    def commit(self, request: CommitRequest) -> ConversationEntry:
+        r = request
+        now = utc(r.now, "now")
+        key = (r.account, r.convid)
+        with self._lock:
+            current = self._entries.get(key)
+            if r.expected_version == 0:
+                if current is not None:
+                    raise VersionConflict.lost(r.convid, 0)
+                entry = ConversationEntry(
+                    account=r.account,
+                    convid=r.convid,
+                    owner=r.owner,
+                    title=bytes(r.title_if_new),
+                    created=now,
+                    last_executed=now,
+                    last_read=now,
+                    pinned=False,
+                    state_version=1,
+                    last_agent=r.agent,
+                )
+            else:
+                if (
+                    current is None
+                    or current.owner != r.owner
+                    or current.state_version != r.expected_version
+                ):
+                    raise VersionConflict.lost(r.convid, r.expected_version)
+                entry = dataclasses.replace(
+                    current,
+                    last_executed=now,
+                    state_version=r.expected_version + 1,
+                    last_agent=r.agent,
+                )
+            self._entries[key] = entry
+            self._blobs[key] = None if r.blob is None else bytes(r.blob)
+            return entry
+
+    def load(self, account: str, convid: str) -> StoredState | None:
+        with self._lock:
+            entry = self._entries.get((account, convid))
+            if entry is None:
+                return None
+            return StoredState(entry=entry, blob=self._blobs.get((account, convid)))
+
+    def get_entry(self, account: str, convid: str) -> ConversationEntry | None:
+        with self._lock:
+            return self._entries.get((account, convid))
+
+    def update_entry(
+        self,
+        account: str,
+        convid: str,
+        *,
+        title: bytes | None = None,
+        pinned: bool | None = None,
+        last_read: datetime | None = None,
+    ) -> bool:
+        changes: dict[str, object] = {}
+        if title is not None:
+            changes["title"] = bytes(title)
+        if pinned is not None:
+            changes["pinned"] = bool(pinned)
+        if last_read is not None:
+            changes["last_read"] = utc(last_read, "last_read")
+        with self._lock:
+            current = self._entries.get((account, convid))
+            if current is None:
+                return False
+            self._entries[(account, convid)] = dataclasses.replace(current, **changes)
+            return True
+
+    def replace_blob(
+        self, account: str, convid: str, *, expected_version: int, blob: bytes
+    ) -> None:
+        key = (account, convid)
+        with self._lock:
+            current = self._entries.get(key)
+            if current is None or current.state_version != expected_version:
+                raise VersionConflict.lost(convid, expected_version)
+            self._entries[key] = dataclasses.replace(current, state_version=expected_version + 1)
+            self._blobs[key] = bytes(blob)
+
+    def delete(self, account: str, convid: str) -> bool:
+        with self._lock:
+            self._blobs.pop((account, convid), None)
+            return self._entries.pop((account, convid), None) is not None
+
+    def _owned(self, account: str, owner: str, pinned: bool) -> list[ConversationEntry]:
+        with self._lock:
+            found = [
+                e
+                for e in self._entries.values()
+                if e.account == account and e.owner == owner and e.pinned == pinned
+            ]
+        return sorted(found, key=sort_key, reverse=True)
+
+    def list_pinned(self, account: str, owner: str) -> list[ConversationEntry]:
+        return self._owned(account, owner, pinned=True)
+
+    def list_recent(
+        self, account: str, owner: str, *, limit: int, cursor: str | None
+    ) -> tuple[list[ConversationEntry], str | None]:
+        if limit < 1:
+            raise ValueError(f"limit must be at least 1, got {limit}")
+        position = None if cursor is None else decode_cursor(cursor)
+        after = [e for e in self._owned(account, owner, False) if is_after_cursor(e, position)]
+        page = after[:limit]
+        return page, (encode_cursor(page[-1]) if len(after) > limit else None)
+
+    def count_pinned(self, account: str, owner: str) -> int:
+        return len(self._owned(account, owner, pinned=True))
+
+    def iter_entries(self, account: str | None = None) -> Iterator[ConversationEntry]:
+        with self._lock:
+            snapshot = list(self._entries.values())
+        return iter([e for e in snapshot if account is None or e.account == account])
+
+    def remember(
+        self, key: str, request_hash: str, response: bytes, now: datetime
+    ) -> tuple[str, bytes] | None:
+        now = utc(now, "now")
+        with self._lock:
+            stored = self._idempotency.get(key)
+            if stored is not None:
+                return stored[0], stored[1]
+            self._idempotency[key] = (request_hash, bytes(response), now)
+            return None
+
+    def recall(self, key: str) -> tuple[str, bytes] | None:
+        with self._lock:
+            stored = self._idempotency.get(key)
+        return None if stored is None else (stored[0], stored[1])
+
+    def check_integrity(self) -> list[str]:
+        with self._lock:
+            problems = [
+                f"conversation {key[1]!r} of account {key[0]!r}: state without entry"
+                for key in self._blobs
+                if key not in self._entries
+            ]
+            problems += [
+                f"conversation {e.convid!r} of account {e.account!r}: negative version"
+                for e in self._entries.values()
+                if e.state_version < 0
+            ]
+        return problems
+
+    def close(self) -> None:
+        """Nothing to release: the data simply goes when the object goes."""

@@ -1,0 +1,393 @@
+"""PostgreSQL conversation store: psycopg 3 with a connection pool, compare-and-swap in SQL.
+
+CAS is a conditional statement: creation is ``INSERT ... ON CONFLICT DO NOTHING`` and an update
+is ``UPDATE ... WHERE state_version = %s``; no returned row means someone else saved first. The
+row lock the UPDATE takes covers the state write in the same transaction. The pool checks each
+connection before lending it, so the store recovers by itself once a restarted server is back.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from datetime import UTC, datetime
+
+import psycopg
+from psycopg.conninfo import conninfo_to_dict
+from psycopg_pool import ConnectionPool
+
+from mock_account.stores.base import (
+    CommitOutcome,
+    CommitRequest,
+    ConversationEntry,
+    ConversationStore,
+    IdempotencyRecords,
+    StoredState,
+)
+from mock_account.stores.codec import decode_cursor, encode_cursor, from_micros, utc
+from mock_account.stores.errors import (
+    StoreConfigError,
+    StoreError,
+    StoreUnavailable,
+    VersionConflict,
+)
+from mock_account.stores.postgres import schema as postgres_schema
+
+_COLUMNS = (
+    "account, convid, owner, title, created, last_executed, last_read, pinned, state_version, "
+    "last_agent"
+)
+_BATCH = 500
+
+_SQL = {
+    "create": "INSERT INTO {s}.entries VALUES (%s, %s, %s, %s, %s, %s, %s, %s, false, 1, %s) "
+    f"ON CONFLICT DO NOTHING RETURNING {_COLUMNS}",
+    "advance": "UPDATE {s}.entries SET state_version = state_version + 1, last_executed = %s, "
+    "last_used = GREATEST(%s, last_read), last_agent = %s "
+    "WHERE account = %s AND convid = %s AND owner = %s AND state_version = %s "
+    f"RETURNING {_COLUMNS}",
+    "bump": "UPDATE {s}.entries SET state_version = state_version + 1 "
+    "WHERE account = %s AND convid = %s AND state_version = %s",
+    "put_state": "INSERT INTO {s}.states VALUES (%s, %s, %s) "
+    "ON CONFLICT (account, convid) DO UPDATE SET blob = excluded.blob",
+    "drop_state": "DELETE FROM {s}.states WHERE account = %s AND convid = %s",
+    "load": "SELECT "
+    + ", ".join(f"e.{c.strip()}" for c in _COLUMNS.split(","))
+    + ", s.blob FROM {s}.entries e LEFT JOIN {s}.states s "
+    "ON s.account = e.account AND s.convid = e.convid WHERE e.account = %s AND e.convid = %s",
+    "entry": f"SELECT {_COLUMNS} FROM {{s}}.entries WHERE account = %s AND convid = %s",
+    "exists": "SELECT 1 FROM {s}.entries WHERE account = %s AND convid = %s",
+    "delete": "DELETE FROM {s}.entries WHERE account = %s AND convid = %s",
+    "pinned": f"SELECT {_COLUMNS} FROM {{s}}.entries WHERE account = %s AND owner = %s "
+    "AND pinned ORDER BY last_used DESC, convid DESC",
+    "recent": f"SELECT {_COLUMNS} FROM {{s}}.entries WHERE account = %s AND owner = %s "
+    "AND NOT pinned ORDER BY last_used DESC, convid DESC LIMIT %s",
+    "recent_after": f"SELECT {_COLUMNS} FROM {{s}}.entries WHERE account = %s AND owner = %s "
+    "AND NOT pinned AND (last_used, convid) < (%s, %s) "
+    "ORDER BY last_used DESC, convid DESC LIMIT %s",
+    "count_pinned": "SELECT count(*) FROM {s}.entries WHERE account = %s AND owner = %s AND pinned",
+    "iter": f"SELECT {_COLUMNS} FROM {{s}}.entries WHERE (account, convid) > (%s, %s) "
+    "ORDER BY account, convid LIMIT %s",
+    "iter_account": f"SELECT {_COLUMNS} FROM {{s}}.entries WHERE account = %s "
+    "AND convid > %s ORDER BY convid LIMIT %s",
+    "remember": "INSERT INTO {s}.idempotency VALUES (%s, %s, %s, %s) "
+    "ON CONFLICT DO NOTHING RETURNING 1",
+    "recall": "SELECT request_hash, response FROM {s}.idempotency WHERE key = %s",
+    "version": "SELECT max(version) FROM {s}.schema_version",
+    "stale": "SELECT account, convid FROM {s}.entries "
+    "WHERE last_used <> GREATEST(last_executed, last_read)",
+    "indexes": "SELECT indexname FROM pg_indexes WHERE schemaname = %s",
+}
+
+
+# Batched saves: one statement per request, the state write conditional on the CAS having
+# matched a row, so a pipeline of them needs no round trip between the check and the write.
+_BATCH_CAS = {"create": _SQL["create"], "advance": _SQL["advance"]}
+_BATCH_STATE = {
+    "put": "INSERT INTO {s}.states SELECT account, convid, %s FROM saved "
+    "ON CONFLICT (account, convid) DO UPDATE SET blob = excluded.blob",
+    "drop": "DELETE FROM {s}.states AS s USING saved "
+    "WHERE s.account = saved.account AND s.convid = saved.convid",
+}
+_SQL.update(
+    {
+        f"batch_{cas}_{state}": f"WITH saved AS ({cas_sql}), stored AS ({state_sql}) "
+        f"SELECT {_COLUMNS} FROM saved"
+        for cas, cas_sql in _BATCH_CAS.items()
+        for state, state_sql in _BATCH_STATE.items()
+    }
+)
+
+
+def _entry(row: tuple) -> ConversationEntry:
+    return ConversationEntry(
+        account=row[0],
+        convid=row[1],
+        owner=row[2],
+        title=bytes(row[3]),
+        created=row[4].astimezone(UTC),
+        last_executed=row[5].astimezone(UTC),
+        last_read=row[6].astimezone(UTC),
+        pinned=bool(row[7]),
+        state_version=int(row[8]),
+        last_agent=str(row[9]),
+    )
+
+
+def _cas(r: CommitRequest, t: datetime) -> tuple[str, tuple]:
+    """The compare-and-swap statement of a save and its parameters."""
+    if r.expected_version == 0:
+        return "create", (r.account, r.convid, r.owner, r.title_if_new, t, t, t, t, r.agent)
+    return "advance", (t, t, r.agent, r.account, r.convid, r.owner, r.expected_version)
+
+
+def _filled(outcomes: list[CommitOutcome | None]) -> list[CommitOutcome]:
+    missing = [i for i, o in enumerate(outcomes) if o is None]
+    if missing:
+        raise AssertionError(f"batch requests {missing} got no outcome")
+    return [o for o in outcomes if o is not None]
+
+
+def describe(conninfo: str) -> str:
+    """``PostgreSQL at host:port/dbname`` for messages: never the password."""
+    params = conninfo_to_dict(conninfo)
+    host = params.get("host") or params.get("hostaddr") or "localhost"
+    return f"PostgreSQL at {host}:{params.get('port') or 5432}/{params.get('dbname') or ''}"
+
+
+class PostgresStore(ConversationStore, IdempotencyRecords):
+    """A store in one PostgreSQL schema, created and migrated on open."""
+
+    def __init__(
+        self,
+        conninfo: str,
+        *,
+        schema: str = "conversation_store",
+        min_size: int = 1,
+        max_size: int = 10,
+        timeout: float = 10.0,
+    ) -> None:
+        self.schema = postgres_schema.check_schema_name(schema)
+        try:
+            self.where = describe(conninfo)
+        except psycopg.ProgrammingError as exc:
+            raise StoreConfigError(f"invalid PostgreSQL URL: {str(exc).strip()}") from exc
+        self._password = str(conninfo_to_dict(conninfo).get("password") or "")
+        with self._errors():
+            with psycopg.connect(conninfo, autocommit=True) as conn:
+                postgres_schema.migrate(conn, schema, self.where)
+                self._sql = {k: postgres_schema.qualify(v, schema, conn) for k, v in _SQL.items()}
+            self._pool = ConnectionPool(
+                conninfo,
+                min_size=min_size,
+                max_size=max_size,
+                timeout=timeout,
+                kwargs={"autocommit": True},
+                check=ConnectionPool.check_connection,
+                name=f"conversation-store-{schema}",
+                open=True,
+            )
+
+    @contextmanager
+    def _errors(self) -> Iterator[None]:
+        try:
+            yield
+        except psycopg.OperationalError as exc:
+            raise StoreUnavailable(f"{self.where} is unavailable: {self._scrub(exc)}") from exc
+        except psycopg.Error as exc:
+            raise StoreError(f"{self.where}: {self._scrub(exc)}") from exc
+
+    def _scrub(self, exc: Exception) -> str:
+        text = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        return text.replace(self._password, "***") if self._password else text
+
+    @contextmanager
+    def _cursor(self, transaction: bool = False) -> Iterator[psycopg.Cursor]:
+        with self._errors(), self._pool.connection() as conn:
+            if transaction:
+                with conn.transaction(), conn.cursor() as cur:
+                    yield cur
+            else:
+                with conn.cursor() as cur:
+                    yield cur
+
+    def _rows(self, name: str, params: tuple) -> list[tuple]:
+        with self._cursor() as cur:
+            return cur.execute(self._sql[name], params).fetchall()
+
+    def commit(self, request: CommitRequest) -> ConversationEntry:
+        t = utc(request.now, "now")
+        with self._cursor(transaction=True) as cur:
+            cas, params = _cas(request, t)
+            cur.execute(self._sql[cas], params)
+            row = cur.fetchone()
+            if row is None:
+                raise VersionConflict.lost(request.convid, request.expected_version)
+            self._put_blob(cur, request.account, request.convid, request.blob)
+        return _entry(row)
+
+    def commit_runs(self, requests: Sequence[CommitRequest]) -> list[CommitOutcome]:
+        """Pipelined batch: one transaction, one round trip, a CAS statement per request.
+
+        A request whose CAS matches no row gets ``VersionConflict`` while the others commit.
+        Should a statement fail outright (bad data), the transaction is rolled back and the
+        requests are replayed one at a time, so only the faulty one fails.
+        """
+        outcomes: list[CommitOutcome | None] = [None] * len(requests)
+        batch: list[tuple[int, str, tuple]] = []
+        for i, r in enumerate(requests):
+            try:
+                t = utc(r.now, "now")
+            except (ValueError, TypeError, AttributeError) as exc:  # not a usable time
+                outcomes[i] = exc
+                continue
+            cas, params = _cas(r, t)
+            if r.blob is None:
+                batch.append((i, f"batch_{cas}_drop", params))
+            else:
+                batch.append((i, f"batch_{cas}_put", (*params, r.blob)))
+        if not batch:
+            return _filled(outcomes)
+        # Row locks taken in one order by every batch, so that overlapping batches cannot
+        # deadlock; the sort is stable, so saves of one conversation keep their order.
+        batch.sort(key=lambda item: (requests[item[0]].account, requests[item[0]].convid))
+        try:
+            with self._errors(), self._pool.connection() as conn:
+                cursors = []
+                with conn.pipeline(), conn.transaction():
+                    for _, name, params in batch:
+                        cur = conn.cursor()
+                        cur.execute(self._sql[name], params)
+                        cursors.append(cur)
+                rows = [cur.fetchone() for cur in cursors]
+        except StoreUnavailable as exc:
+            if not isinstance(exc.__cause__, psycopg.errors.DeadlockDetected):
+                raise
+            # Rolled back by the server (a writer outside batches locked in another order):
+            # nothing was saved, so saving them one at a time is safe.
+            return self._one_at_a_time(requests, [i for i, _, _ in batch], outcomes)
+        except StoreError:
+            # Rolled back as a whole: find the faulty request by saving them one at a time.
+            return self._one_at_a_time(requests, [i for i, _, _ in batch], outcomes)
+        for (i, _, _), row in zip(batch, rows, strict=True):
+            r = requests[i]
+            outcomes[i] = (
+                VersionConflict.lost(r.convid, r.expected_version) if row is None else _entry(row)
+            )
+        return _filled(outcomes)
+
+    def _one_at_a_time(
+        self,
+        requests: Sequence[CommitRequest],
+        indexes: list[int],
+        outcomes: list[CommitOutcome | None],
+    ) -> list[CommitOutcome]:
+        replayed = super().commit_runs([requests[i] for i in indexes])
+        for i, outcome in zip(indexes, replayed, strict=True):
+            outcomes[i] = outcome
+        return _filled(outcomes)
+
+    def _put_blob(self, cur: psycopg.Cursor, account: str, convid: str, blob: bytes | None) -> None:
+        if blob is None:
+            cur.execute(self._sql["drop_state"], (account, convid))
+        else:
+            cur.execute(self._sql["put_state"], (account, convid, blob))
+
+    def load(self, account: str, convid: str) -> StoredState | None:
+        rows = self._rows("load", (account, convid))
+        if not rows:
+            return None
+        blob = rows[0][10]
+        return StoredState(entry=_entry(rows[0]), blob=None if blob is None else bytes(blob))
+
+    def get_entry(self, account: str, convid: str) -> ConversationEntry | None:
+        rows = self._rows("entry", (account, convid))
+        return _entry(rows[0]) if rows else None
+
+    def update_entry(
+        self,
+        account: str,
+        convid: str,
+        *,
+        title: bytes | None = None,
+        pinned: bool | None = None,
+        last_read: datetime | None = None,
+    ) -> bool:
+        sets: list[str] = []
+        params: list[object] = []
+        if title is not None:
+            sets.append("title = %s")
+            params.append(title)
+        if pinned is not None:
+            sets.append("pinned = %s")
+            params.append(bool(pinned))
+        if last_read is not None:
+            t = utc(last_read, "last_read")
+            sets += ["last_read = %s", "last_used = GREATEST(last_executed, %s)"]
+            params += [t, t]
+        if not sets:
+            return bool(self._rows("exists", (account, convid)))
+        statement = postgres_schema.qualify(
+            "UPDATE {s}.entries SET " + ", ".join(sets) + " WHERE account = %s AND convid = %s",
+            self.schema,
+            None,
+        )
+        with self._cursor() as cur:
+            return cur.execute(statement, (*params, account, convid)).rowcount == 1
+
+    def replace_blob(
+        self, account: str, convid: str, *, expected_version: int, blob: bytes
+    ) -> None:
+        with self._cursor(transaction=True) as cur:
+            if cur.execute(self._sql["bump"], (account, convid, expected_version)).rowcount != 1:
+                raise VersionConflict.lost(convid, expected_version)
+            self._put_blob(cur, account, convid, blob)
+
+    def delete(self, account: str, convid: str) -> bool:
+        # The state goes with the entry: ON DELETE CASCADE.
+        with self._cursor() as cur:
+            return cur.execute(self._sql["delete"], (account, convid)).rowcount == 1
+
+    def list_pinned(self, account: str, owner: str) -> list[ConversationEntry]:
+        return [_entry(r) for r in self._rows("pinned", (account, owner))]
+
+    def list_recent(
+        self, account: str, owner: str, *, limit: int, cursor: str | None
+    ) -> tuple[list[ConversationEntry], str | None]:
+        if limit < 1:
+            raise ValueError(f"limit must be at least 1, got {limit}")
+        if cursor is None:
+            rows = self._rows("recent", (account, owner, limit + 1))
+        else:
+            micros, convid = decode_cursor(cursor)
+            rows = self._rows(
+                "recent_after", (account, owner, from_micros(micros), convid, limit + 1)
+            )
+        page = [_entry(r) for r in rows[:limit]]
+        return page, (encode_cursor(page[-1]) if len(rows) > limit else None)
+
+    def count_pinned(self, account: str, owner: str) -> int:
+        return int(self._rows("count_pinned", (account, owner))[0][0])
+
+    def iter_entries(self, account: str | None = None) -> Iterator[ConversationEntry]:
+        # Keyset batches: no connection is held between yields.
+        position: tuple[str, ...] = ("", "") if account is None else (account, "")
+        query = "iter" if account is None else "iter_account"
+        while True:
+            batch = [_entry(r) for r in self._rows(query, (*position, _BATCH))]
+            yield from batch
+            if len(batch) < _BATCH:
+                return
+            last = batch[-1]
+            position = (last.account, last.convid) if account is None else (account, last.convid)
+
+    def remember(
+        self, key: str, request_hash: str, response: bytes, now: datetime
+    ) -> tuple[str, bytes] | None:
+        t = utc(now, "now")
+        with self._cursor() as cur:
+            if cur.execute(self._sql["remember"], (key, request_hash, response, t)).fetchone():
+                return None
+        return self.recall(key)
+
+    def recall(self, key: str) -> tuple[str, bytes] | None:
+        rows = self._rows("recall", (key,))
+        return (rows[0][0], bytes(rows[0][1])) if rows else None
+
+    def check_integrity(self) -> list[str]:
+        problems: list[str] = []
+        version = self._rows("version", ())[0][0]
+        if version != postgres_schema.LATEST:
+            problems.append(f"schema version is {version}, expected {postgres_schema.LATEST}")
+        indexes = {r[0] for r in self._rows("indexes", (self.schema,))}
+        if "entries_by_user" not in indexes:
+            problems.append("index entries_by_user is missing")
+        problems += [
+            f"conversation {convid!r} of account {account!r}: stale last_used"
+            for account, convid in self._rows("stale", ())
+        ]
+        return problems
+
+    def close(self) -> None:
+        if hasattr(self, "_pool"):
+            self._pool.close()

@@ -1,0 +1,118 @@
+"""Lua scripts of the Redis conversation store (each runs atomically on the server).
+
+Conversation scripts touch only one conversation's keys (``entry`` hash, ``state`` string), which
+share a cluster slot through their hash tag. Each successful change stamps the entry with ``rev``,
+a per-conversation number that always grows (server time in microseconds, at least previous + 1).
+
+Index scripts touch only one user's keys (``recent`` and ``pinned`` sorted sets scored by
+last_used, and ``revs``, the rev each member was indexed at). They apply a change only if its rev
+is newer than the indexed one, so index updates arriving out of order still converge on the
+latest entry.
+
+Conversation scripts return the entry as a flat HGETALL list, or nil when the conversation is
+missing or the compare-and-swap failed.
+"""
+
+from __future__ import annotations
+
+# Shared prologue: compute the next rev of the conversation whose entry is KEYS[1].
+_NEXT_REV = """
+local t = redis.call('TIME')
+local rev = tonumber(t[1]) * 1000000 + tonumber(t[2])
+local previous = tonumber(redis.call('HGET', KEYS[1], 'rev') or '0')
+if rev <= previous then rev = previous + 1 end
+rev = string.format('%.0f', rev)
+"""
+
+# KEYS: entry, state. ARGV: expected, account, convid, owner, now, title, has_blob, blob, agent.
+COMMIT = (
+    """
+local expected = tonumber(ARGV[1])
+if expected == 0 then
+  if redis.call('EXISTS', KEYS[1]) == 1 then return nil end
+else
+  local cur = redis.call('HMGET', KEYS[1], 'version', 'owner')
+  if not cur[1] or tonumber(cur[1]) ~= expected or cur[2] ~= ARGV[4] then return nil end
+end
+"""
+    + _NEXT_REV
+    + """
+if expected == 0 then
+  redis.call('HSET', KEYS[1], 'account', ARGV[2], 'convid', ARGV[3], 'owner', ARGV[4],
+             'title', ARGV[6], 'created', ARGV[5], 'last_read', ARGV[5], 'pinned', '0')
+end
+redis.call('HSET', KEYS[1], 'version', string.format('%d', expected + 1),
+           'last_executed', ARGV[5], 'rev', rev, 'agent', ARGV[9])
+if ARGV[7] == '1' then redis.call('SET', KEYS[2], ARGV[8]) else redis.call('DEL', KEYS[2]) end
+return redis.call('HGETALL', KEYS[1])
+"""
+)
+
+# KEYS: entry. ARGV: title ('' = keep, else 't' .. title), pinned ('' = keep, '0', '1'),
+# last_read ('' = keep, else microseconds).
+UPDATE = (
+    """
+if redis.call('EXISTS', KEYS[1]) == 0 then return nil end
+"""
+    + _NEXT_REV
+    + """
+if ARGV[1] ~= '' then redis.call('HSET', KEYS[1], 'title', string.sub(ARGV[1], 2)) end
+if ARGV[2] ~= '' then redis.call('HSET', KEYS[1], 'pinned', ARGV[2]) end
+if ARGV[3] ~= '' then redis.call('HSET', KEYS[1], 'last_read', ARGV[3]) end
+redis.call('HSET', KEYS[1], 'rev', rev)
+return redis.call('HGETALL', KEYS[1])
+"""
+)
+
+# KEYS: entry, state. ARGV: expected, blob.
+REPLACE = (
+    """
+local version = redis.call('HGET', KEYS[1], 'version')
+if not version or tonumber(version) ~= tonumber(ARGV[1]) then return nil end
+"""
+    + _NEXT_REV
+    + """
+redis.call('HSET', KEYS[1], 'version', string.format('%d', tonumber(ARGV[1]) + 1), 'rev', rev)
+redis.call('SET', KEYS[2], ARGV[2])
+return redis.call('HGETALL', KEYS[1])
+"""
+)
+
+# KEYS: entry, state. Returns the entry as it was before deletion.
+DELETE = """
+local entry = redis.call('HGETALL', KEYS[1])
+if #entry == 0 then return nil end
+redis.call('DEL', KEYS[1], KEYS[2])
+return entry
+"""
+
+# KEYS: recent, pinned, revs. ARGV: convid, rev, pinned ('0'/'1'), score (last_used).
+INDEX_SYNC = """
+local indexed = redis.call('HGET', KEYS[3], ARGV[1])
+if indexed and tonumber(indexed) >= tonumber(ARGV[2]) then return 0 end
+redis.call('HSET', KEYS[3], ARGV[1], ARGV[2])
+local into, out = KEYS[1], KEYS[2]
+if ARGV[3] == '1' then into, out = KEYS[2], KEYS[1] end
+redis.call('ZREM', out, ARGV[1])
+redis.call('ZADD', into, ARGV[4], ARGV[1])
+return 1
+"""
+
+# KEYS: recent, pinned, revs. ARGV: convid, rev. Removes the member unless indexed at a newer rev
+# (a conversation re-created under the same id after the deletion).
+INDEX_REMOVE = """
+local indexed = redis.call('HGET', KEYS[3], ARGV[1])
+if indexed and tonumber(indexed) > tonumber(ARGV[2]) then return 0 end
+redis.call('HDEL', KEYS[3], ARGV[1])
+redis.call('ZREM', KEYS[1], ARGV[1])
+redis.call('ZREM', KEYS[2], ARGV[1])
+return 1
+"""
+
+# KEYS: idempotency hash. ARGV: request_hash, response, now. Returns nil when newly stored.
+REMEMBER = """
+local stored = redis.call('HMGET', KEYS[1], 'request_hash', 'response')
+if stored[1] then return stored end
+redis.call('HSET', KEYS[1], 'request_hash', ARGV[1], 'response', ARGV[2], 'created', ARGV[3])
+return nil
+"""

@@ -1,0 +1,308 @@
+"""Redis conversation store: Lua compare-and-swap per conversation, per-user sorted-set indexes.
+
+Key layout (``P`` is the store's prefix, components are percent-encoded)::
+
+    P:conv:{account/convid}:entry    hash: ids, owner, title, times, pinned, version, rev
+    P:conv:{account/convid}:state    string: the state blob (absent when there is none)
+    P:user:{account/owner}:recent    sorted set of unpinned convids, score = last_used
+    P:user:{account/owner}:pinned    sorted set of pinned convids, score = last_used
+    P:user:{account/owner}:revs      hash: convid -> rev it was indexed at
+    P:idem:{key}                     hash: request_hash, response, created
+
+The hash tags keep a conversation's keys (and a user's keys) in one cluster slot, so each script
+touches a single slot. The entry is the truth; the user's index is updated right after each change,
+rev-guarded so that updates racing each other still converge (see ``redis_scripts``), and listing
+repairs what a writer that died between the two steps left behind (see ``redis_index``).
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from datetime import datetime
+
+import redis
+from redis.backoff import NoBackoff
+from redis.retry import Retry
+
+from mock_account.stores.base import (
+    CommitOutcome,
+    CommitRequest,
+    ConversationEntry,
+    ConversationStore,
+    IdempotencyRecords,
+    StoredState,
+)
+from mock_account.stores.codec import decode_cursor, encode_cursor, to_micros
+from mock_account.stores.errors import (
+    StoreConfigError,
+    StoreError,
+    StoreUnavailable,
+    VersionConflict,
+)
+from mock_account.stores.redis import scripts as redis_scripts
+from mock_account.stores.redis.index import UserIndex
+from mock_account.stores.redis.layout import (
+    Fields,
+    as_fields,
+    conv_keys,
+    entry_of,
+    idempotency_key,
+    q,
+)
+
+log = logging.getLogger(__name__)
+PREFIX_RE = re.compile(r"[A-Za-z0-9_.:-]{1,64}")
+_BATCH = 200
+_SCRIPTS = ("COMMIT", "UPDATE", "REPLACE", "DELETE", "REMEMBER")
+
+
+def _filled(outcomes: list[CommitOutcome | None]) -> list[CommitOutcome]:
+    missing = [i for i, o in enumerate(outcomes) if o is None]
+    if missing:
+        raise AssertionError(f"batch requests {missing} got no outcome")
+    return [o for o in outcomes if o is not None]
+
+
+class RedisStore(ConversationStore, IdempotencyRecords):
+    """A store in one Redis database, every key under ``prefix``."""
+
+    def __init__(self, url: str, *, prefix: str = "convstore") -> None:
+        if not PREFIX_RE.fullmatch(prefix):
+            raise StoreConfigError(
+                f"Redis key prefix {prefix!r} is invalid: use 1-64 of A-Z a-z 0-9 _ . : -"
+            )
+        self.prefix = prefix
+        try:
+            # No automatic retry: a retried script may already have run, and re-running a commit
+            # would report a conflict for a save that happened. The failure surfaces instead.
+            self._redis = redis.Redis.from_url(
+                url, socket_connect_timeout=5, socket_timeout=10, retry=Retry(NoBackoff(), 0)
+            )
+        except (ValueError, TypeError) as exc:
+            raise StoreConfigError(f"invalid Redis URL: {exc}") from exc
+        params = self._redis.connection_pool.connection_kwargs
+        place = f"{params.get('host', 'localhost')}:{params.get('port', 6379)}"
+        self.where = f"Redis at {place}/{params.get('db', 0)}"
+        self._scripts = {
+            name: self._redis.register_script(getattr(redis_scripts, name)) for name in _SCRIPTS
+        }
+        self._index = UserIndex(self._redis, prefix)
+        try:
+            with self._errors():
+                self._redis.ping()
+        except TypeError as exc:  # redis-py passes unknown URL options on to the connection
+            raise StoreConfigError(f"{self.where}: unsupported URL option ({exc})") from exc
+
+    @contextmanager
+    def _errors(self) -> Iterator[None]:
+        try:
+            yield
+        except (redis.ConnectionError, redis.TimeoutError) as exc:
+            raise StoreUnavailable(f"{self.where} is unavailable: {exc}") from exc
+        except redis.RedisError as exc:
+            raise StoreError(f"{self.where}: {exc}") from exc
+
+    def _run(self, script: str, keys: list[str], args: list[object]) -> Fields:
+        """Run a conversation script, then bring the owner's index up to date with its result."""
+        with self._errors():
+            fields = as_fields(self._scripts[script](keys=keys, args=args))
+        if fields:
+            try:
+                self._index.sync(fields)
+            except redis.RedisError as exc:
+                # The change itself is saved: reporting a failure would make the caller redo a
+                # write that happened. Listing heals a stale index; check_integrity reports it.
+                log.warning("%s: index update of %r failed: %s", self.where, fields[b"convid"], exc)
+        return fields
+
+    # -- conversations ---------------------------------------------------------------------------
+
+    def commit(self, request: CommitRequest) -> ConversationEntry:
+        r = request
+        args = self._commit_args(r)
+        if r.expected_version == 0:
+            with self._errors():
+                self._index.reserve(r.account, r.owner, r.convid, int(args[4]))
+        entry = entry_of(self._run("COMMIT", conv_keys(self.prefix, r.account, r.convid), args))
+        if entry is None:
+            raise VersionConflict.lost(r.convid, r.expected_version)
+        return entry
+
+    def commit_runs(self, requests: Sequence[CommitRequest]) -> list[CommitOutcome]:
+        """Pipelined batch: the CAS scripts of all requests in one round trip, then the indexes.
+
+        Each script is atomic on its own and answers on its own, so a conflicting request gets
+        ``VersionConflict`` while the others are saved (the pipeline is not a transaction).
+        """
+        outcomes: list[CommitOutcome | None] = [None] * len(requests)
+        sent: list[int] = []
+        with self._errors():
+            pipe = self._redis.pipeline(transaction=False)
+            for i, r in enumerate(requests):
+                try:
+                    args = self._commit_args(r)
+                except (ValueError, TypeError, AttributeError) as exc:  # not a usable time
+                    outcomes[i] = exc
+                    continue
+                keys = conv_keys(self.prefix, r.account, r.convid)
+                if r.expected_version == 0:
+                    self._index.reserve(r.account, r.owner, r.convid, int(args[4]), client=pipe)
+                    sent.append(-1)  # the reservation's reply, skipped below
+                self._scripts["COMMIT"](keys=keys, args=args, client=pipe)
+                sent.append(i)
+            replies = pipe.execute(raise_on_error=False) if sent else []
+        saved: list[Fields] = []
+        for i, reply in zip(sent, replies, strict=True):
+            if i < 0:
+                continue
+            r = requests[i]
+            if isinstance(reply, Exception):
+                outcomes[i] = StoreError(f"{self.where}: {reply}")
+                continue
+            fields = as_fields(reply)
+            entry = entry_of(fields)
+            if entry is None:
+                outcomes[i] = VersionConflict.lost(r.convid, r.expected_version)
+            else:
+                outcomes[i] = entry
+                saved.append(fields)
+        if saved:
+            try:
+                self._index.sync_many(saved)
+            except redis.RedisError as exc:
+                # As in _run: the saves happened; listing heals the index.
+                log.warning("%s: index update of %d saves failed: %s", self.where, len(saved), exc)
+        return _filled(outcomes)
+
+    @staticmethod
+    def _commit_args(r: CommitRequest) -> list[object]:
+        return [
+            r.expected_version,
+            r.account,
+            r.convid,
+            r.owner,
+            to_micros(r.now, "now"),
+            r.title_if_new,
+            0 if r.blob is None else 1,
+            b"" if r.blob is None else r.blob,
+            r.agent,
+        ]
+
+    def load(self, account: str, convid: str) -> StoredState | None:
+        entry_key, state_key = conv_keys(self.prefix, account, convid)
+        with self._errors():
+            # One slot, MULTI/EXEC: entry and blob come from the same moment.
+            fields, blob = self._redis.pipeline().hgetall(entry_key).get(state_key).execute()
+        entry = entry_of(as_fields(fields))
+        return None if entry is None else StoredState(entry=entry, blob=blob)
+
+    def get_entry(self, account: str, convid: str) -> ConversationEntry | None:
+        with self._errors():
+            return entry_of(
+                as_fields(self._redis.hgetall(conv_keys(self.prefix, account, convid)[0]))
+            )
+
+    def update_entry(
+        self,
+        account: str,
+        convid: str,
+        *,
+        title: bytes | None = None,
+        pinned: bool | None = None,
+        last_read: datetime | None = None,
+    ) -> bool:
+        args = [
+            b"" if title is None else b"t" + title,  # marked so an empty title is not "keep"
+            "" if pinned is None else str(int(pinned)),
+            "" if last_read is None else to_micros(last_read, "last_read"),
+        ]
+        return bool(self._run("UPDATE", conv_keys(self.prefix, account, convid)[:1], args))
+
+    def replace_blob(
+        self, account: str, convid: str, *, expected_version: int, blob: bytes
+    ) -> None:
+        keys = conv_keys(self.prefix, account, convid)
+        if not self._run("REPLACE", keys, [expected_version, blob]):
+            raise VersionConflict.lost(convid, expected_version)
+
+    def delete(self, account: str, convid: str) -> bool:
+        with self._errors():
+            fields = as_fields(
+                self._scripts["DELETE"](keys=conv_keys(self.prefix, account, convid), args=[])
+            )
+            entry = entry_of(fields)
+            if entry is not None:
+                self._index.remove(account, entry.owner, convid, fields[b"rev"])
+        return entry is not None
+
+    # -- listing ---------------------------------------------------------------------------------
+
+    def list_pinned(self, account: str, owner: str) -> list[ConversationEntry]:
+        with self._errors():
+            return self._index.listed(account, owner, pinned=True, position=None, want=None)
+
+    def list_recent(
+        self, account: str, owner: str, *, limit: int, cursor: str | None
+    ) -> tuple[list[ConversationEntry], str | None]:
+        if limit < 1:
+            raise ValueError(f"limit must be at least 1, got {limit}")
+        position = None if cursor is None else decode_cursor(cursor)
+        with self._errors():
+            found = self._index.listed(
+                account, owner, pinned=False, position=position, want=limit + 1
+            )
+        page = found[:limit]
+        return page, (encode_cursor(page[-1]) if len(found) > limit else None)
+
+    def count_pinned(self, account: str, owner: str) -> int:
+        with self._errors():
+            return self._index.count_pinned(account, owner)
+
+    def iter_entries(self, account: str | None = None) -> Iterator[ConversationEntry]:
+        scope = "*" if account is None else f"{{{q(account)}/*}}"
+        with self._errors():
+            keys = list(
+                self._redis.scan_iter(match=f"{self.prefix}:conv:{scope}:entry", count=_BATCH)
+            )
+        for start in range(0, len(keys), _BATCH):
+            with self._errors():
+                pipe = self._redis.pipeline(transaction=False)
+                for key in keys[start : start + _BATCH]:
+                    pipe.hgetall(key)
+                replies = pipe.execute()
+            for reply in replies:
+                entry = entry_of(as_fields(reply))
+                if entry is not None:  # deleted since the scan
+                    yield entry
+
+    # -- idempotency, health ---------------------------------------------------------------------
+
+    def remember(
+        self, key: str, request_hash: str, response: bytes, now: datetime
+    ) -> tuple[str, bytes] | None:
+        with self._errors():
+            stored = self._scripts["REMEMBER"](
+                keys=[idempotency_key(self.prefix, key)],
+                args=[request_hash, response, to_micros(now, "now")],
+            )
+        return None if stored is None else (stored[0].decode(), stored[1])
+
+    def recall(self, key: str) -> tuple[str, bytes] | None:
+        with self._errors():
+            found = self._redis.hmget(idempotency_key(self.prefix, key), "request_hash", "response")
+        return None if found[0] is None else (found[0].decode(), found[1])
+
+    def check_integrity(self) -> list[str]:
+        with self._errors():
+            problems = self._index.check(list(self.iter_entries()))
+            pattern = f"{self.prefix}:conv:*:state"
+            for key in self._redis.scan_iter(match=pattern, count=_BATCH):
+                if not self._redis.exists(key[: -len(b"state")] + b"entry"):
+                    problems.append(f"state without entry: {key.decode()}")
+        return problems
+
+    def close(self) -> None:
+        self._redis.close()

@@ -1,0 +1,86 @@
+"""SQLite schema of the conversation store and its migrations.
+
+``schema_version`` holds one row with the version applied. Each migration runs inside the caller's
+``BEGIN IMMEDIATE`` transaction, so two processes opening a new file at once cannot both apply it.
+Times are integer microseconds since the epoch (UTC); ``last_used`` is kept equal to
+``max(last_executed, last_read)`` so the listing index can serve the recent list directly.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+
+from mock_account.stores.errors import StoreError
+
+MIGRATIONS: list[tuple[int, tuple[str, ...]]] = [
+    (
+        1,
+        (
+            """CREATE TABLE entries (
+                account TEXT NOT NULL,
+                convid TEXT NOT NULL,
+                owner TEXT NOT NULL,
+                title BLOB NOT NULL,
+                created INTEGER NOT NULL,
+                last_executed INTEGER NOT NULL,
+                last_read INTEGER NOT NULL,
+                last_used INTEGER NOT NULL,
+                pinned INTEGER NOT NULL CHECK (pinned IN (0, 1)),
+                state_version INTEGER NOT NULL CHECK (state_version >= 0),
+                PRIMARY KEY (account, convid)
+            )""",
+            # Serves list_recent / list_pinned / count_pinned of one user without a sort.
+            """CREATE INDEX entries_by_user
+                ON entries (account, owner, pinned, last_used DESC, convid DESC)""",
+            # States apart from entries: listing scans stay small however big the blobs are.
+            """CREATE TABLE states (
+                account TEXT NOT NULL,
+                convid TEXT NOT NULL,
+                blob BLOB NOT NULL,
+                PRIMARY KEY (account, convid)
+            )""",
+            """CREATE TABLE idempotency (
+                key TEXT PRIMARY KEY,
+                request_hash TEXT NOT NULL,
+                response BLOB NOT NULL,
+                created INTEGER NOT NULL
+            )""",
+        ),
+    ),
+    # The agent of the latest saved run, so routing a follow-up needs no decryption.
+    (2, ("ALTER TABLE entries ADD COLUMN last_agent TEXT NOT NULL DEFAULT ''",)),
+]
+
+LATEST = MIGRATIONS[-1][0]
+
+# Queries listing (account, convid) of rows that break an invariant, with what is wrong.
+CONSISTENCY_CHECKS: list[tuple[str, str]] = [
+    (
+        "SELECT account, convid FROM states s WHERE NOT EXISTS "
+        "(SELECT 1 FROM entries e WHERE e.account = s.account AND e.convid = s.convid)",
+        "state without entry",
+    ),
+    (
+        "SELECT account, convid FROM entries WHERE last_used != max(last_executed, last_read)",
+        "stale last_used",
+    ),
+]
+
+
+def migrate(conn: sqlite3.Connection, where: str) -> None:
+    """Bring the schema to ``LATEST``; the caller holds a write transaction."""
+    conn.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
+    row = conn.execute("SELECT max(version) FROM schema_version").fetchone()
+    current = row[0] or 0
+    if current > LATEST:
+        raise StoreError(
+            f"SQLite store {where} has schema version {current}, newer than this program "
+            f"understands ({LATEST}); upgrade the program"
+        )
+    for version, statements in MIGRATIONS:
+        if version > current:
+            for statement in statements:
+                conn.execute(statement)
+    if current < LATEST:
+        conn.execute("DELETE FROM schema_version")
+        conn.execute("INSERT INTO schema_version (version) VALUES (?)", (LATEST,))

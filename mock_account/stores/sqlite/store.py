@@ -1,0 +1,290 @@
+"""SQLite conversation store (the embedded default): WAL journal, atomic compare-and-swap writes.
+
+Each thread gets its own connection (see ``sqlite_connections``). Every write runs in
+``BEGIN IMMEDIATE``, which takes the database's write lock before reading, so the version check
+and the write are one atomic step across threads and processes alike; other writers wait up to
+``timeout`` seconds for the lock. Reads are single statements, hence one consistent snapshot
+(WAL readers never block writers).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator, Sequence
+from datetime import datetime
+from pathlib import Path
+
+from mock_account.stores.base import (
+    CommitOutcome,
+    CommitRequest,
+    ConversationEntry,
+    ConversationStore,
+    IdempotencyRecords,
+    StoredState,
+)
+from mock_account.stores.codec import decode_cursor, encode_cursor, from_micros, to_micros
+from mock_account.stores.errors import StoreError, VersionConflict
+from mock_account.stores.sqlite import schema as sqlite_schema
+from mock_account.stores.sqlite.connections import SqliteConnections
+
+_COLUMNS = (
+    "account, convid, owner, title, created, last_executed, last_read, pinned, state_version, "
+    "last_agent"
+)
+_BATCH = 500
+# The compare-and-swap statements return the new entry themselves (RETURNING, SQLite 3.35+):
+# a save is the entry statement, the blob statement and the commit, with no read-back.
+_CREATE = (
+    "INSERT INTO entries VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, 1, ?) "
+    f"ON CONFLICT DO NOTHING RETURNING {_COLUMNS}"
+)
+_ADVANCE = (
+    "UPDATE entries SET state_version = state_version + 1, last_executed = ?, "
+    "last_used = max(?, last_read), last_agent = ? "
+    "WHERE account = ? AND convid = ? AND owner = ? AND state_version = ? "
+    f"RETURNING {_COLUMNS}"
+)
+_LOAD = (
+    f"SELECT {', '.join(f'e.{c.strip()}' for c in _COLUMNS.split(','))}, s.blob "
+    "FROM entries e LEFT JOIN states s ON s.account = e.account AND s.convid = e.convid "
+    "WHERE e.account = ? AND e.convid = ?"
+)
+
+
+def _entry(row: tuple) -> ConversationEntry:
+    return ConversationEntry(
+        account=row[0],
+        convid=row[1],
+        owner=row[2],
+        title=bytes(row[3]),
+        created=from_micros(row[4]),
+        last_executed=from_micros(row[5]),
+        last_read=from_micros(row[6]),
+        pinned=bool(row[7]),
+        state_version=row[8],
+        last_agent=row[9],
+    )
+
+
+class SqliteStore(ConversationStore, IdempotencyRecords):
+    """A store in one SQLite file; the file and its parent folder are created when missing."""
+
+    def __init__(
+        self, path: str | Path, *, synchronous: str = "NORMAL", timeout: float = 10.0
+    ) -> None:
+        self.path = Path(path)
+        self._db = SqliteConnections(self.path, synchronous=synchronous, timeout=timeout)
+        with self._db.errors():
+            self._db.conn().execute("PRAGMA journal_mode=WAL")
+            with self._db.write() as conn:
+                sqlite_schema.migrate(conn, str(self.path))
+
+    def _read_one(self, sql: str, params: tuple) -> tuple | None:
+        with self._db.errors():
+            return self._db.conn().execute(sql, params).fetchone()
+
+    # -- conversations ---------------------------------------------------------------------------
+
+    def commit(self, request: CommitRequest) -> ConversationEntry:
+        t = to_micros(request.now, "now")
+        with self._db.errors(), self._db.write() as conn:
+            return self._commit(conn, request, t)
+
+    def commit_runs(self, requests: Sequence[CommitRequest]) -> list[CommitOutcome]:
+        """Group commit: every request in one write transaction, each with its own CAS.
+
+        Each request runs inside a savepoint, so one that fails is undone alone and the others
+        still commit; the batch pays for one lock acquisition and one WAL commit.
+        """
+        outcomes: list[CommitOutcome] = []
+        with self._db.errors(), self._db.write() as conn:
+            for request in requests:
+                try:
+                    t = to_micros(request.now, "now")
+                except (ValueError, TypeError, AttributeError) as exc:  # not a usable time
+                    outcomes.append(exc)
+                    continue
+                conn.execute("SAVEPOINT commit_item")
+                try:
+                    outcomes.append(self._commit(conn, request, t))
+                except VersionConflict as exc:
+                    conn.execute("ROLLBACK TO commit_item")
+                    outcomes.append(exc)
+                except (sqlite3.IntegrityError, sqlite3.InterfaceError) as exc:
+                    # A problem of this request's data; anything else concerns the whole batch.
+                    conn.execute("ROLLBACK TO commit_item")
+                    outcomes.append(StoreError(f"SQLite store {self.path}: {exc}"))
+                finally:
+                    conn.execute("RELEASE commit_item")
+        return outcomes
+
+    def _commit(self, conn: sqlite3.Connection, r: CommitRequest, t: int) -> ConversationEntry:
+        """One compare-and-swap save inside the caller's write transaction."""
+        if r.expected_version == 0:
+            params: tuple = (r.account, r.convid, r.owner, r.title_if_new, t, t, t, t, r.agent)
+            rows = conn.execute(_CREATE, params).fetchall()
+        else:
+            params = (t, t, r.agent, r.account, r.convid, r.owner, r.expected_version)
+            rows = conn.execute(_ADVANCE, params).fetchall()
+        if len(rows) != 1:
+            raise VersionConflict.lost(r.convid, r.expected_version)
+        self._put_blob(conn, (r.account, r.convid), r.blob)
+        return _entry(rows[0])
+
+    @staticmethod
+    def _put_blob(conn: sqlite3.Connection, key: tuple[str, str], blob: bytes | None) -> None:
+        if blob is None:
+            conn.execute("DELETE FROM states WHERE account = ? AND convid = ?", key)
+        else:
+            conn.execute(
+                "INSERT INTO states VALUES (?, ?, ?) "
+                "ON CONFLICT (account, convid) DO UPDATE SET blob = excluded.blob",
+                (*key, blob),
+            )
+
+    def load(self, account: str, convid: str) -> StoredState | None:
+        row = self._read_one(_LOAD, (account, convid))
+        if row is None:
+            return None
+        return StoredState(entry=_entry(row), blob=None if row[10] is None else bytes(row[10]))
+
+    def get_entry(self, account: str, convid: str) -> ConversationEntry | None:
+        row = self._read_one(
+            f"SELECT {_COLUMNS} FROM entries WHERE account = ? AND convid = ?", (account, convid)
+        )
+        return None if row is None else _entry(row)
+
+    def update_entry(
+        self,
+        account: str,
+        convid: str,
+        *,
+        title: bytes | None = None,
+        pinned: bool | None = None,
+        last_read: datetime | None = None,
+    ) -> bool:
+        sets: list[str] = []
+        params: list[object] = []
+        if title is not None:
+            sets.append("title = ?")
+            params.append(title)
+        if pinned is not None:
+            sets.append("pinned = ?")
+            params.append(int(pinned))
+        if last_read is not None:
+            t = to_micros(last_read, "last_read")
+            sets += ["last_read = ?", "last_used = max(last_executed, ?)"]
+            params += [t, t]
+        with self._db.errors(), self._db.write() as conn:
+            sql = f"UPDATE entries SET {', '.join(sets)}" if sets else "SELECT 1 FROM entries"
+            cur = conn.execute(
+                f"{sql} WHERE account = ? AND convid = ?", (*params, account, convid)
+            )
+            return cur.rowcount == 1 if sets else cur.fetchone() is not None
+
+    def replace_blob(
+        self, account: str, convid: str, *, expected_version: int, blob: bytes
+    ) -> None:
+        with self._db.errors(), self._db.write() as conn:
+            cur = conn.execute(
+                "UPDATE entries SET state_version = state_version + 1 "
+                "WHERE account = ? AND convid = ? AND state_version = ?",
+                (account, convid, expected_version),
+            )
+            if cur.rowcount != 1:
+                raise VersionConflict.lost(convid, expected_version)
+            self._put_blob(conn, (account, convid), blob)
+
+    def delete(self, account: str, convid: str) -> bool:
+        with self._db.errors(), self._db.write() as conn:
+            conn.execute("DELETE FROM states WHERE account = ? AND convid = ?", (account, convid))
+            cur = conn.execute(
+                "DELETE FROM entries WHERE account = ? AND convid = ?", (account, convid)
+            )
+            return cur.rowcount == 1
+
+    # -- listing ---------------------------------------------------------------------------------
+
+    def _select(self, sql: str, params: tuple) -> list[ConversationEntry]:
+        with self._db.errors():
+            return [_entry(r) for r in self._db.conn().execute(sql, params).fetchall()]
+
+    def list_pinned(self, account: str, owner: str) -> list[ConversationEntry]:
+        return self._select(
+            f"SELECT {_COLUMNS} FROM entries WHERE account = ? AND owner = ? AND pinned = 1 "
+            "ORDER BY last_used DESC, convid DESC",
+            (account, owner),
+        )
+
+    def list_recent(
+        self, account: str, owner: str, *, limit: int, cursor: str | None
+    ) -> tuple[list[ConversationEntry], str | None]:
+        if limit < 1:
+            raise ValueError(f"limit must be at least 1, got {limit}")
+        after = "" if cursor is None else "AND (last_used, convid) < (?, ?) "
+        position = () if cursor is None else decode_cursor(cursor)
+        found = self._select(
+            f"SELECT {_COLUMNS} FROM entries WHERE account = ? AND owner = ? AND pinned = 0 "
+            f"{after}ORDER BY last_used DESC, convid DESC LIMIT ?",
+            (account, owner, *position, limit + 1),
+        )
+        page = found[:limit]
+        return page, (encode_cursor(page[-1]) if len(found) > limit else None)
+
+    def count_pinned(self, account: str, owner: str) -> int:
+        row = self._read_one(
+            "SELECT count(*) FROM entries WHERE account = ? AND owner = ? AND pinned = 1",
+            (account, owner),
+        )
+        return int(row[0]) if row else 0
+
+    def iter_entries(self, account: str | None = None) -> Iterator[ConversationEntry]:
+        # Keyset batches: no statement stays open between yields, so writers are never held up.
+        where = "" if account is None else "account = ? AND "
+        base = () if account is None else (account,)
+        position: tuple[str, str] = ("", "")
+        while True:
+            batch = self._select(
+                f"SELECT {_COLUMNS} FROM entries WHERE {where}(account, convid) > (?, ?) "
+                "ORDER BY account, convid LIMIT ?",
+                (*base, *position, _BATCH),
+            )
+            yield from batch
+            if len(batch) < _BATCH:
+                return
+            position = (batch[-1].account, batch[-1].convid)
+
+    # -- idempotency, health ---------------------------------------------------------------------
+
+    def remember(
+        self, key: str, request_hash: str, response: bytes, now: datetime
+    ) -> tuple[str, bytes] | None:
+        t = to_micros(now, "now")
+        with self._db.errors(), self._db.write() as conn:
+            row = conn.execute(
+                "SELECT request_hash, response FROM idempotency WHERE key = ?", (key,)
+            ).fetchone()
+            if row is not None:
+                return row[0], bytes(row[1])
+            conn.execute(
+                "INSERT INTO idempotency VALUES (?, ?, ?, ?)", (key, request_hash, response, t)
+            )
+            return None
+
+    def recall(self, key: str) -> tuple[str, bytes] | None:
+        row = self._read_one("SELECT request_hash, response FROM idempotency WHERE key = ?", (key,))
+        return None if row is None else (row[0], bytes(row[1]))
+
+    def check_integrity(self) -> list[str]:
+        with self._db.errors():
+            conn = self._db.conn()
+            problems = [r[0] for r in conn.execute("PRAGMA integrity_check") if r[0] != "ok"]
+            for query, what in sqlite_schema.CONSISTENCY_CHECKS:
+                problems += [
+                    f"conversation {convid!r} of account {account!r}: {what}"
+                    for account, convid in conn.execute(query)
+                ]
+        return problems
+
+    def close(self) -> None:
+        self._db.close()

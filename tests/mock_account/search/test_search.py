@@ -1,0 +1,269 @@
+"""Agent search: BM25 and embedding ranking, tag filter, no-match rule, determinism."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pytest
+
+from agents_catalog.agent_format import AgentDefinition
+from mock_account.search.index import BM25Params, SearchIndex
+from mock_account.search.text import split_name, terms
+
+
+@dataclass(frozen=True)
+class Agent:
+    name: str
+    title: str
+    tag: str
+    description: str
+    examples: tuple[str, ...] = ()
+
+
+AGENTS = [
+    Agent(
+        "BookBusinessFlight",
+        "Book a flight for a business trip",
+        "travel",
+        "Books a plane ticket for a work trip: destination, dates and airline.",
+        ("I need to fly to Berlin next Tuesday", "Get me on a plane to Toronto"),
+    ),
+    Agent(
+        "BookHotelStay",
+        "Book a hotel room",
+        "travel",
+        "Reserves a room for business travel: city, nights and nightly rate.",
+        ("I need a hotel in Munich for three nights", "Find me a room near the office"),
+    ),
+    Agent(
+        "UnlockAccount",
+        "Reset a forgotten password",
+        "it",
+        "Resets your password when you are locked out after too many attempts.",
+        ("I forgot my password", "My account is locked"),
+    ),
+    Agent(
+        "ReportBrokenLaptop",
+        "Report a broken laptop",
+        "it",
+        "Gets a laptop repaired or replaced when it will not turn on or the screen cracked.",
+        ("My laptop won't turn on", "The screen of my notebook is cracked"),
+    ),
+    Agent(
+        "ChaseOverdueInvoice",
+        "Chase an overdue invoice",
+        "finance",
+        "Sends a payment reminder to a customer whose invoice is past its due date.",
+        ("The customer has not paid invoice INV-000123", "Send a reminder for the late bill"),
+    ),
+    Agent(
+        "TravelExpenseReport",
+        "Submit travel expenses",
+        "finance",
+        "Files receipts of a trip (taxi, meals, flight, hotel) for reimbursement.",
+        ("Claim my taxi and dinner receipts from the Berlin trip",),
+    ),
+]
+
+
+# The BM25 mechanics are tested on their own: the blended score would blur them.
+LEXICAL = BM25Params(semantic=0.0)
+
+
+@pytest.fixture(scope="module")
+def index() -> SearchIndex:
+    return SearchIndex.build(AGENTS)
+
+
+def names(hits: list) -> list[str]:
+    return [hit.agent_name for hit in hits]
+
+
+def test_the_matching_agent_ranks_first(index: SearchIndex) -> None:
+    assert names(index.search("please book me a flight to Lisbon"))[0] == "BookBusinessFlight"
+    assert names(index.search("I am locked out, I forgot my password"))[0] == "UnlockAccount"
+    assert names(index.search("my laptop screen is cracked"))[0] == "ReportBrokenLaptop"
+    assert names(index.search("overdue invoice reminder"))[0] == "ChaseOverdueInvoice"
+
+
+def test_words_meet_through_their_stems(index: SearchIndex) -> None:
+    assert names(index.search("booking hotels and rooms"))[0] == "BookHotelStay"
+    assert terms("Booking flights, booked hotels") == ["book", "flight", "book", "hotel"]
+
+
+def test_camel_case_names_are_searchable() -> None:
+    assert split_name("ResetVPNPassword_v2") == "Reset VPN Password v2"
+    lenient = BM25Params(min_evidence=0.0, semantic=0.0)
+    assert names(SearchIndex.build(AGENTS, lenient).search("unlock")) == ["UnlockAccount"]
+
+
+def test_title_words_weigh_more_than_description_words() -> None:
+    in_title = Agent("InTitle", "Approve a purchase", "x", "Signs off a request of a buyer.")
+    in_text = Agent("InText", "Sign off a request", "x", "Approves a purchase of a buyer.")
+    # With two agents both using the word, its IDF is tiny: the evidence bar is lowered.
+    lenient = BM25Params(min_evidence=0.0, semantic=0.0)
+    hits = SearchIndex.build([in_text, in_title], lenient).search("purchase")
+    assert names(hits) == ["InTitle", "InText"]
+    flat = BM25Params(min_evidence=0.0, title=1.0, semantic=0.0)
+    hits = SearchIndex.build([in_text, in_title], flat).search("purchase")
+    assert hits[0].score == hits[1].score
+
+
+def test_scores_are_between_0_and_1_and_best_first(index: SearchIndex) -> None:
+    hits = index.search("book a hotel room and a flight for my business trip")
+    scores = [hit.score for hit in hits]
+    assert len(hits) >= 2
+    assert scores == sorted(scores, reverse=True)
+    assert all(0.0 < score <= 1.0 for score in scores)
+
+
+def test_a_hit_carries_name_title_and_tag(index: SearchIndex) -> None:
+    hit = index.search("forgot my password")[0]
+    assert (hit.agent_name, hit.agent_title, hit.tag) == (
+        "UnlockAccount",
+        "Reset a forgotten password",
+        "it",
+    )
+
+
+def test_tag_filter_keeps_only_that_department(index: SearchIndex) -> None:
+    query = "Berlin trip flight hotel taxi receipts"
+    assert {hit.tag for hit in index.search(query)} == {"travel", "finance"}
+    filtered = index.search(query, tag="finance")
+    assert names(filtered) == ["TravelExpenseReport"]
+    assert index.search(query, tag="legal") == []
+
+
+@pytest.mark.parametrize(
+    "query", ["qwerty zzzz blorp", "please can you help me with this", "", "   ", "!!! ???"]
+)
+def test_gibberish_and_stop_words_match_nothing(index: SearchIndex, query: str) -> None:
+    assert index.search(query) == []
+
+
+def _crowd() -> list[Agent]:
+    # Ten agents that all mention "request", and one about payslips.
+    crowd = [
+        Agent(f"Agent{n}", f"Handle topic {n}", "x", f"Takes your request about topic {n}.")
+        for n in "ABCDEFGHIJ"
+    ]
+    return [*crowd, Agent("ShowPayslip", "Show my payslip", "hr", "Shows a monthly payslip.")]
+
+
+def test_a_word_many_agents_share_is_no_match() -> None:
+    index = SearchIndex.build(_crowd(), LEXICAL)
+    scores, _ = index.raw_scores("what about my request then")
+    assert 0.0 < scores.max() < index.min_bm25
+    assert index.search("what about my request then") == []
+    assert names(index.search("payslip")) == ["ShowPayslip"]
+
+
+def test_a_long_request_about_something_else_is_no_match() -> None:
+    index = SearchIndex.build(_crowd(), LEXICAL)
+    query = (
+        "payslip weather forecast barbecue football tournament garden party "
+        "fireworks picnic sunscreen umbrella lemonade sandwiches playlist"
+    )
+    hits = SearchIndex.build(_crowd(), BM25Params(threshold=0.0, semantic=0.0)).search(query)
+    assert names(hits) == ["ShowPayslip"] and hits[0].score < index.threshold
+    assert index.search(query) == []
+    # Nor is it close enough in meaning to pass that way.
+    assert SearchIndex.build(_crowd()).search(query) == []
+
+
+def test_thresholds_are_configurable() -> None:
+    lenient = SearchIndex.build(_crowd(), BM25Params(threshold=0.0, min_evidence=0.0, semantic=0.0))
+    assert lenient.threshold == 0.0 and lenient.min_bm25 == 0.0
+    # Every agent sharing the word, and only those: a zero score is never a hit.
+    assert len(lenient.search("what about my request then", limit=50)) == 10
+    strict = SearchIndex.build(_crowd())
+    assert strict.threshold == BM25Params().threshold > 0.0
+    assert strict.min_bm25 > 0.0
+
+
+def test_limit_caps_the_hits(index: SearchIndex) -> None:
+    query = "book a hotel room and a flight for my business trip"
+    assert len(index.search(query, limit=1)) == 1
+    with pytest.raises(ValueError, match="limit"):
+        index.search(query, limit=0)
+
+
+def test_same_agents_same_query_same_hits() -> None:
+    query = "book a hotel room and a flight for my business trip"
+    first = SearchIndex.build(AGENTS).search(query)
+    again = SearchIndex.build(list(AGENTS)).search(query)
+    assert first == again
+
+
+def test_equal_scores_are_listed_by_name() -> None:
+    twin_b = Agent("ChairsBeta", "Order office chairs", "x", "Orders chairs.")
+    twin_a = Agent("ChairsAlpha", "Order office chairs", "x", "Orders chairs.")
+    hits = SearchIndex.build([twin_b, twin_a], BM25Params(min_evidence=0.0)).search("chairs")
+    assert len(hits) == 2
+    assert names(hits) == ["ChairsAlpha", "ChairsBeta"]
+    assert hits[0].score == hits[1].score
+
+
+def test_duplicate_names_are_refused() -> None:
+    with pytest.raises(ValueError, match="repeated: UnlockAccount"):
+        SearchIndex.build([AGENTS[2], AGENTS[2]])
+
+
+def test_an_empty_index_matches_nothing() -> None:
+    assert SearchIndex.build([]).search("book a flight") == []
+
+
+def test_agent_definitions_can_be_indexed_directly() -> None:
+    agent = AgentDefinition(
+        name="RenewContract",
+        title="Renew a supplier contract",
+        tag="legal",
+        description="Extends a contract that is about to expire.",
+        examples=["Our cleaning contract runs out next month"],
+        main=[{"end": {}}],
+    )
+    hits = SearchIndex.build([agent, *AGENTS]).search("the contract expires soon, renew it")
+    assert names(hits)[0] == "RenewContract"
+
+
+def test_a_paraphrase_with_no_word_in_common_is_found_by_meaning(index: SearchIndex) -> None:
+    query = "I can't sign in anymore, it says too many tries"
+    assert names(index.search(query)) == ["UnlockAccount"]
+    assert SearchIndex.build(AGENTS, LEXICAL).search(query) == []
+
+
+@pytest.mark.parametrize(
+    "query", ["what about next week?", "sounds good, thanks a lot", "and for my colleague too"]
+)
+def test_chat_follow_ups_with_content_words_match_nothing(index: SearchIndex, query: str) -> None:
+    assert index.search(query) == []
+
+
+def test_the_blended_score_adds_meaning_to_words(index: SearchIndex) -> None:
+    query = "overdue invoice reminder"
+    (lexical,) = SearchIndex.build(AGENTS, LEXICAL).search(query, limit=1)
+    (blended,) = index.search(query, limit=1)
+    similarity = index.similarities(query)[[a.name for a in AGENTS].index(lexical.agent_name)]
+    weight = index.params.semantic
+    assert 0.0 < similarity <= 1.0
+    assert blended.score == pytest.approx((1 - weight) * lexical.score + weight * similarity, 1e-3)
+
+
+def test_without_a_semantic_weight_no_model_is_used() -> None:
+    class NoModel:
+        def encode(self, texts: object, *, keep: bool = False) -> object:
+            raise AssertionError("the model was asked to embed")
+
+    index = SearchIndex.build(AGENTS, LEXICAL, encoder=NoModel())  # type: ignore[arg-type]
+    assert index.vectors is None
+    assert names(index.search("overdue invoice reminder"))[0] == "ChaseOverdueInvoice"
+    assert not index.similarities("overdue invoice reminder").any()
+
+
+def test_a_short_request_is_matched_by_its_words_only(index: SearchIndex) -> None:
+    # Two content words close in meaning to an agent but naming none of its words: as
+    # likely a chat follow-up as a request, so it is no match ...
+    assert index.search("login trouble") == []
+    # ... unless the rule is relaxed.
+    relaxed = SearchIndex.build(AGENTS, BM25Params(min_semantic_terms=1))
+    assert names(relaxed.search("login trouble")) == ["UnlockAccount"]

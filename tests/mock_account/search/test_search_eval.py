@@ -1,0 +1,168 @@
+"""Search evaluation: reading the files, measuring top-1 / top-2, the command."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from mock_account.search.evaluation import (
+    EvalCase,
+    EvalError,
+    agents_from_capabilities,
+    evaluate,
+    load_eval_cases,
+    main,
+)
+from mock_account.search.index import SearchIndex
+
+CAPABILITIES = """\
+department: travel
+label: Travel
+agents:
+  - name: BookBusinessFlight
+    title: Book a flight for a business trip
+    description: >-
+      Books a plane ticket for a work trip: destination, dates and airline.
+    examples:
+      - I need to fly to Berlin next Tuesday
+  - name: BookHotelStay
+    title: Book a hotel room
+    description: Reserves a room for business travel, city and nights.
+    examples: [I need a hotel in Munich for three nights]
+"""
+FINANCE = """\
+department: finance
+label: Finance
+agents:
+  - name: ChaseOverdueInvoice
+    title: Chase an overdue invoice
+    description: Sends a payment reminder for an invoice past its due date.
+    examples: [The customer has not paid invoice INV-000123]
+"""
+EVALUATION = """\
+- query: book me a plane ticket to Lisbon on Monday
+  agent: BookBusinessFlight
+- query: somewhere to sleep in Paris for two nights
+  agent: BookHotelStay
+- query: the invoice to Umbrella is late, remind them
+  agent: ChaseOverdueInvoice
+- query: qwerty zzzz blorp nothing at all
+  agent: BookHotelStay
+"""
+
+
+@pytest.fixture()
+def folders(tmp_path: Path) -> tuple[Path, Path]:
+    capabilities = tmp_path / "capabilities"
+    evaluation = tmp_path / "evaluation"
+    capabilities.mkdir()
+    evaluation.mkdir()
+    (capabilities / "travel.yaml").write_text(CAPABILITIES)
+    (capabilities / "finance.yaml").write_text(FINANCE)
+    (evaluation / "travel.yaml").write_text(EVALUATION)
+    return capabilities, evaluation
+
+
+def test_capability_files_become_searchable_agents(folders: tuple[Path, Path]) -> None:
+    agents = agents_from_capabilities(folders[0])
+    assert [(a.name, a.tag) for a in agents] == [
+        ("ChaseOverdueInvoice", "finance"),
+        ("BookBusinessFlight", "travel"),
+        ("BookHotelStay", "travel"),
+    ]
+    assert agents[1].description.startswith("Books a plane ticket")
+    assert agents[1].examples == ("I need to fly to Berlin next Tuesday",)
+
+
+def test_eval_cases_are_read_in_order(folders: tuple[Path, Path]) -> None:
+    cases = load_eval_cases(folders[1])
+    assert cases[0] == EvalCase("book me a plane ticket to Lisbon on Monday", "BookBusinessFlight")
+    assert len(cases) == 4
+
+
+def test_evaluate_counts_top1_top2_and_lists_misses(folders: tuple[Path, Path]) -> None:
+    index = SearchIndex.build(agents_from_capabilities(folders[0]))
+    cases = load_eval_cases(folders[1])
+    report = evaluate(index, cases)
+    assert report.n == 4
+    assert report.top1 == 0.75 and report.top2 == 0.75
+    assert [(m.expected, m.got) for m in report.misses] == [("BookHotelStay", ())]
+
+
+def test_evaluate_counts_a_second_place_in_top2() -> None:
+    index = SearchIndex.build(agents_from_capabilities_text(CAPABILITIES))
+    report = evaluate(index, [EvalCase("book a business trip hotel room", "BookBusinessFlight")])
+    assert report.top1 == 0.0 and report.top2 == 1.0
+    assert report.misses[0].got == ("BookHotelStay", "BookBusinessFlight")
+
+
+def agents_from_capabilities_text(text: str) -> list:
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as folder:
+        Path(folder, "travel.yaml").write_text(text)
+        return agents_from_capabilities(folder)
+
+
+def test_main_prints_accuracy_and_misses(
+    folders: tuple[Path, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    code = main(["--capabilities", str(folders[0]), "--evaluation", str(folders[1])])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert "top-1 accuracy: 75.0%" in out and "top-2 accuracy: 75.0%" in out
+    assert "qwerty zzzz blorp" in out and "(no match)" in out
+
+
+def test_main_fails_below_the_minimum(folders: tuple[Path, Path]) -> None:
+    args = ["--capabilities", str(folders[0]), "--evaluation", str(folders[1])]
+    assert main([*args, "--min-top1", "0.9"]) == 1
+
+
+def test_main_refuses_unknown_expected_agents(
+    folders: tuple[Path, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    (folders[1] / "extra.yaml").write_text("- {query: anything at all here, agent: Nobody}\n")
+    code = main(["--capabilities", str(folders[0]), "--evaluation", str(folders[1])])
+    assert code == 2
+    assert "unknown agents: Nobody" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    "content, message",
+    [
+        ("- query: [unclosed\n", "not valid YAML"),
+        ("query: x\n", "expected a list"),
+        ("- {query: only a query}\n", "entry 1 needs"),
+    ],
+)
+def test_bad_eval_files_are_one_line_errors(
+    tmp_path: Path, content: str, message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "bad.yaml").write_text(content)
+    with pytest.raises(EvalError, match=message):
+        load_eval_cases(tmp_path)
+    code = main(["--capabilities", str(tmp_path), "--evaluation", str(tmp_path)])
+    err = capsys.readouterr().err
+    assert code == 2 and err.startswith("error: ") and err.count("\n") == 1
+
+
+def test_missing_folder_is_a_clear_error(tmp_path: Path) -> None:
+    with pytest.raises(EvalError, match="not a folder"):
+        agents_from_capabilities(tmp_path / "missing")
+    with pytest.raises(EvalError, match="no .yaml files"):
+        load_eval_cases(tmp_path)
+
+
+def test_the_account_catalog_reaches_its_accuracy_floor() -> None:
+    # A regression guard on the shipped catalog: descriptions that start to overlap
+    # show up here first. The floor sits below the measured accuracy.
+    catalog = Path(__file__).resolve().parents[3] / "agents_catalog"
+    capabilities, evaluation = catalog / "capabilities", catalog / "evaluation"
+    assert len(list(capabilities.glob("*.yaml"))) == 10
+    assert len(list(evaluation.glob("*.yaml"))) == 10
+    agents = agents_from_capabilities(capabilities)
+    report = evaluate(SearchIndex.build(agents), load_eval_cases(evaluation))
+    assert report.n >= 200
+    assert report.top1 >= 0.85 and report.top2 >= 0.90, report.misses
