@@ -8,6 +8,13 @@ an agent about locked accounts that never says "sign" or "tries". The shown scor
 ``(1 - semantic) * lexical + semantic * similarity``, both parts on 0..1, and hits are
 listed by it.
 
+Requests state facts (dates, amounts, ids, names of people, companies and places), and
+so do the agents' examples; they say nothing about which agent is meant. The text
+analysis (`search_text`, `search_facts`) leaves out numbers, dates and currencies on both
+sides, reads an id by its kind (``ORD-000042``: an order) and leaves out of the examples
+the capitalised names that no title or description uses, so a request does not lean
+towards an agent whose example named the same city or customer.
+
 Fields are weighted the BM25F way: an occurrence of a term in the title counts
 `title` times, in an example `examples` times, and so on; the weighted counts and the
 weighted length then go through the usual BM25 saturation and length normalisation
@@ -141,7 +148,15 @@ class SearchIndex:
         duplicates = sorted({n for n in names if names.count(n) > 1})
         if duplicates:
             raise ValueError(f"agent names must be unique; repeated: {', '.join(duplicates)}")
-        documents = [_weighted_terms(agent, params) for agent in agents]
+        # What the agents say about themselves: a capitalised word of an example outside
+        # it is a name (a city, a company, a person) and no term of the index.
+        known = {
+            term
+            for agent in agents
+            for text in (agent.title, agent.description, split_name(agent.name))
+            for term in terms(text)
+        }
+        documents = [_weighted_terms(agent, params, known) for agent in agents]
         vocabulary: dict[str, int] = {}
         for document in documents:
             for term in document:
@@ -226,15 +241,16 @@ def _agent_text(agent: Searchable) -> str:
     return " ".join([f"{agent.title}.", agent.description, *agent.examples])
 
 
-def _weighted_terms(agent: Searchable, params: BM25Params) -> dict[str, float]:
+def _weighted_terms(agent: Searchable, params: BM25Params, known: set[str]) -> dict[str, float]:
     counts: dict[str, float] = {}
     fields = (
-        (agent.title, params.title),
-        (" ".join(agent.examples), params.examples),
-        (agent.description, params.description),
-        (split_name(agent.name), params.name),
+        (terms(agent.title), params.title),
+        # One example per sentence, so each one's first word counts as a sentence start.
+        (terms(". ".join(agent.examples), known=known), params.examples),
+        (terms(agent.description), params.description),
+        (terms(split_name(agent.name)), params.name),
     )
-    for text, weight in fields:
-        for term in terms(text):
+    for found, weight in fields:
+        for term in found:
             counts[term] = counts.get(term, 0.0) + weight
     return counts

@@ -267,3 +267,32 @@ def test_a_short_request_is_matched_by_its_words_only(index: SearchIndex) -> Non
     # ... unless the rule is relaxed.
     relaxed = SearchIndex.build(AGENTS, BM25Params(min_semantic_terms=1))
     assert names(relaxed.search("login trouble")) == ["UnlockAccount"]
+
+
+def test_a_place_named_in_another_agents_example_does_not_pull_the_request() -> None:
+    # The cancel agent's example names Warsaw and a date; a booking request naming the
+    # same city and date must not lean towards it for that.
+    cancel = Agent(
+        "CancelBusinessTrip",
+        "Cancel a booked trip",
+        "travel",
+        "Cancels a trip you no longer need and tells you what is refunded.",
+        ("The Warsaw workshop on 3 March was called off, cancel my booking",),
+    )
+    index = SearchIndex.build([*AGENTS, cancel], LEXICAL)
+    query = "fly me to Warsaw on 3 March"
+    scores, _ = index.raw_scores(query)
+    assert scores[-1] == 0.0 < scores[0]
+    assert names(index.search(query)) == ["BookBusinessFlight"]
+
+
+def test_an_id_routes_by_the_kind_of_record_it_names() -> None:
+    incident = Agent(
+        "CheckIncidentStatus",
+        "Check the status of an incident",
+        "engineering",
+        "Tells you where a production incident stands.",
+    )
+    index = SearchIndex.build([*AGENTS, incident], LEXICAL)
+    assert names(index.search("any update on INC-00013?"))[:1] == ["CheckIncidentStatus"]
+    assert names(index.search("has INV-000123 been paid?"))[:1] == ["ChaseOverdueInvoice"]
