@@ -162,14 +162,20 @@ def test_missing_folder_is_a_clear_error(tmp_path: Path) -> None:
 
 def test_the_account_catalog_reaches_its_accuracy_floor() -> None:
     # A regression guard on the shipped catalog: descriptions that start to overlap
-    # show up here first. The floor sits below the measured accuracy.
-    capabilities, evaluation = CATALOG / "capabilities", CATALOG / "evaluation"
+    # show up here first. The floors sit at or below the measured accuracy (development
+    # 97.0 / 99.0 %, held-out 88 / 96 %, fresh held-out 90 / 95 %); the held-out one is
+    # the account's target for requests nobody has seen.
+    capabilities = CATALOG / "capabilities"
     assert len(list(capabilities.glob("*.yaml"))) == 10
-    assert len(list(evaluation.glob("*.yaml"))) == 10
-    agents = agents_from_capabilities(capabilities)
-    report = evaluate(SearchIndex.build(agents), load_eval_cases(evaluation))
-    assert report.n >= 200
-    assert report.top1 >= 0.85 and report.top2 >= 0.90, report.misses
+    index = SearchIndex.build(agents_from_capabilities(capabilities))
+    floors = {
+        "evaluation": (0.95, 0.98),
+        "evaluation_heldout": (0.85, 0.95),
+        "evaluation_heldout2": (0.85, 0.92),
+    }
+    for folder, (top1, top2) in floors.items():
+        report = evaluate(index, load_eval_cases(CATALOG / folder))
+        assert report.top1 >= top1 and report.top2 >= top2, (folder, report.misses)
 
 
 def test_the_shipped_sets_load_and_name_known_agents() -> None:
