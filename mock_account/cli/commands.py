@@ -2,7 +2,7 @@
 
     mock-account chat [--user EMAIL]        terminal chat on the embedded defaults
     mock-account users [--json]             the mock users and their bearer tokens
-    mock-account search-eval                search accuracy on the labelled request set
+    mock-account search-eval                search accuracy on the labelled request sets
     mock-account bench-engine [--runs N]    restore + run + save time of follow-ups
 
 Exit codes: 0 fine, 1 a check failed, 2 bad usage or unusable input.
@@ -84,19 +84,10 @@ def _users(args: argparse.Namespace) -> int:
 
 
 def _search_eval(args: argparse.Namespace) -> int:
-    from mock_account.search.evaluation import main as eval_main
+    # The development set, the held-out set and the fresh held-out set, each in both modes.
+    from mock_account.search.evaluation import report_all_sets
 
-    # The development set shaped the agent descriptions; the held-out set never did, so
-    # it is the honest figure for requests nobody has seen.
-    heldout = Path(__file__).resolve().parents[2] / "agents_catalog" / "evaluation_heldout"
-    code = 0
-    for mode in SEARCH_MODES:
-        print(f"== {mode}: development set (agents_catalog/evaluation) ==")
-        code = max(code, eval_main(["--search", mode]))
-        print(f"\n== {mode}: held-out set (agents_catalog/evaluation_heldout) ==")
-        code = max(code, eval_main(["--search", mode, "--evaluation", str(heldout)]))
-        print()
-    return code
+    return report_all_sets(SEARCH_MODES)
 
 
 def _bench_engine(args: argparse.Namespace) -> int:

@@ -1,12 +1,20 @@
 """Agent search: Okapi BM25 blended with sentence-embedding similarity.
 
 Two signals rank the agents. The lexical one is BM25 over each agent's title, examples,
-description and name (below). The semantic one is the cosine similarity between the
-request's sentence embedding and the agent's (title, description and examples embedded
-as one text, see `embeddings`): it finds "I can't sign in, it says too many tries" for
-an agent about locked accounts that never says "sign" or "tries". The shown score is
-``(1 - semantic) * lexical + semantic * similarity``, both parts on 0..1, and hits are
-listed by it.
+description and name (below). The semantic one is the similarity in meaning between the
+request's sentence embedding and the agent (see `embeddings`): the mean of its cosine
+similarities to what the agent says it does (title and description) and to how people
+ask for it (the centroid of its examples, each embedded alone). It finds "I can't sign
+in, it says too many tries" for an agent about locked accounts that never says "sign" or
+"tries". The shown score is ``(1 - semantic) * lexical + semantic * similarity``, both
+parts on 0..1, and hits are listed by it.
+
+Requests state facts (dates, amounts, ids, names of people, companies and places), and
+so do the agents' examples; they say nothing about which agent is meant. The text
+analysis (`search_text`, `facts`) leaves out numbers, dates and currencies on both
+sides, reads an id by its kind (``ORD-000042``: an order) and leaves out of the examples
+the capitalised names that no title or description uses, so a request does not lean
+towards an agent whose example named the same city or customer.
 
 Fields are weighted the BM25F way: an occurrence of a term in the title counts
 `title` times, in an example `examples` times, and so on; the weighted counts and the
@@ -30,6 +38,11 @@ Semantic: the request has at least `min_semantic_terms` content words and the ag
 similarity reaches `min_similarity`. Short follow-ups ("change it to Friday", "what's
 the status?") sit close to many agents in meaning while naming none: they are left to
 the lexical rule. Gibberish shares no word and is close to no agent in meaning.
+Relative: once a request of at least `min_semantic_terms` content words has a hit, an
+agent whose blended score reaches `relative` times the best hit's is a hit too. Rich
+requests (names, dates, amounts) spread their evidence thin, so the right agent can
+miss both absolute rules while ranking next to one that passes; short follow-ups are
+left to the absolute rules.
 With no match, the follow-up behaviour sends a follow-up to the agent that answered
 last.
 """
@@ -72,8 +85,9 @@ class SearchHit:
 @dataclass(frozen=True)
 class BM25Params:
     """Ranking parameters. The BM25 ones are tuned on the account's evaluation set; the
-    semantic weight and similarity floor on agents' own examples held out of the index
-    and on chat filler. ``semantic=0`` ranks by BM25 alone and loads no model."""
+    similarity floor on agents' own examples held out of the index and on chat filler;
+    the semantic weight and the relative rule on the development and first held-out
+    sets (never on the fresh one). ``semantic=0`` ranks by BM25 alone and loads no model."""
 
     k1: float = 1.2
     b: float = 0.9
@@ -83,9 +97,10 @@ class BM25Params:
     name: float = 1.0
     threshold: float = 0.05
     min_evidence: float = 0.55
-    semantic: float = 0.35
+    semantic: float = 0.4
     min_similarity: float = 0.40
     min_semantic_terms: int = 3
+    relative: float = 0.7
 
 
 @dataclass(frozen=True)
@@ -141,7 +156,15 @@ class SearchIndex:
         duplicates = sorted({n for n in names if names.count(n) > 1})
         if duplicates:
             raise ValueError(f"agent names must be unique; repeated: {', '.join(duplicates)}")
-        documents = [_weighted_terms(agent, params) for agent in agents]
+        # What the agents say about themselves: a capitalised word of an example outside
+        # it is a name (a city, a company, a person) and no term of the index.
+        known = {
+            term
+            for agent in agents
+            for text in (agent.title, agent.description, split_name(agent.name))
+            for term in terms(text)
+        }
+        documents = [_weighted_terms(agent, params, known) for agent in agents]
         vocabulary: dict[str, int] = {}
         for document in documents:
             for term in document:
@@ -161,7 +184,7 @@ class SearchIndex:
         vectors = None
         if params.semantic > 0.0 and agents:
             encoder = encoder or default_encoder()
-            vectors = encoder.encode([_agent_text(agent) for agent in agents], keep=True)
+            vectors = _agent_vectors(agents, encoder)
         return cls(
             params=params,
             agents=tuple(_Agent(a.name, a.title, a.tag) for a in agents),
@@ -202,12 +225,15 @@ class SearchIndex:
         keep = (scores > 0.0) & (lexical >= self.params.threshold)
         keep &= scores >= self.min_bm25
         similarity = self.similarities(query)
-        if len(set(terms(query))) >= self.params.min_semantic_terms:
-            keep |= similarity >= self.params.min_similarity
-        if tag is not None:
-            keep &= self.tags == tag
         weight = self.params.semantic if self.vectors is not None else 0.0
         blended = (1.0 - weight) * lexical + weight * similarity
+        if len(set(terms(query))) >= self.params.min_semantic_terms:
+            keep |= similarity >= self.params.min_similarity
+            # A request that matched: agents nearly as good as its best hit are hits too.
+            if keep.any():
+                keep |= blended >= self.params.relative * blended[keep].max()
+        if tag is not None:
+            keep &= self.tags == tag
         # Best first; equal scores in name order so every run lists the same hits.
         order = sorted(np.flatnonzero(keep), key=lambda i: (-blended[i], self.agents[i].name))
         return [
@@ -221,20 +247,36 @@ class SearchIndex:
         ]
 
 
-def _agent_text(agent: Searchable) -> str:
-    """What is embedded of an agent: everything it says about what it does, as one text."""
-    return " ".join([f"{agent.title}.", agent.description, *agent.examples])
+def _agent_vectors(agents: Sequence[Searchable], encoder: SentenceEncoder) -> np.ndarray:
+    """Each agent's meaning, (agents, dimensions): the mean of two unit vectors, what it says
+    it does (title and description, embedded as one text) and how people ask for it (the
+    centroid of its examples, each embedded alone; the description again when it has none).
+    A request's similarity to an agent is then the mean of its cosine similarities to the two.
+    """
+    described = encoder.encode([f"{a.title}. {a.description}" for a in agents], keep=True)
+    examples = [example for agent in agents for example in agent.examples]
+    asked = encoder.encode(examples, keep=True) if examples else described[:0]
+    rows = []
+    start = 0
+    for row, agent in enumerate(agents):
+        own = asked[start : start + len(agent.examples)]
+        start += len(agent.examples)
+        centroid = own.sum(axis=0) if len(own) else described[row]
+        norm = float(np.linalg.norm(centroid))
+        rows.append((described[row] + (centroid / norm if norm else described[row])) / 2.0)
+    return np.stack(rows).astype(np.float32)
 
 
-def _weighted_terms(agent: Searchable, params: BM25Params) -> dict[str, float]:
+def _weighted_terms(agent: Searchable, params: BM25Params, known: set[str]) -> dict[str, float]:
     counts: dict[str, float] = {}
     fields = (
-        (agent.title, params.title),
-        (" ".join(agent.examples), params.examples),
-        (agent.description, params.description),
-        (split_name(agent.name), params.name),
+        (terms(agent.title), params.title),
+        # One example per sentence, so each one's first word counts as a sentence start.
+        (terms(". ".join(agent.examples), known=known), params.examples),
+        (terms(agent.description), params.description),
+        (terms(split_name(agent.name)), params.name),
     )
-    for text, weight in fields:
-        for term in terms(text):
+    for found, weight in fields:
+        for term in found:
             counts[term] = counts.get(term, 0.0) + weight
     return counts

@@ -1,16 +1,21 @@
 """Text analysis for agent search: words -> index terms.
 
 Lower-cases, splits CamelCase agent names into words, drops stop words (including the
-filler of requests: "please", "I need", "can you"), and stems with the Snowball English
-stemmer so "booking", "booked" and "books" meet at "book".
+filler of requests: "please", "I need", "can you"), reads the facts a request states
+the way `facts` says (numbers, dates and amounts left out, ``ORD-000042`` read as
+"order", ``sev2`` as "severity"), and stems with the Snowball English stemmer so
+"booking", "booked" and "books" meet at "book".
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Container
 from functools import lru_cache
 
 import snowballstemmer
+
+from .facts import expand_ids, fact_word
 
 # English function words plus the politeness and chat filler every request or follow-up
 # carries ("thanks, great", "can you tell me", "go ahead"); they say nothing about which
@@ -33,7 +38,10 @@ STOP_WORDS = frozenset(
 )
 
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
-_WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
+_WORD = re.compile(r"[A-Za-z0-9]+(?:'[A-Za-z]+)?")
+# What may stand between the end of a sentence and its first word.
+_OPENERS = " \t\r\n\"'([*-"
+_SENTENCE_ENDS = ".!?:;\n"
 _STEMMER = snowballstemmer.stemmer("english")
 
 
@@ -47,15 +55,33 @@ def stem(word: str) -> str:
     return _STEMMER.stemWord(word)
 
 
-def terms(text: str) -> list[str]:
-    """The index terms of `text`, in order, repeats kept (they are term frequencies)."""
+def terms(text: str, *, known: Container[str] | None = None) -> list[str]:
+    """The index terms of `text`, in order, repeats kept (they are term frequencies).
+
+    With `known` (stems), a capitalised word inside a sentence whose stem is not in it is
+    taken for a name, of a person, company, place or product, and left out: the agents'
+    examples name such things ("The Warsaw workshop was called off") and a request naming
+    the same one should not lean towards that agent for it. Words that open a sentence
+    and names the agents' titles and descriptions use ("VPN", "Photoshop") are kept."""
+    text = expand_ids(text.replace("\u2019", "'"))
     found = []
-    for word in _WORD.findall(text.lower().replace("\u2019", "'")):
+    for match in _WORD.finditer(text):
+        original = match.group(0)
+        word = original.lower()
         if word in STOP_WORDS:
             continue
         # "won't", "laptop's": keep the stem of the word before the apostrophe.
         base = word.split("'", 1)[0]
         if not base or base in STOP_WORDS:
             continue
-        found.append(stem(base))
+        fact = fact_word(base)
+        if fact is not None:
+            found.extend(stem(w) for w in fact.split())
+            continue
+        term = stem(base)
+        if known is not None and original[0].isupper() and term not in known:
+            before = text[: match.start()].rstrip(_OPENERS)
+            if before and before[-1] not in _SENTENCE_ENDS:
+                continue
+        found.append(term)
     return found

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
 import pytest
 
 from agents_catalog.agent_format import AgentDefinition
@@ -267,3 +268,97 @@ def test_a_short_request_is_matched_by_its_words_only(index: SearchIndex) -> Non
     # ... unless the rule is relaxed.
     relaxed = SearchIndex.build(AGENTS, BM25Params(min_semantic_terms=1))
     assert names(relaxed.search("login trouble")) == ["UnlockAccount"]
+
+
+def test_a_place_named_in_another_agents_example_does_not_pull_the_request() -> None:
+    # The cancel agent's example names Warsaw and a date; a booking request naming the
+    # same city and date must not lean towards it for that.
+    cancel = Agent(
+        "CancelBusinessTrip",
+        "Cancel a booked trip",
+        "travel",
+        "Cancels a trip you no longer need and tells you what is refunded.",
+        ("The Warsaw workshop on 3 March was called off, cancel my booking",),
+    )
+    index = SearchIndex.build([*AGENTS, cancel], LEXICAL)
+    query = "fly me to Warsaw on 3 March"
+    scores, _ = index.raw_scores(query)
+    assert scores[-1] == 0.0 < scores[0]
+    assert names(index.search(query)) == ["BookBusinessFlight"]
+
+
+def test_an_id_routes_by_the_kind_of_record_it_names() -> None:
+    incident = Agent(
+        "CheckIncidentStatus",
+        "Check the status of an incident",
+        "engineering",
+        "Tells you where a production incident stands.",
+    )
+    index = SearchIndex.build([*AGENTS, incident], LEXICAL)
+    assert names(index.search("any update on INC-00013?"))[:1] == ["CheckIncidentStatus"]
+    assert names(index.search("has INV-000123 been paid?"))[:1] == ["ChaseOverdueInvoice"]
+
+
+class _Directions:
+    """A stand-in encoder: a text's vector is set by the first key word it contains, so
+    each similarity is known exactly."""
+
+    def __init__(self, directions: dict[str, tuple[float, ...]], default: tuple[float, ...]):
+        self.directions = directions
+        self.default = default
+
+    def encode(self, texts: list[str], *, keep: bool = False) -> np.ndarray:
+        rows = []
+        for text in texts:
+            found = [v for word, v in self.directions.items() if word in text.lower()]
+            rows.append(found[0] if found else self.default)
+        vectors = np.array(rows, dtype=np.float32)
+        return vectors / np.linalg.norm(vectors, axis=1, keepdims=True)
+
+
+def _at(cosine: float) -> tuple[float, float]:
+    return (cosine, float(np.sqrt(1.0 - cosine**2)))
+
+
+def test_an_agent_close_behind_a_hit_is_listed_too() -> None:
+    # No shared word: both agents are found by meaning only. The flight agent passes the
+    # similarity floor, the hotel agent just misses it but is close behind in score.
+    flight = Agent("BookFlight", "Book a flight", "travel", "Books a flight.", ("a flight",))
+    hotel = Agent("BookHotel", "Book a hotel", "travel", "Books a hotel.", ("a hotel",))
+    encoder = _Directions({"flight": _at(0.45), "hotel": _at(0.38)}, default=(1.0, 0.0))
+    query = "somewhere to sleep near the venue for three nights"
+
+    def hits(relative: float) -> list[str]:
+        params = BM25Params(relative=relative)
+        index = SearchIndex.build([flight, hotel], params, encoder=encoder)  # type: ignore[arg-type]
+        return names(index.search(query))
+
+    assert hits(relative=0.7) == ["BookFlight", "BookHotel"]
+    assert hits(relative=1.01) == ["BookFlight"]
+
+
+def test_the_relative_rule_leaves_short_follow_ups_alone() -> None:
+    flight = Agent("BookFlight", "Book a flight", "travel", "Books a flight.", ("a flight",))
+    hotel = Agent("BookHotel", "Book a hotel", "travel", "Books a hotel.", ("a hotel",))
+    encoder = _Directions({"flight": _at(0.9), "hotel": _at(0.85)}, default=(1.0, 0.0))
+    index = SearchIndex.build([flight, hotel], encoder=encoder)  # type: ignore[arg-type]
+    # Two content words: no similarity path and no relative one, whatever the meaning.
+    assert names(index.search("same venue again")) == []
+    # One word names the flight agent: only it is a hit.
+    assert names(index.search("flight again")) == ["BookFlight"]
+
+
+def test_an_agent_is_embedded_as_its_description_and_the_centroid_of_its_examples() -> None:
+    encoder = _Directions(
+        {"first": (0.0, 1.0, 0.0), "second": (0.0, 0.0, 1.0)}, default=(1.0, 0.0, 0.0)
+    )
+    asked = Agent("Asked", "Do a thing", "x", "Does it.", ("the first way", "the second way"))
+    silent = Agent("Silent", "Do another", "x", "Does that.")
+    index = SearchIndex.build([asked, silent], encoder=encoder)  # type: ignore[arg-type]
+    assert index.vectors is not None
+    half = float(np.sqrt(0.5)) / 2.0
+    assert index.vectors[0] == pytest.approx([0.5, half, half], abs=1e-6)
+    # No examples: the description stands for both.
+    assert index.vectors[1] == pytest.approx([1.0, 0.0, 0.0], abs=1e-6)
+    # The similarity is the mean of the two cosines.
+    assert index.similarities("the first one")[0] == pytest.approx(half, abs=1e-6)

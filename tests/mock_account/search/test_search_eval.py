@@ -2,19 +2,24 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
 
 from mock_account.search.evaluation import (
+    EVALUATION_SETS,
     EvalCase,
     EvalError,
     agents_from_capabilities,
     evaluate,
     load_eval_cases,
     main,
+    report_all_sets,
 )
 from mock_account.search.index import SearchIndex
+
+CATALOG = Path(__file__).resolve().parents[3] / "agents_catalog"
 
 CAPABILITIES = """\
 department: travel
@@ -157,12 +162,117 @@ def test_missing_folder_is_a_clear_error(tmp_path: Path) -> None:
 
 def test_the_account_catalog_reaches_its_accuracy_floor() -> None:
     # A regression guard on the shipped catalog: descriptions that start to overlap
-    # show up here first. The floor sits below the measured accuracy.
-    catalog = Path(__file__).resolve().parents[3] / "agents_catalog"
-    capabilities, evaluation = catalog / "capabilities", catalog / "evaluation"
+    # show up here first. The floors sit at or below the measured accuracy (development
+    # 97.0 / 99.0 %, held-out 88 / 96 %, fresh held-out 90 / 95 %); the held-out one is
+    # the account's target for requests nobody has seen.
+    capabilities = CATALOG / "capabilities"
     assert len(list(capabilities.glob("*.yaml"))) == 10
-    assert len(list(evaluation.glob("*.yaml"))) == 10
-    agents = agents_from_capabilities(capabilities)
-    report = evaluate(SearchIndex.build(agents), load_eval_cases(evaluation))
-    assert report.n >= 200
-    assert report.top1 >= 0.85 and report.top2 >= 0.90, report.misses
+    index = SearchIndex.build(agents_from_capabilities(capabilities))
+    floors = {
+        "evaluation": (0.95, 0.98),
+        "evaluation_heldout": (0.85, 0.95),
+        "evaluation_heldout2": (0.85, 0.92),
+    }
+    for folder, (top1, top2) in floors.items():
+        report = evaluate(index, load_eval_cases(CATALOG / folder))
+        assert report.top1 >= top1 and report.top2 >= top2, (folder, report.misses)
+
+
+def test_the_shipped_sets_load_and_name_known_agents() -> None:
+    agents = agents_from_capabilities(CATALOG / "capabilities")
+    known = {agent.name for agent in agents}
+    sizes = {}
+    for _, folder in EVALUATION_SETS:
+        cases = load_eval_cases(CATALOG / folder)
+        assert {case.agent for case in cases} <= known, folder
+        sizes[folder] = len(cases)
+    assert sizes == {"evaluation": 200, "evaluation_heldout": 100, "evaluation_heldout2": 100}
+
+
+def test_the_fresh_set_spans_every_department_and_many_agents() -> None:
+    tags = {agent.name: agent.tag for agent in agents_from_capabilities(CATALOG / "capabilities")}
+    cases = load_eval_cases(CATALOG / "evaluation_heldout2")
+    per_department = {tag: 0 for tag in set(tags.values())}
+    for case in cases:
+        per_department[tags[case.agent]] += 1
+    assert len(per_department) == 10 and min(per_department.values()) >= 5, per_department
+    assert len({case.agent for case in cases}) >= 90
+    # Written in the fact-rich style: most requests carry a number, a date, an id or a name.
+    with_facts = [c for c in cases if re.search(r"\d|[a-z,] [A-Z][a-z]", c.query)]
+    assert len(with_facts) >= 60
+
+
+def _words(text: str) -> list[str]:
+    return re.findall(r"[a-z0-9]+", text.lower())
+
+
+def test_no_evaluation_request_is_copied_into_the_account() -> None:
+    # Neither a whole request of any set nor a run of 10 of its words may appear in what
+    # the agents say about themselves (capability files and generated agent files).
+    from agents_catalog.loader import load_account
+
+    run = 10
+    account = load_account(CATALOG / "account")
+    sources = (agents_from_capabilities(CATALOG / "capabilities"), account)
+    texts = [
+        text
+        for agents in sources
+        for agent in agents
+        for text in (agent.title, agent.description, *agent.examples)
+    ]
+    said = " | ".join(" ".join(_words(text)) for text in texts)
+    runs = set()
+    for text in texts:
+        words = _words(text)
+        runs.update(tuple(words[i : i + run]) for i in range(len(words) - run + 1))
+    for _, folder in EVALUATION_SETS:
+        for case in load_eval_cases(CATALOG / folder):
+            words = _words(case.query)
+            assert " ".join(words) not in said, (folder, case.query)
+            copied = [w for w in zip(*(words[i:] for i in range(run)), strict=False) if w in runs]
+            assert not copied, (folder, case.query)
+
+
+def test_the_sets_share_no_request() -> None:
+    seen: dict[str, str] = {}
+    for _, folder in EVALUATION_SETS:
+        for case in load_eval_cases(CATALOG / folder):
+            key = " ".join(_words(case.query))
+            assert key not in seen, (folder, seen.get(key), case.query)
+            seen[key] = folder
+
+
+def test_report_all_sets_prints_each_set_in_each_mode_and_a_summary(
+    folders: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    catalog = tmp_path / "catalog"
+    for _, folder in EVALUATION_SETS:
+        (catalog / folder).mkdir(parents=True)
+        (catalog / folder / "travel.yaml").write_text(EVALUATION)
+    code = report_all_sets(capabilities=folders[0], catalog=catalog)
+    out = capsys.readouterr().out
+    assert code == 0
+    for mode in ("hybrid", "bm25"):
+        for label, folder in EVALUATION_SETS:
+            assert f"== {mode}: {label} (agents_catalog/{folder}) ==" in out
+    summary = out.split("== summary: top-1 / top-2 ==")[1].splitlines()
+    assert summary[1].split() == ["set", "hybrid", "bm25"]
+    assert [line.split("(")[0].strip() for line in summary[2:]] == [
+        label for label, _ in EVALUATION_SETS
+    ]
+    assert "75.0% / 75.0%" in summary[2]
+
+
+def test_report_all_sets_refuses_unknown_agents_and_missing_sets(
+    folders: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    catalog = tmp_path / "catalog"
+    for _, folder in EVALUATION_SETS[:2]:
+        (catalog / folder).mkdir(parents=True)
+        (catalog / folder / "travel.yaml").write_text(EVALUATION)
+    assert report_all_sets(capabilities=folders[0], catalog=catalog) == 2
+    assert "evaluation_heldout2: not a folder" in capsys.readouterr().err
+    (catalog / EVALUATION_SETS[2][1]).mkdir()
+    (catalog / EVALUATION_SETS[2][1] / "x.yaml").write_text("- {query: a b c d, agent: Nobody}\n")
+    assert report_all_sets(capabilities=folders[0], catalog=catalog) == 2
+    assert "unknown agents: Nobody" in capsys.readouterr().err
