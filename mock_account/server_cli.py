@@ -2,6 +2,7 @@
 
     mock-account serve [--host 127.0.0.1] [--port 9020] [--store URL] [--data-dir DIR]
                        [--account-dir DIR] [--workers N] [--max-body-bytes B] [--time-limit S]
+                       [--search-behavior executeTopMatch|executeOnlyMatch|showResults]
     mock-account bench-http [--requests N] [--concurrency C] [--workers W] [--store URL]
 
 ``serve`` runs the HTTP API with uvicorn. With ``--workers N`` (N > 1) uvicorn starts N processes
@@ -19,7 +20,12 @@ from collections.abc import Callable
 from typing import Any
 
 from .api.body_limit import DEFAULT_MAX_BODY_BYTES
-from .deployment import AccountConfig
+from .deployment import (
+    SEARCH_BEHAVIOR_ENV,
+    SEARCH_BEHAVIORS,
+    AccountConfig,
+    check_search_behavior,
+)
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 9020
@@ -67,6 +73,10 @@ def server_config(args: argparse.Namespace) -> AccountConfig:
         config.hooks = args.hooks
     if getattr(args, "search", None):
         config.search = args.search
+    if getattr(args, "search_behavior", None):
+        config.search_behavior = args.search_behavior
+    # Checked here, before the port is probed, so a bad variable is the one error reported.
+    check_search_behavior(config.search_behavior)
     return config
 
 
@@ -156,6 +166,13 @@ def add_server_commands(
     )
     serve.add_argument("--hooks", metavar="MODULE", help="enterprise hooks module (import path)")
     serve.add_argument("--time-limit", type=_seconds, help="seconds an agent may run (default 5)")
+    serve.add_argument(
+        "--search-behavior",
+        choices=SEARCH_BEHAVIORS,
+        help="what search reports as searchBehavior: executeTopMatch (default: run the best "
+        "match), showResults (offer the matches; the demo offers the two best when close) or "
+        f"executeOnlyMatch; default from ${SEARCH_BEHAVIOR_ENV}",
+    )
     serve.add_argument(
         "--log-level",
         default="info",

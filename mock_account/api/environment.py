@@ -13,7 +13,13 @@ from pathlib import Path
 
 from fastapi import FastAPI
 
-from ..deployment import HOOKS_ENV, SEARCH_ENV, AccountConfig, build_deployment
+from ..deployment import (
+    HOOKS_ENV,
+    SEARCH_BEHAVIOR_ENV,
+    SEARCH_ENV,
+    AccountConfig,
+    build_deployment,
+)
 from .app import create_app
 from .body_limit import DEFAULT_MAX_BODY_BYTES
 
@@ -44,6 +50,7 @@ def environment_for(config: AccountConfig, max_body_bytes: int) -> dict[str, str
     if config.hooks:
         env[HOOKS_ENV] = config.hooks  # AccountConfig reads it itself
     env[SEARCH_ENV] = config.search  # so does the search mode
+    env[SEARCH_BEHAVIOR_ENV] = config.search_behavior  # and the search behaviour
     return env
 
 
@@ -63,6 +70,8 @@ def config_from_environment(env: Mapping[str, str] | None = None) -> tuple[Accou
             config.seed = int(env[SEED])
         if env.get(TIME_LIMIT):
             config.time_limit_s = float(env[TIME_LIMIT])
+        if env.get(SEARCH_BEHAVIOR_ENV):
+            config.search_behavior = env[SEARCH_BEHAVIOR_ENV]
         max_body = int(env.get(MAX_BODY) or DEFAULT_MAX_BODY_BYTES)
     except ValueError as exc:
         raise ValueError(f"invalid server environment: {exc}") from exc
