@@ -10,6 +10,7 @@ import streamlit as st
 
 from demo_app import ui_session as session
 from demo_app.http_client import HttpClient
+from demo_app.search_choice import OFFER_TWO, ONLY_MATCH, RUN_BEST, behavior_label
 from demo_app.views import ClientError
 
 PAGES = [
@@ -67,6 +68,28 @@ def sidebar() -> None:
             on_change=session.new_conversation,
         )
         st.caption(f"Connected to the {client.description}.")
+        search_behavior_setting()
+
+
+def search_behavior_setting() -> None:
+    """Embedded: the account's search behaviour, for this session. Server: what it reports."""
+    if session.mode() == session.EMBEDDED:
+        configured = session.embedded_search_behavior()
+        options = [RUN_BEST, OFFER_TWO] + ([ONLY_MATCH] if configured == ONLY_MATCH else [])
+        if st.session_state.get("search_behavior") not in options:
+            st.session_state["search_behavior"] = configured
+        st.radio(
+            "Search behaviour",
+            options,
+            format_func=behavior_label,
+            key="search_behavior",
+            help="Offer the two best: when the runner-up scores at least 85 % of the best "
+            "match, both are offered and you pick; otherwise the best runs.",
+        )
+        return
+    reported = st.session_state.get("reported_search_behavior")
+    if reported:
+        st.caption(f"Search behaviour (the server's setting): {behavior_label(reported)}.")
 
 
 def main() -> None:

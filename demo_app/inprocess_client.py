@@ -23,11 +23,13 @@ from .views import (
     Handoff,
     Match,
     Part,
+    SearchOutcome,
     StateView,
     check_query,
 )
 
 UNKNOWN_CONVERSATION = "This conversation does not exist (or belongs to someone else)."
+NO_MATCH = "No agent matches that request; try saying what you need in other words."
 RECENT_LIMIT = 25
 TITLE_LIMIT = 200
 
@@ -53,7 +55,7 @@ class InProcessClient:
         """The default: the embedded account with SQLite under the project's data folder."""
         try:
             return cls(build_deployment(config or AccountConfig()))
-        except (StoreError, KeyringError, OSError) as exc:
+        except (StoreError, KeyringError, OSError, ValueError) as exc:
             raise ClientError(f"The embedded account cannot start: {exc}") from exc
 
     # --- users ------------------------------------------------------------------------
@@ -76,20 +78,40 @@ class InProcessClient:
         text = check_query(query)
         return [_match(h) for h in self.account.search(self._user(user), text, tag=tag)]
 
-    def ask(self, user: str, query: str, convid: str | None = None) -> AnswerView:
+    def find(self, user: str, query: str, convid: str | None = None) -> SearchOutcome:
         text = check_query(query)
         who = self._user(user)
         try:
-            agent, hits = self.account.route(who, text, convid)
+            hits = self.account.search(who, text)
+            # Restoring a state costs; only a request that matches nothing needs the last agent.
+            previous = self.account.last_agent(who, convid) if convid and not hits else None
         except StoreError as exc:
             raise ClientError(f"The conversation store is unavailable: {exc}") from exc
-        if agent is None:
-            raise ClientError(
-                "No agent matches that request; try saying what you need in other words."
-            )
-        matches = tuple(_match(h) for h in hits)
-        result = self.account.exec_agent(who, agent, {"query": text}, convid)
+        return SearchOutcome(
+            text,
+            tuple(_match(h) for h in hits),
+            self.deployment.config.search_behavior,
+            previous,
+        )
+
+    def run(
+        self,
+        user: str,
+        agent: str,
+        query: str,
+        convid: str | None = None,
+        matches: tuple[Match, ...] = (),
+    ) -> AnswerView:
+        text = check_query(query)
+        result = self.account.exec_agent(self._user(user), agent, {"query": text}, convid)
         return self._answer(text, result, matches, convid)
+
+    def ask(self, user: str, query: str, convid: str | None = None) -> AnswerView:
+        found = self.find(user, query, convid)
+        agent = found.matches[0].agent_name if found.matches else found.previous_agent
+        if agent is None:
+            raise ClientError(NO_MATCH)
+        return self.run(user, agent, found.query, convid, found.matches)
 
     def answer_ask(self, user: str, pending: AnswerView, answers: dict[str, Any]) -> AnswerView:
         if pending.convid is None:

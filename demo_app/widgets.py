@@ -64,6 +64,26 @@ def render_answer(answer: AnswerView) -> None:
         st.markdown(f"_{answer.ask.message}_")
 
 
+def render_two_best(options: tuple[Match, Match], prefix: str, on_pick: Any) -> None:
+    """Two close matches side by side; ``on_pick(agent_name)`` runs when one is chosen."""
+    st.markdown("**Two agents match this request about equally well. Which one should answer?**")
+    columns = st.columns(2)
+    for rank, (column, match) in enumerate(zip(columns, options, strict=True)):
+        with column.container(border=True):
+            st.markdown(
+                f"**{match.agent_name}** · {match.department or '?'} · score {_score(match)}"
+            )
+            st.caption(match.agent_title or " ")
+            st.button(
+                f"Run {match.agent_name}",
+                key=f"{prefix}:{match.agent_name}",
+                type="primary" if rank == 0 else "secondary",
+                on_click=on_pick,
+                args=(match.agent_name,),
+                use_container_width=True,
+            )
+
+
 def field_key(prefix: str, field: AskField) -> str:
     return f"{prefix}:{field.name}"
 
