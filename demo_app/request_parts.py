@@ -339,8 +339,8 @@ def _tidy(part: str, *, first: bool) -> str:
 def split_request(text: str) -> list[str]:
     """The requests in ``text``, in order; one element when it is a single request.
 
-    Whitespace-only input gives ``[]``. Nothing else is ever lost: the parts hold every
-    word of the text except the joiners between them.
+    Input without words (blank, or only separators) gives ``[]``. Nothing else is ever
+    lost: the parts hold every word of the text except the joiners between them.
     """
     stripped = text.strip()
     if not stripped:
@@ -362,6 +362,5 @@ def split_request(text: str) -> list[str]:
             spans.append((piece.start, piece.end))
         else:
             spans[-1] = (spans[-1][0], piece.end)
-    return [
-        _tidy(stripped[start:end], first=index == 0) for index, (start, end) in enumerate(spans)
-    ]
+    parts = (_tidy(stripped[a:b], first=index == 0) for index, (a, b) in enumerate(spans))
+    return [part for part in parts if part]  # "," alone is no request at all

@@ -172,6 +172,8 @@ def start_request(
     """
     check_query(text)
     parts = tuple(split_request(text)) if split else (text.strip(),)
+    if not parts:
+        raise ClientError("There is no request in that message; please say what you need.")
     for part in parts:
         check_query(part)
     return proceed(client, user, RequestRun(text.strip(), parts, convid), behavior=behavior)

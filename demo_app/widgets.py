@@ -28,8 +28,11 @@ def render_answer(answer: AnswerView) -> None:
     if chosen is not None:
         header += f" · score {_score(chosen)}"
     if runner_up is not None:
+        # After the user picked the second of two close matches, the other one ranked first.
+        ranked_first = answer.matches and answer.matches[0] is runner_up
+        label = "also offered" if ranked_first and chosen is not None else "runner-up"
         header += (
-            f" — runner-up: {runner_up.agent_name} ({runner_up.department or '?'}) "
+            f" — {label}: {runner_up.agent_name} ({runner_up.department or '?'}) "
             f"{_score(runner_up)}"
         )
     st.markdown(header)
@@ -80,7 +83,7 @@ def render_two_best(options: tuple[Match, Match], prefix: str, on_pick: Any) -> 
                 type="primary" if rank == 0 else "secondary",
                 on_click=on_pick,
                 args=(match.agent_name,),
-                use_container_width=True,
+                width="stretch",
             )
 
 

@@ -206,16 +206,27 @@ def _suggestions(last: AnswerView) -> None:
             help=f"{suggestion.agent} ({suggestion.department}) reads {suggestion.variable}",
             on_click=_queue_query,
             args=(suggestion.request,),
-            use_container_width=True,
+            width="stretch",
         )
 
 
 def _numbered(parts: list[str] | tuple[str, ...], first: int, total: int) -> str:
-    return "; ".join(f"{first + i + 1}/{total} “{p}”" for i, p in enumerate(parts))
+    """``request 2 of 3, “…”; request 3 of 3, “…”``."""
+    return "; ".join(f"request {first + i + 1} of {total}, “{p}”" for i, p in enumerate(parts))
 
 
-def _render_parts(entry: session.Entry, is_last: bool, run: RequestRun | None) -> None:
-    """The answer to one message, part by part, each under its own agent."""
+def _render_parts(
+    entry: session.Entry,
+    key: str,
+    is_last: bool,
+    run: RequestRun | None,
+    waiting: AnswerView | None,
+) -> None:
+    """The answer to one message, part by part, each under its own agent.
+
+    With several parts each gets a framed block headed by its request, and a form that
+    waits belongs in the block of the part that asked.
+    """
     total = int(entry.meta.get("of") or 1)
     if total > 1 and not entry.meta.get("answers"):
         st.caption(
@@ -223,22 +234,26 @@ def _render_parts(entry: session.Entry, is_last: bool, run: RequestRun | None) -
             "in this conversation."
         )
     chosen = entry.meta.get("chosen", {})
-    for result in entry.parts:
-        if total > 1:
-            st.markdown(f"**Request {result.index + 1} of {total}** · {result.text}")
-        if result.index in chosen and result.answer is not None:
-            st.caption(f"You chose {chosen[result.index]}.")
-        if result.answer is not None:
-            render_answer(result.answer)
-        else:
-            st.error(result.problem or "Nothing ran.")
-    if not is_last or run is None:
+    for number, result in enumerate(entry.parts):
+        block = st.container(border=True, key=f"part:{key}:{number}") if total > 1 else None
+        with block if block is not None else st.container():
+            if total > 1:
+                st.markdown(f"**Request {result.index + 1} of {total}** · {result.text}")
+            if result.index in chosen and result.answer is not None:
+                st.caption(f"You chose {chosen[result.index]}.")
+            if result.answer is not None:
+                render_answer(result.answer)
+            else:
+                st.error(result.problem or "Nothing ran.")
+            if waiting is not None and result.answer is waiting and waiting.ask is not None:
+                render_ask_form(waiting.ask, key, _queue_answers)
+    if not is_last or run is None or run.choice is None:
         return
-    if run.choice is not None:
+    block = st.container(border=True, key=f"part:{key}:choice") if total > 1 else None
+    with block if block is not None else st.container():
         if total > 1:
-            st.markdown(
-                f"**Request {run.choice.index + 1} of {total}** · {run.parts[run.choice.index]}"
-            )
+            index = run.choice.index
+            st.markdown(f"**Request {index + 1} of {total}** · {run.parts[index]}")
         render_two_best(run.choice.options, f"choice:{len(session.transcript())}", _queue_choice)
 
 
@@ -288,14 +303,14 @@ def _render_held(pending: AnswerView) -> None:
             type="primary",
             on_click=_queue_held,
             args=("after_form",),
-            use_container_width=True,
+            width="stretch",
         )
         columns[1].button(
             "Send it in a new conversation",
             key="held:new_conversation",
             on_click=_queue_held,
             args=("new_conversation",),
-            use_container_width=True,
+            width="stretch",
             help="This conversation stays in the list with its form, to answer later.",
         )
         columns[2].button(
@@ -303,7 +318,7 @@ def _render_held(pending: AnswerView) -> None:
             key="held:drop",
             on_click=_queue_held,
             args=("drop",),
-            use_container_width=True,
+            width="stretch",
         )
 
 
@@ -352,12 +367,13 @@ def main() -> None:
         if entry.answer is None and not shows_run:
             continue
         with st.chat_message("assistant"):
+            form_here = waiting if index == pending else None
             if shows_run:
-                _render_parts(entry, is_last, run)
+                _render_parts(entry, f"ask{index}", is_last, run, form_here)
             elif entry.answer is not None:
                 render_answer(entry.answer)
-            if index == pending and waiting is not None and waiting.ask is not None:
-                render_ask_form(waiting.ask, f"ask{index}", _queue_answers)
+                if form_here is not None and form_here.ask is not None:
+                    render_ask_form(form_here.ask, f"ask{index}", _queue_answers)
             _render_left(entry, is_last, run)
     if waiting is not None:
         _render_held(waiting)

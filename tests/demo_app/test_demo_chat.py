@@ -234,7 +234,8 @@ def test_offer_the_two_best_shows_both_and_runs_the_one_picked(app: AppTest) -> 
     answer = app.session_state["transcript"][0].answer
     assert answer.agent == second and answer.success
     assert f"You chose {second}." in texts(app)
-    assert any(t.startswith(f"**{second}**") for t in texts(app))
+    header = next(t for t in texts(app) if t.startswith(f"**{second}**"))
+    assert f"— also offered: {first} (" in header  # the one not picked ranked first
     assert not _choice_buttons(app) and app.session_state["convid"]
 
 
@@ -277,8 +278,8 @@ def test_a_multi_part_request_answers_each_part_under_its_agent(app: AppTest) ->
 def test_a_part_that_asks_holds_the_rest_until_the_form_is_answered(app: AppTest) -> None:
     chat(app, TAXI_THEN_HOTEL)
     assert any(
-        "After you answer the form, I'll send the rest: 2/2 “Book a hotel in Oslo for two nights”"
-        in t
+        "After you answer the form, I'll send the rest: request 2 of 2, "
+        "“Book a hotel in Oslo for two nights”." in t
         for t in texts(app)
     )
     assert len(app.session_state["transcript"][0].parts) == 1

@@ -240,3 +240,26 @@ def test_the_account_setting_reaches_the_client_and_offers_the_two_best(
         assert picked.results[0].answer.agent == runner_up
     finally:
         deployment.config.search_behavior = "executeTopMatch"
+
+
+def test_chat_page_in_server_mode_follows_the_servers_search_behavior(
+    deployment: Deployment, server_url: str
+) -> None:
+    at = AppTest.from_file(str(APP), default_timeout=TIMEOUT_S).run()
+    at.sidebar.radio(key="mode").set_value("Server (URL + token)").run()
+    at.sidebar.text_input(key="server_url").input(server_url)
+    at.sidebar.text_input(key="server_token").input(_token(deployment, 3))
+    at.sidebar.button(key="connect").click().run()
+    assert not [r for r in at.sidebar.radio if r.key == "search_behavior"]  # the server's call
+    deployment.config.search_behavior = "showResults"
+    try:
+        chat(at, _close_request(deployment))
+        choices = [b for b in at.button if b.key and b.key.startswith("choice:")]
+        assert len(choices) == 2
+        assert "Search behaviour (the server's setting): Offer the two best." in [
+            c.value for c in at.sidebar.caption
+        ]
+        choices[0].click().run()
+        assert at.session_state["transcript"][0].answer.success
+    finally:
+        deployment.config.search_behavior = "executeTopMatch"

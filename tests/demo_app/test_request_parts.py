@@ -6,6 +6,8 @@ from pathlib import Path
 
 import pytest
 import yaml
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from demo_app.request_parts import MAX_PARTS, MIN_PART_CHARS, split_request
 
@@ -314,3 +316,51 @@ def test_parts_are_long_enough_to_search_and_capped() -> None:
 @pytest.mark.parametrize("blank", ["", "   ", "\n\t"])
 def test_blank_text_has_no_parts(blank: str) -> None:
     assert split_request(blank) == []
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(
+            [
+                "book",
+                "a",
+                "hotel",
+                "and",
+                "then",
+                "file",
+                "the",
+                "receipt",
+                ",",
+                ".",
+                "?",
+                "Oslo",
+                "it",
+                "I",
+                "need",
+                "can",
+                "you",
+                "also",
+                "\n",
+                ";",
+                "ORD-1",
+                "last",
+                "week's",
+                "é",
+            ]
+        )
+        | st.text(max_size=6),
+        max_size=30,
+    )
+)
+def test_any_text_splits_without_error_and_loses_no_word(words: list[str]) -> None:
+    text = " ".join(words)
+    parts = split_request(text)
+    assert parts == split_request(text)
+    assert all(p.strip() for p in parts)
+    if not text.strip():
+        assert parts == []
+        return
+    kept = " ".join(parts).lower().split()
+    for word in (w.strip(",;") for w in kept):
+        assert word in text.lower() or word.capitalize() in text
