@@ -190,6 +190,19 @@ def test_the_held_request_can_start_a_new_conversation(app: AppTest) -> None:
     assert len(app.form) == 0
 
 
+def test_the_conversation_left_waiting_can_be_reopened_and_answered(app: AppTest) -> None:
+    _held_request_box(app)
+    waiting = app.session_state["convid"]
+    app.button(key="held:new_conversation").click().run()
+    app.switch_page("screens/conversations.py").run()
+    app.button(key=f"open:{waiting}").click().run()
+    assert not app.exception and app.session_state["convid"] == waiting
+    app.switch_page("screens/chat.py").run()  # AppTest stays on the page it was sent to
+    assert len(app.form) == 1  # its form is back, rebuilt from the saved paused run
+    _answer_expense_form(app)
+    assert "↪ handed off from **BookBusinessFlight** via `conv.trip`" in texts(app)
+
+
 def test_the_held_request_can_be_dropped(app: AppTest) -> None:
     _held_request_box(app)
     app.button(key="held:drop").click().run()
