@@ -18,6 +18,7 @@ from .views import (
     ConversationLists,
     DemoUser,
     Match,
+    SearchOutcome,
     StateView,
 )
 
@@ -43,8 +44,26 @@ class DemoClient(Protocol):
         """Ranked matches for a request, best first."""
         ...
 
+    def find(self, user: str, query: str, convid: str | None = None) -> SearchOutcome:
+        """Search a request and report the account's search behaviour with the matches."""
+        ...
+
+    def run(
+        self,
+        user: str,
+        agent: str,
+        query: str,
+        convid: str | None = None,
+        matches: tuple[Match, ...] = (),
+    ) -> AnswerView:
+        """Run ``agent`` on ``query`` (a new conversation without ``convid``)."""
+        ...
+
     def ask(self, user: str, query: str, convid: str | None = None) -> AnswerView:
-        """A new request (no ``convid``) or a follow-up: route it, then run the agent."""
+        """A new request (no ``convid``) or a follow-up: the best match runs.
+
+        When nothing matches in a conversation, the agent that answered last runs again.
+        """
         ...
 
     def answer_ask(self, user: str, pending: AnswerView, answers: dict[str, Any]) -> AnswerView:

@@ -25,6 +25,7 @@ from .views import (
     DemoUser,
     Match,
     Part,
+    SearchOutcome,
     StateView,
     check_query,
 )
@@ -32,6 +33,8 @@ from .views import (
 DEFAULT_TIMEOUT_S = 15.0
 UNKNOWN_CONVERSATION = "This conversation does not exist (or belongs to someone else)."
 RECENT_LIMIT = 25
+# A server that does not say (an older one) runs the best match, as Search2o's default does.
+DEFAULT_SEARCH_BEHAVIOR = "executeTopMatch"
 
 
 def timings_in_seconds(header: str | None) -> dict[str, float]:
@@ -114,13 +117,13 @@ class HttpClient:
 
     # --- search and runs ----------------------------------------------------------------
 
-    def search(self, user: str, query: str, tag: str | None = None) -> list[Match]:
+    def _search(self, query: str, tag: str | None = None) -> tuple[list[Match], str]:
         body: dict[str, Any] = {"query": check_query(query)}
         if tag:
             body["tag"] = tag
         data, _ = self._post("/api/exec/search", body)
         catalog = load_catalog()
-        return [
+        matches = [
             Match(
                 str(r.get("agentName")),
                 str(r.get("agentTitle") or ""),
@@ -129,22 +132,40 @@ class HttpClient:
             )
             for r in data.get("searchResults") or ()
         ]
+        return matches, str(data.get("searchBehavior") or DEFAULT_SEARCH_BEHAVIOR)
 
-    def ask(self, user: str, query: str, convid: str | None = None) -> AnswerView:
+    def search(self, user: str, query: str, tag: str | None = None) -> list[Match]:
+        return self._search(query, tag)[0]
+
+    def find(self, user: str, query: str, convid: str | None = None) -> SearchOutcome:
         text = check_query(query)
-        matches = tuple(self.search(user, text))
-        names = [m.agent_name for m in matches]
-        # The previous agent costs a state read: only asked for when the decision needs it.
-        previous = self.state(user, convid).last_agent if convid and not names else None
-        agent = choose_agent(names, previous_agent=previous).agent_name
-        if agent is None:
-            raise ClientError(
-                "No agent matches that request; try saying what you need in other words."
-            )
+        matches, behavior = self._search(text)
+        previous = self.state(user, convid).last_agent if convid and not matches else None
+        return SearchOutcome(text, tuple(matches), behavior, previous)
+
+    def run(
+        self,
+        user: str,
+        agent: str,
+        query: str,
+        convid: str | None = None,
+        matches: tuple[Match, ...] = (),
+    ) -> AnswerView:
+        text = check_query(query)
         body: dict[str, Any] = {"agentName": agent, "inputs": {"query": text}, "stream": False}
         if convid:
             body["convid"] = convid
         return self._exec(user, body, text, matches, convid)
+
+    def ask(self, user: str, query: str, convid: str | None = None) -> AnswerView:
+        found = self.find(user, query, convid)
+        names = [m.agent_name for m in found.matches]
+        agent = choose_agent(names, previous_agent=found.previous_agent).agent_name
+        if agent is None:
+            raise ClientError(
+                "No agent matches that request; try saying what you need in other words."
+            )
+        return self.run(user, agent, found.query, convid, found.matches)
 
     def answer_ask(self, user: str, pending: AnswerView, answers: dict[str, Any]) -> AnswerView:
         if pending.convid is None:

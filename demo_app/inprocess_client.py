@@ -10,6 +10,7 @@ from mock_account.crypto import InvalidRecord, KeyringError
 from mock_account.deployment import AccountConfig, Deployment, build_deployment
 from mock_account.errors import PinLimitReached, UnknownConversation
 from mock_account.search.index import SearchHit
+from mock_account.search.routing import choose_agent
 from mock_account.stores import StoreError, unavailable_message
 from mock_account.users import User
 
@@ -23,11 +24,13 @@ from .views import (
     Handoff,
     Match,
     Part,
+    SearchOutcome,
     StateView,
     check_query,
 )
 
 UNKNOWN_CONVERSATION = "This conversation does not exist (or belongs to someone else)."
+NO_MATCH = "No agent matches that request; try saying what you need in other words."
 RECENT_LIMIT = 25
 TITLE_LIMIT = 200
 
@@ -53,7 +56,7 @@ class InProcessClient:
         """The default: the embedded account with SQLite under the project's data folder."""
         try:
             return cls(build_deployment(config or AccountConfig()))
-        except (StoreError, KeyringError, OSError) as exc:
+        except (StoreError, KeyringError, OSError, ValueError) as exc:
             raise ClientError(f"The embedded account cannot start: {exc}") from exc
 
     # --- users ------------------------------------------------------------------------
@@ -77,20 +80,41 @@ class InProcessClient:
         self._user(user)  # an unknown user is refused even though search is the same for all
         return [_match(h) for h in self.account.search(text, tag=tag)]
 
-    def ask(self, user: str, query: str, convid: str | None = None) -> AnswerView:
+    def find(self, user: str, query: str, convid: str | None = None) -> SearchOutcome:
         text = check_query(query)
         who = self._user(user)
         try:
-            agent, hits = self.account.route(who, text, convid)
+            hits = self.account.search(text)
+            # Restoring a state costs; only a request that matches nothing needs the last agent.
+            previous = self.account.last_agent(who, convid) if convid and not hits else None
         except StoreError as exc:
             raise ClientError(unavailable_message(exc)) from exc
-        if agent is None:
-            raise ClientError(
-                "No agent matches that request; try saying what you need in other words."
-            )
-        matches = tuple(_match(h) for h in hits)
-        result = self.account.exec_agent(who, agent, {"query": text}, convid)
+        return SearchOutcome(
+            text,
+            tuple(_match(h) for h in hits),
+            self.deployment.config.search_behavior,
+            previous,
+        )
+
+    def run(
+        self,
+        user: str,
+        agent: str,
+        query: str,
+        convid: str | None = None,
+        matches: tuple[Match, ...] = (),
+    ) -> AnswerView:
+        text = check_query(query)
+        result = self.account.exec_agent(self._user(user), agent, {"query": text}, convid)
         return self._answer(text, result, matches, convid)
+
+    def ask(self, user: str, query: str, convid: str | None = None) -> AnswerView:
+        found = self.find(user, query, convid)
+        names = [m.agent_name for m in found.matches]
+        agent = choose_agent(names, previous_agent=found.previous_agent).agent_name
+        if agent is None:
+            raise ClientError(NO_MATCH)
+        return self.run(user, agent, found.query, convid, found.matches)
 
     def answer_ask(self, user: str, pending: AnswerView, answers: dict[str, Any]) -> AnswerView:
         if pending.convid is None:

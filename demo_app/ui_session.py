@@ -17,6 +17,8 @@ from mock_account.deployment import AccountConfig, project_data_dir
 from .catalog import Catalog, catalog_from_agents, load_catalog
 from .client import DemoClient
 from .inprocess_client import InProcessClient
+from .request_runner import PartResult, RequestRun
+from .search_choice import RUN_BEST
 from .views import AnswerView, ClientError
 
 EMBEDDED = "Embedded account"
@@ -39,12 +41,18 @@ def _embedded_catalog(data_dir: str) -> Catalog:
 
 @dataclass
 class Entry:
-    """One exchange in the chat transcript: what the user sent and the answer."""
+    """One exchange in the chat transcript: what the user sent and the answer.
+
+    ``parts`` holds the answer part by part when the message went through the request
+    runner (one part, or several for a multi-part request); ``answer`` is then the last
+    answer among them.
+    """
 
     sent: str
     answer: AnswerView | None = None
     error: str | None = None
     meta: dict[str, Any] = field(default_factory=dict)
+    parts: tuple[PartResult, ...] = ()
 
 
 def mode() -> str:
@@ -92,6 +100,66 @@ def new_conversation() -> None:
     """Forget the current conversation (it stays in the conversation list)."""
     st.session_state["convid"] = None
     st.session_state["transcript"] = []
+    st.session_state.pop("run", None)
+    st.session_state.pop("held", None)
+
+
+def active_run() -> RequestRun | None:
+    """The request still in progress (waiting on a form or a choice) in this conversation."""
+    run = st.session_state.get("run")
+    if run is not None and run.convid != convid():
+        # Another conversation was opened meanwhile: the run stays with its own.
+        st.session_state.pop("run", None)
+        return None
+    return run
+
+
+@dataclass(frozen=True)
+class HeldRequest:
+    """A request typed while a form waits; ``after_form``: send it once the form is done."""
+
+    text: str
+    convid: str | None
+    after_form: bool = False
+
+
+def held_request() -> HeldRequest | None:
+    held = st.session_state.get("held")
+    if held is not None and held.convid != convid():
+        st.session_state.pop("held", None)
+        return None
+    return held
+
+
+def hold_request(held: HeldRequest | None) -> None:
+    if held is None:
+        st.session_state.pop("held", None)
+    else:
+        st.session_state["held"] = held
+
+
+def set_active_run(run: RequestRun | None) -> None:
+    if run is None or run.done:
+        st.session_state.pop("run", None)
+    else:
+        st.session_state["run"] = run
+    if run is not None and run.behavior:
+        st.session_state["reported_search_behavior"] = run.behavior
+
+
+def search_behavior_override() -> str | None:
+    """The embedded demo's own setting (sidebar); over a server, the server's setting rules."""
+    if mode() != EMBEDDED:
+        return None
+    return st.session_state.get("search_behavior") or None
+
+
+def embedded_search_behavior() -> str:
+    """The embedded account's configured behaviour (the sidebar's initial value)."""
+    try:
+        return str(embedded_client(str(project_data_dir())).deployment.config.search_behavior)
+    except ClientError:
+        return RUN_BEST
 
 
 def remember_timings(answer: AnswerView) -> None:

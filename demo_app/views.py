@@ -54,6 +54,21 @@ class Match:
 
 
 @dataclass(frozen=True)
+class SearchOutcome:
+    """What a search for one request found, and what the account says to do with it.
+
+    ``behavior`` is the account's ``searchBehavior`` (``executeTopMatch``,
+    ``executeOnlyMatch`` or ``showResults``). ``previous_agent`` is the agent that answered
+    last in the conversation, looked up only when nothing matched (it answers again).
+    """
+
+    query: str
+    matches: tuple[Match, ...]
+    behavior: str
+    previous_agent: str | None = None
+
+
+@dataclass(frozen=True)
 class AskField:
     """One input of an ``ask``: the form widget is chosen by ``type``."""
 

@@ -28,8 +28,11 @@ def render_answer(answer: AnswerView) -> None:
     if chosen is not None:
         header += f" · score {_score(chosen)}"
     if runner_up is not None:
+        # After the user picked the second of two close matches, the other one ranked first.
+        ranked_first = answer.matches and answer.matches[0] is runner_up
+        label = "also offered" if ranked_first and chosen is not None else "runner-up"
         header += (
-            f" — runner-up: {runner_up.agent_name} ({runner_up.department or '?'}) "
+            f" — {label}: {runner_up.agent_name} ({runner_up.department or '?'}) "
             f"{_score(runner_up)}"
         )
     st.markdown(header)
@@ -62,6 +65,26 @@ def render_answer(answer: AnswerView) -> None:
             st.markdown(part.text)
     if answer.ask is not None and answer.ask.message:
         st.markdown(f"_{answer.ask.message}_")
+
+
+def render_two_best(options: tuple[Match, Match], prefix: str, on_pick: Any) -> None:
+    """Two close matches side by side; ``on_pick(agent_name)`` runs when one is chosen."""
+    st.markdown("**Two agents match this request about equally well. Which one should answer?**")
+    columns = st.columns(2)
+    for rank, (column, match) in enumerate(zip(columns, options, strict=True)):
+        with column.container(border=True):
+            st.markdown(
+                f"**{match.agent_name}** · {match.department or '?'} · score {_score(match)}"
+            )
+            st.caption(match.agent_title or " ")
+            st.button(
+                f"Run {match.agent_name}",
+                key=f"{prefix}:{match.agent_name}",
+                type="primary" if rank == 0 else "secondary",
+                on_click=on_pick,
+                args=(match.agent_name,),
+                width="stretch",
+            )
 
 
 def field_key(prefix: str, field: AskField) -> str:

@@ -43,6 +43,24 @@ SEARCH_ENV = "MOCK_ACCOUNT_SEARCH"
 SEARCH_MODES = ("hybrid", "bm25")
 
 
+# What search reports as ``searchBehavior`` (SPEC §5): whether an interface runs the best
+# match (``executeTopMatch``), runs only a sole match (``executeOnlyMatch``), or shows the
+# matches for the user to choose (``showResults``; the demo then offers the two best when
+# they are close). The server runs nothing itself on search; interfaces act on the setting.
+SEARCH_BEHAVIOR_ENV = "MOCK_ACCOUNT_SEARCH_BEHAVIOR"
+SEARCH_BEHAVIORS = ("executeTopMatch", "executeOnlyMatch", "showResults")
+DEFAULT_SEARCH_BEHAVIOR = "executeTopMatch"
+
+
+def check_search_behavior(value: str) -> str:
+    """``value`` when it is a search behaviour; ValueError naming the choices otherwise."""
+    if value not in SEARCH_BEHAVIORS:
+        raise ValueError(
+            f"search behaviour must be one of {', '.join(SEARCH_BEHAVIORS)} (got {value!r})"
+        )
+    return value
+
+
 def search_params(mode: str) -> BM25Params:
     if mode not in SEARCH_MODES:
         raise ValueError(f"search mode must be one of {', '.join(SEARCH_MODES)} (got {mode!r})")
@@ -63,6 +81,9 @@ class AccountConfig:
     # "hybrid" blends BM25 with sentence embeddings (better on wording nobody anticipated);
     # "bm25" is lexical only: no model to load, sub-millisecond searches.
     search: str = field(default_factory=lambda: os.environ.get(SEARCH_ENV) or "hybrid")
+    search_behavior: str = field(
+        default_factory=lambda: os.environ.get(SEARCH_BEHAVIOR_ENV) or DEFAULT_SEARCH_BEHAVIOR
+    )
 
     @classmethod
     def from_options(cls, **options: Any) -> AccountConfig:
@@ -130,6 +151,7 @@ class Deployment:
 def build_deployment(config: AccountConfig | None = None) -> Deployment:
     config = config or AccountConfig()
     config.data_dir = Path(config.data_dir)
+    check_search_behavior(config.search_behavior)
     agents = load_account(config.account_dir)
     hooks, hooks_error = load_configured_hooks(config)
     cipher = build_cipher(config, hooks)

@@ -14,7 +14,13 @@ from fastapi import FastAPI
 
 from mock_account.api.app import create_app
 from mock_account.api.body_limit import DEFAULT_MAX_BODY_BYTES
-from mock_account.deployment import HOOKS_ENV, SEARCH_ENV, AccountConfig, build_deployment
+from mock_account.deployment import (
+    HOOKS_ENV,
+    SEARCH_BEHAVIOR_ENV,
+    SEARCH_ENV,
+    AccountConfig,
+    build_deployment,
+)
 
 DATA_DIR = "MOCK_ACCOUNT_DATA"
 STORE_URL = "MOCK_ACCOUNT_STORE"
@@ -43,6 +49,7 @@ def environment_for(config: AccountConfig, max_body_bytes: int) -> dict[str, str
     if config.hooks:
         env[HOOKS_ENV] = config.hooks  # AccountConfig reads it itself
     env[SEARCH_ENV] = config.search  # so does the search mode
+    env[SEARCH_BEHAVIOR_ENV] = config.search_behavior  # and the search behaviour
     return env
 
 
@@ -57,6 +64,7 @@ def config_from_environment(env: Mapping[str, str] | None = None) -> tuple[Accou
             keyring_path=env.get(KEYRING),
             seed=int(env[SEED]) if env.get(SEED) else None,
             time_limit_s=float(env[TIME_LIMIT]) if env.get(TIME_LIMIT) else None,
+            search_behavior=env.get(SEARCH_BEHAVIOR_ENV),
         )
         max_body = int(env.get(MAX_BODY) or DEFAULT_MAX_BODY_BYTES)
     except ValueError as exc:

@@ -266,7 +266,11 @@ class SearchResult(WireModel):
 class SearchResponse(WireModel):
     success: bool = Field(description="True when the search ran.")
     search_results: list[SearchResult] = Field(description="The matches, best first.")
-    search_behavior: str = Field(description="Always ``default``.")
+    search_behavior: Literal["executeTopMatch", "executeOnlyMatch", "showResults"] = Field(
+        description="The account's setting: ``executeTopMatch`` (an interface runs the best "
+        "match), ``executeOnlyMatch`` (it runs a sole match, else shows the matches) or "
+        "``showResults`` (it shows the matches for the user to choose)."
+    )
     followup_behavior: str = Field(
         description="Always ``executeTopMatch``: a follow-up runs the best match, or the agent "
         "that answered last when nothing matches."

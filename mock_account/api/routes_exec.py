@@ -34,7 +34,10 @@ router = APIRouter(prefix="/api/exec", tags=["exec"], responses={**UNAUTHORIZED,
 
 @router.post("/search", response_model=SearchResponse, summary="Search the agents")
 def search(body: SearchRequest, user: CurrentUser, deployment: DeploymentDep) -> dict[str, Any]:
-    """The agents that match a request, best first (the harness adds a 0..1 ``score``)."""
+    """The agents that match a request, best first (the harness adds a 0..1 ``score``).
+
+    ``searchBehavior`` is the account's setting (``mock-account serve --search-behavior``).
+    """
     hits = deployment.account.search(body.query, tag=body.tag)
     return {
         "success": True,
@@ -42,7 +45,7 @@ def search(body: SearchRequest, user: CurrentUser, deployment: DeploymentDep) ->
             {"agentName": h.agent_name, "agentTitle": h.agent_title, "score": round(h.score, 4)}
             for h in hits
         ],
-        "searchBehavior": "default",
+        "searchBehavior": deployment.config.search_behavior,
         "followupBehavior": DEFAULT_FOLLOWUP_BEHAVIOR,
     }
 

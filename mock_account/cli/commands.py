@@ -32,6 +32,7 @@ CONFIG_OPTIONS = {
     "time_limit": "time_limit_s",
     "keyring": "keyring_path",
     "key_names": "key_names",
+    "search_behavior": "search_behavior",
 }
 
 

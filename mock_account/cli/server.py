@@ -2,6 +2,7 @@
 
     mock-account serve [--host 127.0.0.1] [--port 9020] [--store URL] [--data-dir DIR]
                        [--account-dir DIR] [--workers N] [--max-body-bytes B] [--time-limit S]
+                       [--search-behavior executeTopMatch|executeOnlyMatch|showResults]
     mock-account bench-http [--requests N] [--concurrency C] [--workers W] [--store URL]
 
 ``serve`` runs the HTTP API with uvicorn. With ``--workers N`` (N > 1) uvicorn starts N processes
@@ -20,6 +21,11 @@ from typing import Any
 
 from mock_account.api.body_limit import DEFAULT_MAX_BODY_BYTES
 from mock_account.cli.commands import config_from_args
+from mock_account.deployment import (
+    SEARCH_BEHAVIOR_ENV,
+    SEARCH_BEHAVIORS,
+    check_search_behavior,
+)
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 9020
@@ -71,6 +77,8 @@ def _serve(args: argparse.Namespace) -> int:
     from mock_account.deployment import build_deployment
 
     config = config_from_args(args)
+    # Checked before the port is probed, so a bad setting is the one error reported.
+    check_search_behavior(config.search_behavior)
     store_url = config.resolved_store_url()
     if args.workers > 1 and store_url.startswith("memory:"):
         print(
@@ -139,6 +147,13 @@ def add_server_commands(
     )
     serve.add_argument("--hooks", metavar="MODULE", help="enterprise hooks module (import path)")
     serve.add_argument("--time-limit", type=_seconds, help="seconds an agent may run (default 5)")
+    serve.add_argument(
+        "--search-behavior",
+        choices=SEARCH_BEHAVIORS,
+        help="what search reports as searchBehavior: executeTopMatch (default: run the best "
+        "match), showResults (offer the matches; the demo offers the two best when close) or "
+        f"executeOnlyMatch; default from ${SEARCH_BEHAVIOR_ENV}",
+    )
     serve.add_argument(
         "--log-level",
         default="info",

@@ -22,3 +22,33 @@ def chat(at: AppTest, text: str) -> AppTest:
     at.chat_input[0].set_value(text).run()
     assert not at.exception, at.exception
     return at
+
+
+def best_agent(request: str) -> str:
+    """The agent search puts first for ``request`` (what the demo runs by default)."""
+    from demo_app.catalog import load_catalog
+
+    return load_catalog().index.search(request, limit=1)[0].agent_name
+
+
+def labelled_request(close: bool) -> str:
+    """A labelled request whose two best matches are close (or clearly apart).
+
+    Found in the evaluation set rather than hard-coded, so a retuned search still has one.
+    """
+    import yaml
+
+    from demo_app.catalog import load_catalog
+    from demo_app.search_choice import CLOSE_RATIO
+
+    index = load_catalog().index
+    folder = Path(__file__).resolve().parents[2] / "agents_catalog" / "evaluation"
+    for path in sorted(folder.glob("*.yaml")):
+        for case in yaml.safe_load(path.read_text()):
+            hits = index.search(case["query"], limit=2)
+            if len(hits) < 2:
+                continue
+            ratio = hits[1].score / hits[0].score
+            if (close and ratio >= CLOSE_RATIO) or (not close and ratio < 0.6):
+                return str(case["query"])
+    raise AssertionError(f"no labelled request with {'close' if close else 'distant'} matches")

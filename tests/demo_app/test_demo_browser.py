@@ -8,16 +8,20 @@ test skips (it fails under CI=true, where the browser is part of the set-up).
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
+from demo_helpers import best_agent, labelled_request
 
+from demo_app.request_parts import split_request
 from loadtests.server import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -137,5 +141,89 @@ def test_hand_off_in_a_real_browser(demo_url: str, tmp_path: Path) -> None:
             out = ROOT / "out"
             if out.is_dir():
                 shutil.copyfile(shot, out / "demo.png")
+        finally:
+            browser.close()
+
+
+def _shot(page: Any, tmp_path: Path, name: str) -> None:
+    """A screenshot kept next to the test's files (and in out/ when that folder exists)."""
+    shot = tmp_path / f"{name}.png"
+    page.screenshot(path=str(shot), full_page=True)
+    assert shot.stat().st_size > 10_000
+    out = ROOT / "out"
+    if out.is_dir():
+        shutil.copyfile(shot, out / shot.name)
+
+
+def test_two_best_multi_part_and_held_request_in_a_real_browser(
+    demo_url: str, tmp_path: Path
+) -> None:
+    """What a person sees: two close agents to pick from, a message answered part by part,
+    and a request typed while a form waits that is held with a choice, then sent."""
+    executable = _chromium()
+    from playwright.sync_api import expect, sync_playwright
+
+    close = labelled_request(close=True)
+    hotel_and_taxi = "Book a hotel in Oslo for two nights and file last week's taxi receipt"
+    hotel, taxi = (best_agent(p) for p in split_request(hotel_and_taxi))
+    hoffmann = "Pull up the account for Hoffmann Logistics"
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 1400, "height": 1700})
+            page.set_default_timeout(ANSWER_TIMEOUT_MS)
+            page.goto(demo_url, timeout=ANSWER_TIMEOUT_MS)
+            chat_box = page.get_by_test_id("stChatInputTextArea")
+            expect(chat_box).to_be_visible(timeout=ANSWER_TIMEOUT_MS)
+
+            # The two best, side by side; the one picked answers.
+            page.get_by_text("Offer the two best").click()
+            chat_box.fill(close)
+            chat_box.press("Enter")
+            question = page.get_by_text("Two agents match this request about equally well")
+            expect(question).to_be_visible(timeout=ANSWER_TIMEOUT_MS)
+            run_buttons = page.get_by_role("button", name=re.compile(r"^Run [A-Z]"))
+            expect(run_buttons).to_have_count(2)
+            second = (run_buttons.nth(1).inner_text()).removeprefix("Run ").strip()
+            _shot(page, tmp_path, "two-best-choice")
+            run_buttons.nth(1).click()
+            expect(page.get_by_text(f"You chose {second}.")).to_be_visible(
+                timeout=ANSWER_TIMEOUT_MS
+            )
+            expect(run_buttons).to_have_count(0)
+
+            # A message of two requests, each answered under its own agent.
+            page.get_by_role("button", name="New conversation").click()
+            page.get_by_text("Run the best match").click()
+            chat_box.fill(hotel_and_taxi)
+            chat_box.press("Enter")
+            expect(page.get_by_text("Your message holds 2 requests")).to_be_visible(
+                timeout=ANSWER_TIMEOUT_MS
+            )
+            expect(page.get_by_text("Request 1 of 2")).to_be_visible()
+            expect(page.get_by_text("Request 2 of 2")).to_be_visible()
+            expect(page.get_by_text(hotel).first).to_be_visible()
+            expect(page.get_by_text(taxi).first).to_be_visible()
+            reason = page.get_by_role("textbox", name="Business reason")
+            expect(reason).to_be_visible()
+            _shot(page, tmp_path, "multi-part-answer")
+
+            # Another request while the form waits: held, with a choice; no error.
+            chat_box.fill(hoffmann)
+            chat_box.press("Enter")
+            expect(page.get_by_text("is still waiting for your answers")).to_be_visible(
+                timeout=ANSWER_TIMEOUT_MS
+            )
+            expect(page.get_by_text("unknownConversation")).to_have_count(0)
+            _shot(page, tmp_path, "held-request-choice")
+            page.get_by_role("button", name="Answer the form first, then send it").click()
+            expect(page.get_by_text("will be sent here once you have answered")).to_be_visible()
+            reason.fill("Taxi to the Hoffmann meeting")
+            page.get_by_role("button", name="Send answers").click()
+            expect(page.get_by_text(best_agent(hoffmann)).first).to_be_visible(
+                timeout=ANSWER_TIMEOUT_MS
+            )
+            expect(page.get_by_text("is still waiting for your answers")).to_have_count(0)
+            expect(page.get_by_role("textbox", name="Business reason")).to_have_count(0)
         finally:
             browser.close()

@@ -7,13 +7,18 @@ from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
-from demo_helpers import chat, texts
+from demo_helpers import best_agent, chat, labelled_request, texts
 from streamlit.testing.v1 import AppTest
 
 from demo_app.suggestions import STARTERS
 
 BERLIN = "I need to fly to Berlin next Tuesday for a client meeting"
 EXPENSES = "file my travel expenses for that trip"
+HOFFMANN = "Pull up the account for Hoffmann Logistics"
+HOTEL = "Book a hotel in Oslo for two nights"
+TAXI = "File last week's taxi receipt"
+HOTEL_AND_TAXI = f"{HOTEL} and file last week's taxi receipt"
+TAXI_THEN_HOTEL = f"{TAXI} and then book a hotel in Oslo for two nights"
 
 
 def _answer_expense_form(at: AppTest) -> AppTest:
@@ -138,13 +143,169 @@ def test_not_a_url_is_a_clear_error(app: AppTest) -> None:
     assert any("is not a server URL" in e.value for e in app.sidebar.error)
 
 
-def test_another_agent_while_an_ask_waits_keeps_the_form(app: AppTest) -> None:
-    chat(app, BERLIN)
-    chat(app, EXPENSES)
-    chat(app, "Pull up the account for Hoffmann Logistics")
-    assert any("could not answer (unknownConversation)" in e.value for e in app.error)
+def _held_request_box(at: AppTest) -> AppTest:
+    """The Berlin trip, the expense form open, then another request typed meanwhile."""
+    chat(at, BERLIN)
+    chat(at, EXPENSES)
+    chat(at, HOFFMANN)
+    return at
+
+
+def test_a_request_typed_while_the_form_waits_gets_a_choice_not_an_error(app: AppTest) -> None:
+    _held_request_box(app)
+    assert not app.error  # no bare unknownConversation
+    assert not any("unknownConversation" in t for t in texts(app))
+    assert any(
+        t.startswith("**SubmitExpenseClaim** is still waiting for your answers") and HOFFMANN in t
+        for t in texts(app)
+    )
+    keys = {b.key for b in app.button if b.key and b.key.startswith("held:")}
+    assert keys == {"held:after_form", "held:new_conversation", "held:drop"}
+    assert len(app.session_state["transcript"]) == 2  # nothing was sent
+    assert len(app.form) == 1  # the form is still there
+
+
+def test_answer_the_form_first_then_the_held_request_is_sent(app: AppTest) -> None:
+    _held_request_box(app)
+    convid = app.session_state["convid"]
+    app.button(key="held:after_form").click().run()
+    assert any("will be sent here once you have answered the form" in t for t in texts(app))
+    _answer_expense_form(app)
+    entries = app.session_state["transcript"]
+    assert [e.sent for e in entries][-1] == HOFFMANN
+    assert entries[-1].answer.agent == best_agent(HOFFMANN)
+    assert entries[-1].answer.success and entries[-1].answer.convid == convid
+    assert "↪ handed off from **BookBusinessFlight** via `conv.trip`" in texts(app)
+    assert not [b for b in app.button if b.key and b.key.startswith("held:")]
+
+
+def test_the_held_request_can_start_a_new_conversation(app: AppTest) -> None:
+    _held_request_box(app)
+    waiting = app.session_state["convid"]
+    app.button(key="held:new_conversation").click().run()
+    assert not app.exception
+    entries = app.session_state["transcript"]
+    assert [e.sent for e in entries] == [HOFFMANN]
+    assert entries[0].answer.success and app.session_state["convid"] not in (None, waiting)
+    assert len(app.form) == 0
+
+
+def test_the_conversation_left_waiting_can_be_reopened_and_answered(app: AppTest) -> None:
+    _held_request_box(app)
+    waiting = app.session_state["convid"]
+    app.button(key="held:new_conversation").click().run()
+    app.switch_page("screens/conversations.py").run()
+    app.button(key=f"open:{waiting}").click().run()
+    assert not app.exception and app.session_state["convid"] == waiting
+    app.switch_page("screens/chat.py").run()  # AppTest stays on the page it was sent to
+    assert len(app.form) == 1  # its form is back, rebuilt from the saved paused run
     _answer_expense_form(app)
     assert "↪ handed off from **BookBusinessFlight** via `conv.trip`" in texts(app)
+
+
+def test_the_held_request_can_be_dropped(app: AppTest) -> None:
+    _held_request_box(app)
+    app.button(key="held:drop").click().run()
+    assert not [b for b in app.button if b.key and b.key.startswith("held:")]
+    assert len(app.session_state["transcript"]) == 2 and len(app.form) == 1
+
+
+def _offer_two(at: AppTest) -> AppTest:
+    at.sidebar.radio(key="search_behavior").set_value("showResults").run()
+    assert not at.exception, at.exception
+    return at
+
+
+def _choice_buttons(at: AppTest) -> list:
+    return [b for b in at.button if b.key and b.key.startswith("choice:")]
+
+
+def test_run_the_best_match_is_the_default(app: AppTest) -> None:
+    radio = app.sidebar.radio(key="search_behavior")
+    assert radio.value == "executeTopMatch"
+    assert radio.options == ["Run the best match", "Offer the two best"]
+    close = labelled_request(close=True)
+    chat(app, close)
+    assert not _choice_buttons(app)
+    assert app.session_state["transcript"][0].answer.agent == best_agent(close)
+
+
+def test_offer_the_two_best_shows_both_and_runs_the_one_picked(app: AppTest) -> None:
+    _offer_two(app)
+    close = labelled_request(close=True)
+    chat(app, close)
+    buttons = _choice_buttons(app)
+    assert len(buttons) == 2
+    first, second = (b.label.removeprefix("Run ") for b in buttons)
+    assert first == best_agent(close) and second != first
+    assert any("Two agents match this request about equally well" in t for t in texts(app))
+    assert "convid" not in app.session_state  # nothing ran yet
+    assert not [b for b in app.button if b.key and b.key.startswith("suggest:")]
+
+    buttons[1].click().run()
+    assert not app.exception
+    answer = app.session_state["transcript"][0].answer
+    assert answer.agent == second and answer.success
+    assert f"You chose {second}." in texts(app)
+    header = next(t for t in texts(app) if t.startswith(f"**{second}**"))
+    assert f"— also offered: {first} (" in header  # the one not picked ranked first
+    assert not _choice_buttons(app) and app.session_state["convid"]
+
+
+def test_offer_the_two_best_still_runs_a_clear_winner(app: AppTest) -> None:
+    _offer_two(app)
+    clear = labelled_request(close=False)
+    chat(app, clear)
+    assert not _choice_buttons(app)
+    assert app.session_state["transcript"][0].answer.agent == best_agent(clear)
+
+
+def test_a_new_request_instead_of_a_choice_says_what_was_not_sent(app: AppTest) -> None:
+    _offer_two(app)
+    close = labelled_request(close=True)
+    chat(app, close)
+    chat(app, BERLIN)
+    assert any(t.startswith("Not sent (you moved on):") and close in t for t in texts(app))
+    assert app.session_state["transcript"][-1].answer.agent == "BookBusinessFlight"
+
+
+def test_a_multi_part_request_answers_each_part_under_its_agent(app: AppTest) -> None:
+    chat(app, HOTEL_AND_TAXI)
+    shown = texts(app)
+    assert any("Your message holds 2 requests" in t for t in shown)
+    assert "**Request 1 of 2** · Book a hotel in Oslo for two nights" in shown
+    assert "**Request 2 of 2** · File last week's taxi receipt" in shown
+    hotel, taxi = best_agent(HOTEL), best_agent(TAXI)
+    headers = [t for t in shown if t.startswith("**") and " · score " in t]
+    assert [h.split("**")[1] for h in headers] == [hotel, taxi]
+    entry = app.session_state["transcript"][0]
+    assert [r.answer.convid for r in entry.parts] == [app.session_state["convid"]] * 2
+    assert len(app.form) == 1  # the taxi claim asks; nothing is left after it
+    assert not any("I'll send the rest" in t for t in shown)
+    app.text_area(key="ask0:business_reason").input("Taxi to the client")
+    app.form[0].button[0].click().run()
+    assert not app.exception and len(app.form) == 0
+    assert app.session_state["transcript"][-1].answer.result_code == "success"
+
+
+def test_a_part_that_asks_holds_the_rest_until_the_form_is_answered(app: AppTest) -> None:
+    chat(app, TAXI_THEN_HOTEL)
+    assert any(
+        "After you answer the form, I'll send the rest: request 2 of 2, "
+        "“Book a hotel in Oslo for two nights”." in t
+        for t in texts(app)
+    )
+    assert len(app.session_state["transcript"][0].parts) == 1
+    app.text_area(key="ask0:business_reason").input("Taxi to the client")
+    app.form[0].button[0].click().run()
+    assert not app.exception
+    entry = app.session_state["transcript"][-1]
+    assert [(r.index, r.answer.agent) for r in entry.parts] == [
+        (0, best_agent(TAXI)),
+        (1, best_agent(HOTEL)),
+    ]
+    assert "**Request 2 of 2** · Book a hotel in Oslo for two nights" in texts(app)
+    assert not any("I'll send the rest" in t for t in texts(app))
 
 
 def _form_app() -> None:

@@ -15,6 +15,8 @@ from streamlit.testing.v1 import AppTest
 
 from demo_app.client import ClientError, DemoClient, HttpClient, InProcessClient
 from demo_app.http_client import timings_in_seconds
+from demo_app.request_runner import answer_pending, choose, start_request
+from demo_app.search_choice import CLOSE_RATIO
 from loadtests.server import free_port
 from mock_account.api.app import create_app
 from mock_account.deployment import AccountConfig, Deployment, build_deployment
@@ -173,3 +175,88 @@ def test_chat_page_in_server_mode_shows_the_hand_off(
     at.text_area(key="ask1:business_reason").input("Client meeting")
     at.form[0].button[0].click().run()
     assert "↪ handed off from **BookBusinessFlight** via `conv.trip`" in texts(at)
+
+
+HOTEL_AND_TAXI = "Book a hotel in Oslo for two nights and file last week's taxi receipt"
+
+
+def test_a_multi_part_request_runs_part_by_part_on_one_conversation(
+    client: DemoClient, deployment: Deployment
+) -> None:
+    user = _user(client)
+    run = start_request(client, user, HOTEL_AND_TAXI)
+    assert run.parts == ("Book a hotel in Oslo for two nights", "File last week's taxi receipt")
+    best = [deployment.account.search(p)[0].agent_name for p in run.parts]
+    assert [r.answer.agent for r in run.results if r.answer] == best
+    first, second = (r.answer for r in run.results)
+    assert first.success and first.result_code == "success"
+    assert second.is_ask and second.convid == first.convid == run.convid
+    assert not run.done and run.remaining == ()
+
+    finished = answer_pending(
+        client, user, run, {"category": "travel", "business_reason": "Taxi to the client"}
+    )
+    assert finished.done and finished.results[-1].answer.result_code == "success"
+    state = client.state(user, run.convid)
+    assert [r["agent"] for r in state.runs] == best  # both parts saved in one conversation
+    composed = finished.composed()
+    assert composed.startswith("1/2 Book a hotel in Oslo for two nights\n  " + best[0] + ":")
+    assert f"2/2 File last week's taxi receipt\n  {best[1]}:" in composed
+
+
+def _close_request(deployment: Deployment) -> str:
+    """A labelled request whose two best matches are close (found, not hard-coded, so a
+    retuned search still gives one)."""
+    import yaml
+
+    folder = Path(__file__).resolve().parents[2] / "agents_catalog" / "evaluation"
+    for path in sorted(folder.glob("*.yaml")):
+        for case in yaml.safe_load(path.read_text()):
+            hits = deployment.account.search(case["query"], limit=2)
+            if len(hits) == 2 and hits[1].score >= CLOSE_RATIO * hits[0].score:
+                return str(case["query"])
+    raise AssertionError("no labelled request has two close matches")
+
+
+def test_the_account_setting_reaches_the_client_and_offers_the_two_best(
+    client: DemoClient, deployment: Deployment
+) -> None:
+    user = _user(client)
+    query = _close_request(deployment)
+    assert client.find(user, query).behavior == "executeTopMatch"
+    assert start_request(client, user, query, split=False).choice is None
+    deployment.config.search_behavior = "showResults"
+    try:
+        found = client.find(user, query)
+        assert found.behavior == "showResults"
+        run = start_request(client, user, query, split=False)
+        assert run.choice is not None and run.results == ()
+        runner_up = run.choice.options[1].agent_name
+        assert runner_up == found.matches[1].agent_name
+        picked = choose(client, user, run, runner_up)
+        assert picked.results[0].answer.agent == runner_up
+    finally:
+        deployment.config.search_behavior = "executeTopMatch"
+
+
+def test_chat_page_in_server_mode_follows_the_servers_search_behavior(
+    deployment: Deployment, server_url: str
+) -> None:
+    at = AppTest.from_file(str(APP), default_timeout=TIMEOUT_S).run()
+    at.sidebar.radio(key="mode").set_value("Server (URL + token)").run()
+    at.sidebar.text_input(key="server_url").input(server_url)
+    at.sidebar.text_input(key="server_token").input(_token(deployment, 3))
+    at.sidebar.button(key="connect").click().run()
+    assert not [r for r in at.sidebar.radio if r.key == "search_behavior"]  # the server's call
+    deployment.config.search_behavior = "showResults"
+    try:
+        chat(at, _close_request(deployment))
+        choices = [b for b in at.button if b.key and b.key.startswith("choice:")]
+        assert len(choices) == 2
+        assert "Search behaviour (the server's setting): Offer the two best." in [
+            c.value for c in at.sidebar.caption
+        ]
+        choices[0].click().run()
+        assert at.session_state["transcript"][0].answer.success
+    finally:
+        deployment.config.search_behavior = "executeTopMatch"

@@ -21,7 +21,7 @@ def test_search_lists_matches_best_first_with_scores(client: TestClient) -> None
     assert reply.status_code == 200
     body = reply.json()
     assert body["success"] is True
-    assert body["searchBehavior"] == "default"
+    assert body["searchBehavior"] == "executeTopMatch"  # the account's default setting
     assert body["followupBehavior"] == "executeTopMatch"
     results = body["searchResults"]
     assert results[0]["agentName"] == "BookTrip"
@@ -29,6 +29,16 @@ def test_search_lists_matches_best_first_with_scores(client: TestClient) -> None
     scores = [r["score"] for r in results]
     assert scores == sorted(scores, reverse=True) and 0 < scores[0] <= 1
     assert set(results[0]) == {"agentName", "agentTitle", "score"}
+
+
+@pytest.mark.parametrize("behavior", ["showResults", "executeOnlyMatch"])
+def test_search_reports_the_accounts_search_behavior(
+    client: TestClient, deployment: Deployment, behavior: str
+) -> None:
+    deployment.config.search_behavior = behavior
+    body = client.post("/api/exec/search", json={"query": TRIP}).json()
+    assert body["searchBehavior"] == behavior
+    assert body["searchResults"][0]["agentName"] == "BookTrip"  # search itself is unchanged
 
 
 def test_search_by_tag_keeps_only_that_department(client: TestClient) -> None:
@@ -43,7 +53,7 @@ def test_search_without_a_match_is_an_empty_success(client: TestClient) -> None:
     assert body == {
         "success": True,
         "searchResults": [],
-        "searchBehavior": "default",
+        "searchBehavior": "executeTopMatch",
         "followupBehavior": "executeTopMatch",
     }
 

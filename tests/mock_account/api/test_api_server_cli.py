@@ -13,7 +13,8 @@ from mock_account.api.environment import (
     create_app_from_environment,
     environment_for,
 )
-from mock_account.cli import main
+from mock_account.cli import build_parser, main
+from mock_account.cli.commands import config_from_args
 from mock_account.deployment import AccountConfig
 
 
@@ -26,6 +27,7 @@ def test_the_environment_carries_the_configuration(tmp_path: Path) -> None:
         keyring_path=tmp_path / "keys.json",
         time_limit_s=2.5,
         hooks="my_hooks",
+        search_behavior="showResults",
     )
     env = environment_for(config, max_body_bytes=4096)
     rebuilt, max_body = config_from_environment(env)
@@ -36,6 +38,7 @@ def test_the_environment_carries_the_configuration(tmp_path: Path) -> None:
     assert rebuilt.seed == 11 and rebuilt.time_limit_s == 2.5
     assert rebuilt.keyring_path == config.keyring_path
     assert env["MOCK_ACCOUNT_HOOKS"] == "my_hooks"
+    assert rebuilt.search_behavior == "showResults"
 
 
 def test_a_broken_environment_is_a_clear_error() -> None:
@@ -53,6 +56,30 @@ def test_the_worker_factory_builds_the_app(
     assert app.state.deployment.config.account_dir == account_dir
     assert FACTORY.endswith(":create_app_from_environment")
     app.state.deployment.close()
+
+
+def test_the_search_behavior_comes_from_the_flag_or_the_environment(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    parser = build_parser()
+    assert config_from_args(parser.parse_args(["serve"])).search_behavior == "executeTopMatch"
+    flagged = parser.parse_args(["serve", "--search-behavior", "showResults"])
+    assert config_from_args(flagged).search_behavior == "showResults"
+    monkeypatch.setenv("MOCK_ACCOUNT_SEARCH_BEHAVIOR", "executeOnlyMatch")
+    assert config_from_args(parser.parse_args(["serve"])).search_behavior == "executeOnlyMatch"
+
+
+def test_an_unknown_search_behavior_is_one_clear_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("MOCK_ACCOUNT_SEARCH_BEHAVIOR", "offerTwo")
+    code = main(["serve", "--store", "memory://", "--data-dir", str(tmp_path)])
+    assert code == 2
+    err = capsys.readouterr().err.strip()
+    assert err == (
+        "mock-account: search behaviour must be one of executeTopMatch, executeOnlyMatch, "
+        "showResults (got 'offerTwo')"
+    )
 
 
 def test_workers_with_a_memory_store_are_refused(
@@ -95,6 +122,7 @@ def test_a_taken_port_is_one_clear_line(
         (["--port", "70000"], "must be a port number"),
         (["--workers", "0"], "must be at least 1"),
         (["--max-body-bytes", "-1"], "must not be negative"),
+        (["--search-behavior", "default"], "invalid choice: 'default'"),
     ],
 )
 def test_bad_serve_options_exit_2(
