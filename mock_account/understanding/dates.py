@@ -55,6 +55,10 @@ MONTHS = (
     "|sept|jan|feb|mar|apr|jun|jul|aug|sep|oct|nov|dec"
 )
 _MONTH = rf"(?:{MONTHS})(?:\.|\b)"
+_MONTH_FULL = (
+    r"(?-i:January|February|March|April|May|June|July|August|September|October|November"
+    r"|December)\b"
+)
 _DAY = r"(?:3[01]|[12]\d|0?[1-9])(?:st|nd|rd|th)?(?!\d)"
 _ORDINAL_DAY = r"(?:3[01]|[12]\d|0?[1-9])(?:st|nd|rd|th)(?!\w)"
 _YEAR = r"(?:19|20)\d\d(?!\d)"
@@ -113,6 +117,9 @@ _ATOM_RE = re.compile(
             r"(?P<peru>week|weekend|month|year|quarter)"
             r"|the\s+(?P<peru2>week|weekend)\s+after\s+next"
             r"|(?:over\s+|at\s+)?the\s+(?P<peru3>weekend))(?:['’]s)?\b)",
+            # "from March to May", "March-May 2027"
+            rf"(?P<mr>(?:from\s+)?(?P<mra>{_MONTH_FULL})\s*(?:-|–|to|until|till|through)\s*"
+            rf"(?P<mrb>{_MONTH_FULL})(?:,?\s+(?P<mry>{_YEAR}))?)",
             # "in March", "March 2027", "next March"
             rf"(?P<mon>(?:(?P<monq>in|during|for|until|till|by|from|since|through|throughout"
             rf"|over|early|mid|late|end\s+of|next|last|this)\s+(?:mid-)?)?(?P<monn>{_MONTH})"
@@ -176,7 +183,7 @@ _COUNT_AFTER_RE = re.compile(
     re.IGNORECASE,
 )
 _PART_AFTER_RE = re.compile(rf"\s*(?:in\s+the\s+|at\s+)?(?P<part>{_PART})\b", re.IGNORECASE)
-_TIME_GAP_RE = re.compile(r"^\s*(?:,|at|@|from|around|by)?\s*$", re.IGNORECASE)
+_TIME_GAP_RE = re.compile(r"^\s*(?:,|at|@|from|around|by|on)?\s*$", re.IGNORECASE)
 _NOT_DAY_AFTER_RE = re.compile(
     r"^\s*(?:floor|place|row|line|item|edition|century|time|attempt|version|option|anniversary)\b",
     re.IGNORECASE,
@@ -201,6 +208,7 @@ class _Atom:
     month: int | None = None
     year: int | None = None
     end_day: int | None = None  # second day of a compact range ("14-16 December")
+    end_month: int | None = None  # last month of a month range ("from March to May")
     weekday: int | None = None  # a bare weekday ("on Tuesday"), tense still open
     period: str = "dates"  # the DateRangeFact kind for range atoms
     part_of_day: str | None = None
@@ -259,9 +267,11 @@ def find_dates(analysis: Analysis, today: dt.date) -> DateResult:
     ends = [pair for pair in singles if pair[1].role == "end"]
     if len(starts) == 1 and len(ends) == 1 and not result.ranges:
         (sa, sf), (ea, ef) = starts[0], ends[0]
-        if sa.start < ea.start and sf.date <= ef.date:
+        # The end is the first such day after the start ("departing Monday, back Thursday").
+        end_date = ef.date if ea.first is not None else _range_end(ea, sf.date)
+        if sa.start < ea.start and end_date is not None and sf.date <= end_date:
             span = (sa.start, ea.end)
-            result.ranges.append(DateRangeFact(sf.date, ef.date, text[span[0] : span[1]], span))
+            result.ranges.append(DateRangeFact(sf.date, end_date, text[span[0] : span[1]], span))
             singles = [pair for pair in singles if pair[0] is not sa and pair[0] is not ea]
     result.dates = [fact for _, fact in singles]
     result.ranges.sort(key=lambda f: f.span)
@@ -347,6 +357,16 @@ def _atom(m: re.Match[str], today: dt.date) -> _Atom | None:
         return _period(m, today)
     if group == "mon":
         return _month_atom(m, today)
+    if group == "mr":
+        first_month, last_month = _month_number(m.group("mra")), _month_number(m.group("mrb"))
+        year = int(m.group("mry")) if m.group("mry") else None
+        if first_month is None or last_month is None:
+            return None
+        if year is not None and last_month < first_month:
+            year -= 1  # "November to February 2027" starts in 2026
+        return _Atom(
+            start, end, "range", month=first_month, year=year, end_month=last_month, period="month"
+        )
     if group == "q":
         return _quarter(m, today)
     if group == "dom":
@@ -388,9 +408,7 @@ def _relative(start: int, end: int, text: str, today: dt.date) -> _Atom | None:
     return _Atom(start, end, "day", value, value, part_of_day=part)
 
 
-_FULL_WEEKDAYS = frozenset(
-    "monday tuesday wednesday thursday friday saturday sunday tues thurs".split()
-)
+_FULL_WEEKDAYS = frozenset("monday tuesday wednesday thursday friday saturday sunday".split())
 
 
 def _weekday_atom(m: re.Match[str], today: dt.date) -> _Atom | None:
@@ -398,7 +416,7 @@ def _weekday_atom(m: re.Match[str], today: dt.date) -> _Atom | None:
     lowered = name.lower()
     qualifier = (m.group("wdq") or "").lower()
     week = (m.group("wdw") or "").lower()
-    if lowered not in _FULL_WEEKDAYS and lowered.endswith("s"):
+    if lowered.endswith("s") and lowered[:-1] in _FULL_WEEKDAYS:
         return None  # "on Mondays" is a habit, not a day
     if lowered not in _FULL_WEEKDAYS and not (name[0].isupper() and (qualifier or week)):
         return None  # "Sat", "Sun", "Wed" are words too: only "on Sat", "next Wed"
@@ -564,6 +582,10 @@ def _resolve(
     if atom.period == "month":
         first = _month_start(today, atom.month or 1, atom.year, past)
         last = first + relativedelta(months=1, days=-1)
+        if atom.end_month is not None:
+            last = _month_start(first, atom.end_month, None, False) + relativedelta(
+                months=1, days=-1
+            )
         return (last, last) if atom.kind == "day" else (first, last)
     if atom.day is None or atom.month is None:
         return None, None

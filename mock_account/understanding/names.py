@@ -47,6 +47,7 @@ from .lexicon import (
 from .text import WORD_RE, Analysis, fold
 
 _MAX_WORDS = 8
+_TITLES = frozenset({"mr", "mrs", "ms", "miss", "dr", "prof", "mister"})
 # Between two words of one name: spaces, a hyphen, "&", a comma ("Smith, Jones and Brown"), or
 # the dot of an abbreviation ("Inc. ", "S.A.").
 _GAP_RE = re.compile(r"\s*(?:[-&,/]|\.)?\s*")
@@ -339,6 +340,8 @@ def find_unknown_names(
     people: list[NameFact] = []
     for run_first, run_end in _runs(analysis):
         first, end = _trim(analysis, run_first, run_end)
+        if end - first >= 2 and words[first].folded in _TITLES:
+            first += 1  # "Dr Weber": the title is a cue, not part of the name
         if first >= end:
             continue
         prev = words[first - 1].folded if first > 0 else ""

@@ -29,6 +29,7 @@ from __future__ import annotations
 import importlib
 import re
 import threading
+import unicodedata
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -275,6 +276,7 @@ def gazetteer() -> Gazetteer:
 
 # -- matching --------------------------------------------------------------------------------
 
+_DETERMINERS = frozenset({"the", "our", "my", "your", "their", "his", "her"})
 _GAP_OK_RE = re.compile(r"[ \t\-'’]*|\.\s?")
 _TRAVEL_RE = re.compile(r"\b(?:" + "|".join(sorted(TRAVEL_WORDS)) + r")\b", re.IGNORECASE)
 
@@ -315,9 +317,13 @@ def find_places(analysis: Analysis) -> list[PlaceFact]:
         if role == "location" and travel:
             role = "destination"
         analysis.claim(start, end)
+        said = text[start:end]
+        name = place.name
+        if said.isascii() and not name.isascii() and fold(said) == fold(name):
+            name = _without_accents(name)  # "Zurich" as typed, not "Zürich"
         out.append(
             PlaceFact(
-                name=place.name,
+                name=name,
                 kind=place.kind,
                 country_code=place.country_code,
                 country=g.countries.get(place.country_code, (place.country_code, None))[0],
@@ -331,6 +337,11 @@ def find_places(analysis: Analysis) -> list[PlaceFact]:
             )
         )
     return out
+
+
+def _without_accents(name: str) -> str:
+    decomposed = unicodedata.normalize("NFKD", name)
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
 
 
 def _longest_match(
@@ -419,6 +430,11 @@ def _cue_before(
         return found[-1][3] or "location"
     if prev.folded == "of" and i >= 2 and words[i - 2].folded == "out":
         return "origin"  # "flying out of Chicago"
+    if prev.folded in _DETERMINERS and i >= 2 and not prev.sentence_start:
+        # "to the Leeds site", "in the UK", "from our Berlin office"
+        earlier = words[i - 2]
+        if analysis.text[earlier.end : prev.start].isspace():
+            return PLACE_CUES_BEFORE.get(earlier.folded)
     return PLACE_CUES_BEFORE.get(prev.folded)
 
 
