@@ -138,12 +138,18 @@ _ATOM_RE = re.compile(
     re.IGNORECASE,
 )
 
-# Cheap test for any date-like word or a digit; text without one skips the date pass.
-_MAYBE_DATE_RE = re.compile(
-    r"\d|(?i:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|mon|tue|wed|thu|fri|sat|sun|today"
-    r"|tonight|tomorrow|yesterday|week|month|year|quarter|day|night|morning|afternoon|evening"
-    r"|noon|midnight)"
+# A word that every date phrase contains: a digit, a month or weekday, a relative day, a unit of
+# the calendar. The big pattern is only tried from the few words before such a word, rather than
+# at every character (a quarter of the time of a request otherwise).
+_ANCHOR_RE = re.compile(
+    r"\d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|mon|tue|wed|thu|fri|sat|sun|today"
+    r"|tonight|tomorrow|yesterday|week|month|year|quarter|q[1-4]$|day|night|fortnight|morning"
+    r"|afternoon|evening|end$"
 )
+# How many words a phrase may have before its first anchor ("the day after tomorrow", "in
+# twenty five days", "from the 4th").
+_WORDS_BEFORE_ANCHOR = 4
+_TIME_ANCHOR_RE = re.compile(r"\d|noon|midday|midnight", re.IGNORECASE)
 
 _TIME_RE = re.compile(
     r"(?P<time>(?:(?:at|@|by|from|around)\s*)?(?:"
@@ -226,8 +232,6 @@ class DateResult:
 def find_dates(analysis: Analysis, today: dt.date) -> DateResult:
     text = analysis.text
     result = DateResult([], [], [])
-    if not _MAYBE_DATE_RE.search(text):
-        return result
     atoms = _atoms(analysis, today)
     times = _times(analysis)
     _attach_times(text, atoms, times)
@@ -286,10 +290,31 @@ def find_dates(analysis: Analysis, today: dt.date) -> DateResult:
 # -- atoms -----------------------------------------------------------------------------------
 
 
+def _atom_matches(analysis: Analysis) -> list[re.Match[str]]:
+    """The date phrases, leftmost first, as `_ATOM_RE.finditer` would find them, but trying
+    the pattern only at the starts of the words shortly before an anchor word."""
+    words = analysis.words
+    starts: set[int] = set()
+    for k, w in enumerate(words):
+        if _ANCHOR_RE.match(w.folded):
+            for j in range(max(0, k - _WORDS_BEFORE_ANCHOR), k + 1):
+                starts.add(words[j].start)
+    out: list[re.Match[str]] = []
+    reached = 0
+    for pos in sorted(starts):
+        if pos < reached:
+            continue
+        m = _ATOM_RE.match(analysis.text, pos)
+        if m is not None and m.end() > m.start():
+            out.append(m)
+            reached = m.end()
+    return out
+
+
 def _atoms(analysis: Analysis, today: dt.date) -> list[_Atom]:
     text = analysis.text
     atoms: list[_Atom] = []
-    for m in _ATOM_RE.finditer(text):
+    for m in _atom_matches(analysis):
         if not analysis.is_free(m.start(), m.end()):
             continue
         atom = _atom(m, today)
@@ -511,19 +536,11 @@ def _month_atom(m: re.Match[str], today: dt.date) -> _Atom | None:
     year = int(m.group("mony")) if m.group("mony") else None
     bare = name.lower().rstrip(".")
     if year is None:
-        # Without a year a month needs a capital and a word before it ("in March", not
-        # "we march" or "May I"), and its full name ("for Jan" could be a person).
-        if (
-            not qualifier
-            or not name[0].isupper()
-            or len(bare) <= 4
-            and bare
-            not in (
-                "may",
-                "june",
-                "july",
-            )
-        ):
+        # Without a year a month needs a word before it ("in March", not "May I"), a capital
+        # for the two that are verbs ("we march on", "it may rain"), and its full name ("for
+        # Jan" could be a person).
+        abbreviated = len(bare) <= 4 and bare not in ("may", "june", "july")
+        if not qualifier or not _month_ok(name) or abbreviated:
             return None
     month = _month_number(name)
     if month is None:
@@ -754,6 +771,8 @@ def _counted(analysis: Analysis, today: dt.date, atom: _Atom) -> DateRangeFact |
 def _times(analysis: Analysis) -> list[TimeFact]:
     text = analysis.text
     out: list[TimeFact] = []
+    if not _TIME_ANCHOR_RE.search(text):
+        return out
     for m in _TIME_RE.finditer(text):
         if not analysis.is_free(m.start(), m.end()):
             continue

@@ -164,7 +164,7 @@ def _round(value: Decimal) -> Decimal:
 
 def find_money(analysis: Analysis) -> Iterator[MoneyFact]:
     text = analysis.text
-    if not _MAYBE_MONEY_RE.search(text):
+    if not _marker_re().search(text):
         return
     before, after = _money_res()
     found: list[MoneyFact] = []
@@ -182,11 +182,16 @@ def find_money(analysis: Analysis) -> Iterator[MoneyFact]:
     yield from found
 
 
-# A cheap test before the big patterns: a symbol, or a number next to a letter run.
-_MAYBE_MONEY_RE = re.compile(
-    r"[$€£¥₹₩₽₺₪₱₫฿]|\b[A-Z]{3}\b|\d\s?[A-Za-z]{3}|(?i:dollar|euro|pound|franc|yen|bucks|quid"
-    r"|yuan|rupee|kron|zlot|forint|rub|lira|rea|peso|rand|dirham|shekel|baht|won|rmb|sterling)"
-)
+@cache
+def _marker_re() -> re.Pattern[str]:
+    """Any currency marker at all: a symbol, a known code as a word, a currency word. Text
+    without one (most requests) skips the two big patterns."""
+    symbols = "".join(sorted({s[-1] for s in SYMBOLS}))
+    codes = "|".join(sorted(currency_codes()))
+    lower = "|".join(sorted(_LOWER_CASE_CODES))
+    words = "|".join(sorted({w.split()[-1] for w in CURRENCY_WORDS}, key=len, reverse=True))
+    return re.compile(rf"[{re.escape(symbols)}]|\b(?:{codes}|(?i:{lower}|{words}))\b")
+
 
 _PERCENT_RE = re.compile(
     rf"(?<![\w.,])(?P<pct>(?P<num>{NUMBER})\s?(?:%|percent\b|per\s+cent\b|pct\b))"

@@ -135,6 +135,8 @@ RANGES = [
     ("next month", "2026-12-01", "2026-12-31"),
     ("last month", "2026-10-01", "2026-10-31"),
     ("in March", "2027-03-01", "2027-03-31"),
+    ("sometime in december", "2026-12-01", "2026-12-31"),
+    ("in june please", "2027-06-01", "2027-06-30"),
     ("in November", "2026-11-01", "2026-11-30"),
     ("March 2027", "2027-03-01", "2027-03-31"),
     ("last March", "2026-03-01", "2026-03-31"),
@@ -270,6 +272,7 @@ def test_roles(text: str, role: str | None) -> None:
         "Send me the weekly report",
         "the monthly budget",
         "I may need a hand",
+        "we will march on",
         "in 2027",
     ],
 )

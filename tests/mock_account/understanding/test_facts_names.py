@@ -125,6 +125,10 @@ def test_no_known_names(text: str) -> None:
         ("Dr Weber wants a meeting", [], ["Weber"]),
         ("Onboard candidate Okafor", [], ["Okafor"]),
         ("Please book a room", [], []),
+        ("Book a flight for Anna", [], ["Anna"]),
+        ("a call with Anna and Tom", [], ["Anna", "Tom"]),
+        ("Book Lena Vogel and Tom Becker on the flight", [], ["Lena Vogel", "Tom Becker"]),
+        ("Send it to Will", [], []),
         ("The Payments gateway is slow", [], []),
     ],
 )
@@ -159,3 +163,10 @@ def test_closest_names() -> None:
     assert index.closest("Hofman Media", "customer")[0] == "Hoffmann Media"
     assert index.closest("Riddle Logistic", "vendor") == ["Riddle Logistics GmbH"]
     assert index.closest("Zzzzz") == []
+
+
+def test_a_count_of_a_known_product() -> None:
+    facts = extract_facts("Order 20 Aero Office Chairs for Smith Foods", TODAY, names=NAMES)
+    assert [(q.count, q.singular) for q in facts.quantities] == [(20, "Aero Office Chair")]
+    assert [m.name for m in facts.mentions] == ["Aero Office Chair"]
+    assert [o.name for o in facts.organisations] == ["Smith Foods GmbH"]
