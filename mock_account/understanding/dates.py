@@ -1,8 +1,9 @@
 """Dates, date ranges and clock times, relative to a given *today*.
 
 How it works: one regular expression finds the candidate phrases ("next Tuesday", "7 December",
-"14-16 December", "next week", "in March"); this is also the pre-filter, so text without any is
-never parsed further. Absolute phrases are parsed by python-dateutil (month names and their
+"14-16 December", "next week", "in March"), tried only from the few words before an anchor word
+(a digit, a month or weekday name, "tomorrow", "week"...), so text without one costs a scan of
+its words and nothing more. Absolute phrases are parsed by python-dateutil (month names and their
 abbreviations, ordinals, numeric day-first and ISO forms) after a light clean-up; relative ones
 ("tomorrow", "next Tuesday", "in 3 days") are computed with dateutil's relativedelta. A second
 pass joins neighbouring phrases into ranges ("from X to Y", "between X and Y", "three nights from
@@ -94,7 +95,8 @@ _ATOM_RE = re.compile(
             rf"(?P<r2>(?P<r2m>{_MONTH})\s*(?:the\s+)?(?P<r2a>{_DAY}){_SEP}(?P<r2b>{_DAY})"
             rf"(?:,?\s*(?P<r2y>{_YEAR}))?)",
             # "7 December", "the 4th of June 2027", "Monday 7 December"
-            rf"(?P<a1>(?:the\s+)?(?P<a1d>{_DAY})(?:\s+of)?\s*(?P<a1m>{_MONTH})(?:,?\s*(?P<a1y>{_YEAR}))?)",
+            rf"(?P<a1>(?:the\s+)?(?P<a1d>{_DAY})(?:\s+of)?\s*(?P<a1m>{_MONTH})"
+            rf"(?:,?\s*(?P<a1y>{_YEAR}))?)",
             # "December 7", "Dec. 7th, 2027"
             rf"(?P<a2>(?P<a2m>{_MONTH})\s*(?:the\s+)?(?P<a2d>{_DAY})(?:,?\s*(?P<a2y>{_YEAR}))?)",
             # "2026-12-07"
@@ -109,8 +111,11 @@ _ATOM_RE = re.compile(
             rf"(?P<wdn>{_WEEKDAY})(?:\s+(?:of\s+)?(?P<wdw>next|this|last)\s+week\b"
             r"|\s+(?P<wdan>after\s+next)\b)?)",
             # "in 3 days", "two weeks ago", "a week from today"
-            rf"(?P<off>(?:(?<!check\s)(?<!checking\s)(?P<offin>in|within)\s+(?P<offn1>{NUMBER}|a|an)"
-            rf"\s+(?P<offu1>{_UNIT})(?:'s)?(?:\s+time)?(?!\s+(?:later|earlier|early|sooner|late)\b)|(?P<offn2>{NUMBER}|a|an)\s+(?P<offu2>{_UNIT})\s+"
+            # ("check in a day later" is a shift, not "in a day")
+            rf"(?P<off>(?:(?<!check\s)(?<!checking\s)(?P<offin>in|within)\s+"
+            rf"(?P<offn1>{NUMBER}|a|an)\s+(?P<offu1>{_UNIT})(?:'s)?(?:\s+time)?"
+            r"(?!\s+(?:later|earlier|early|sooner|late)\b)"
+            rf"|(?P<offn2>{NUMBER}|a|an)\s+(?P<offu2>{_UNIT})\s+"
             r"(?P<offd>ago|from\s+now|from\s+today|from\s+tomorrow|hence)))",
             # "next week", "last week's", "the week after next", "this weekend", "next month"
             r"(?P<per>(?:(?P<perq>next|this|last|past|previous|coming|following)\s+"
@@ -162,11 +167,13 @@ _TIME_RE = re.compile(
 
 # What a day becomes from the words just before it.
 _ROLE_BEFORE_RE = re.compile(
-    r"(?:\b(?P<start>from|starting(?:\s+on|\s+from)?|beginning|leaving(?:\s+on)?|departing(?:\s+on)?"
-    r"|depart(?:ure)?(?:\s+on)?|out(?:bound)?(?:\s+on)?|check(?:ing)?[\s-]in(?:\s+on)?"
+    r"(?:\b(?P<start>from|starting(?:\s+on|\s+from)?|beginning|leaving(?:\s+on)?"
+    r"|departing(?:\s+on)?|depart(?:ure)?(?:\s+on)?|out(?:bound)?(?:\s+on)?"
+    r"|check(?:ing)?[\s-]in(?:\s+on)?"
     r"|arriv(?:e|ing|al)(?:\s+on)?|as\s+of|effective)"
     r"|\b(?P<end>until|till|til|up\s+to|through|thru|returning(?:\s+on)?|return(?:\s+on)?"
-    r"|back(?:\s+on)?|coming\s+back(?:\s+on)?|flying\s+back(?:\s+on)?|check(?:ing)?[\s-]out(?:\s+on)?"
+    r"|back(?:\s+on)?|coming\s+back(?:\s+on)?|flying\s+back(?:\s+on)?"
+    r"|check(?:ing)?[\s-]out(?:\s+on)?"
     r"|ending(?:\s+on)?|inbound(?:\s+on)?)"
     r"|\b(?P<deadline>by|before|no\s+later\s+than|due(?:\s+on|\s+by)?|deadline(?:\s+is)?"
     r"|latest(?:\s+by)?))"
@@ -216,6 +223,7 @@ class _Atom:
     end_day: int | None = None  # second day of a compact range ("14-16 December")
     end_month: int | None = None  # last month of a month range ("from March to May")
     weekday: int | None = None  # a bare weekday ("on Tuesday"), tense still open
+    week_named: bool = False  # a weekday of a week the phrase names ("Thursday next week")
     period: str = "dates"  # the DateRangeFact kind for range atoms
     part_of_day: str | None = None
     time: dt.time | None = None
@@ -463,7 +471,8 @@ def _weekday_atom(m: re.Match[str], today: dt.date) -> _Atom | None:
         value = _weekday_before(today, weekday)
     else:  # "Tuesday", "coming Tuesday": the tense of the clause decides (see _resolve)
         return _Atom(start, end, "day", weekday=weekday)
-    return _Atom(start, end, "day", value, value)
+    named = bool(week or m.group("wdan")) or qualifier == "next"
+    return _Atom(start, end, "day", value, value, week_named=named)
 
 
 def _weekday_before(today: dt.date, weekday: int) -> dt.date:
@@ -709,6 +718,11 @@ def _range_start(
     June from the end; "28 December to 3 January 2027" is in the year before the end's)."""
     if a.first is not None:
         return a.first
+    if a.weekday is not None and b.week_named and b.first is not None:
+        # "from Tuesday to Thursday next week": both days are in the week the end names.
+        back = b.first.weekday() - a.weekday
+        if back >= 0 and b.first - dt.timedelta(days=back) >= today:
+            return b.first - dt.timedelta(days=back)
     if a.kind == "partial" and b.month is not None:
         return _infer(today, a.day or 1, b.month, b.year, past)
     year = a.year

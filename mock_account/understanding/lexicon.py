@@ -72,6 +72,7 @@ INDUSTRY_WORDS: frozenset[str] = frozenset(
     trading supplies supply services engineering design studios agency investments properties
     realty marketing freight shipping transport transportation chemicals biotech security
     semiconductors steel metals mining dynamics digital interactive entertainment publishing
+    sons
     """.split()
 )
 

@@ -61,7 +61,8 @@ _MULTIPLIERS: dict[str, int] = {
 _WORD = "|".join(sorted([*UNITS, *TENS, *SCALES, "dozen"], key=len, reverse=True))
 # A run of number words: "forty-five", "two hundred and fifty", "a dozen", "half a dozen".
 WORDS_NUMBER = (
-    rf"(?:half\s+a\s+dozen|(?:an?\s+(?=(?:hundred|thousand|million|billion|dozen)\b))?(?:{_WORD})(?:(?:\s+and\s+|[\s-]+)(?:{_WORD}))*)"
+    r"(?:half\s+a\s+dozen|(?:an?\s+(?=(?:hundred|thousand|million|billion|dozen)\b))?"
+    rf"(?:{_WORD})(?:(?:\s+and\s+|[\s-]+)(?:{_WORD}))*)"
     rf"(?!\w)(?!-(?:{_WORD})\b)"
 )
 # Digits with thousands separators or a decimal part: "1,200", "1,200.50", "1.200,50", "45".

@@ -117,6 +117,8 @@ RANGES = [
     ("from Monday to Wednesday", "2026-12-07", "2026-12-09"),
     ("Thursday to Monday", "2026-12-03", "2026-12-07"),
     ("from tomorrow until Friday", "2026-12-01", "2026-12-04"),
+    ("in Madrid from Tuesday to Thursday next week", "2026-12-08", "2026-12-10"),
+    ("next Tuesday to Thursday", "2026-12-08", "2026-12-10"),
     ("2026-12-07 to 2026-12-09", "2026-12-07", "2026-12-09"),
     ("three nights from 9 December", "2026-12-09", "2026-12-12"),
     ("a hotel for 2 nights starting 9 December", "2026-12-09", "2026-12-11"),
