@@ -186,3 +186,24 @@ def test_command_names_file_must_be_a_mapping(tmp_path: Path) -> None:
     names.write_text(json.dumps(["not", "a", "mapping"]))
     done = _run("text", "--names", str(names))
     assert done.returncode == 2 and "Traceback" not in done.stderr
+
+
+def test_describe_names_each_fact() -> None:
+    text = "Order 20 chairs for €300 by next Friday, urgent, ORD-000042"
+    summary = describe(extract_facts(text, TODAY))
+    assert "quantity     20 x chair" in summary
+    assert "amount       300.00 EUR" in summary
+    assert "date         2026-12-11 Fri (deadline)" in summary
+    assert "priority     urgent" in summary
+    assert "id           ORD-000042 (order)" in summary
+    assert describe(extract_facts("hello", TODAY)).endswith("(no facts)")
+
+
+def test_benchmark_runs() -> None:
+    from mock_account.understanding import bench
+
+    report = bench.run(size=30, rounds=1, with_dateparser=False)
+    assert report["requests"] == 30
+    assert report["cold"]["n"] == 30 and report["warm"]["p50_us"] <= report["cold"]["p99_us"]
+    requests, names = bench.corpus(30)
+    assert (requests, names) == bench.corpus(30)  # deterministic

@@ -92,32 +92,65 @@ def _ordinal(n: int) -> str:
     return f"{n}{suffix}"
 
 
+todays = st.dates(min_value=dt.date(2020, 1, 1), max_value=dt.date(2035, 12, 31))
+
+
 @SETTINGS
 @given(
+    todays,
     st.integers(min_value=0, max_value=330),
     st.integers(min_value=1, max_value=30),
     st.sampled_from(RANGE_FORMS),
     templates,
 )
-def test_a_date_range_comes_back(offset: int, length: int, form, template: str) -> None:
-    start = TODAY + dt.timedelta(days=offset)
+def test_a_date_range_comes_back(
+    today: dt.date, offset: int, length: int, form, template: str
+) -> None:
+    start = today + dt.timedelta(days=offset)
     end = start + dt.timedelta(days=length)
-    facts = extract_facts(template.format(x=form(start, end)), TODAY)
+    facts = extract_facts(template.format(x=form(start, end)), today)
     assert [(r.start, r.end) for r in facts.date_ranges] == [(start, end)]
     assert facts.dates == ()
 
 
 @SETTINGS
 @given(
+    todays,
     st.integers(min_value=0, max_value=364),
     st.sampled_from(["{d.day} {d:%B}", "{d:%B} {d.day}", "the {o} of {d:%B}", "{d:%b} {o}"]),
     templates,
 )
-def test_a_day_without_a_year_is_the_next_one(offset: int, form: str, template: str) -> None:
-    day = TODAY + dt.timedelta(days=offset)
+def test_a_day_without_a_year_is_the_next_one(
+    today: dt.date, offset: int, form: str, template: str
+) -> None:
+    day = today + dt.timedelta(days=offset)
     said = form.format(d=day, o=_ordinal(day.day))
-    facts = extract_facts(template.format(x=said), TODAY)
+    facts = extract_facts(template.format(x=said), today)
     assert [d.date for d in facts.dates] == [day]
+
+
+@SETTINGS
+@given(todays, st.integers(min_value=1, max_value=364))
+def test_a_past_day_without_a_year_is_the_last_one(today: dt.date, back: int) -> None:
+    day = today - dt.timedelta(days=back)
+    facts = extract_facts(f"I paid for the taxi on {day.day} {day:%B}", today)
+    assert [d.date for d in facts.dates] == [day]
+
+
+@SETTINGS
+@given(todays, st.integers(min_value=0, max_value=6), st.sampled_from(["next", "last", ""]))
+def test_weekdays_fall_where_the_rules_say(today: dt.date, weekday: int, qualifier: str) -> None:
+    name = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"][weekday]
+    facts = extract_facts(f"{qualifier} {name}".strip(), today)
+    found = facts.dates[0].date
+    assert found.weekday() == weekday
+    monday = today - dt.timedelta(days=today.weekday())
+    if qualifier == "next":
+        assert monday + dt.timedelta(days=7) <= found < monday + dt.timedelta(days=14)
+    elif qualifier == "last":
+        assert today - dt.timedelta(days=7) <= found < today
+    else:
+        assert today < found <= today + dt.timedelta(days=7)
 
 
 @SETTINGS
