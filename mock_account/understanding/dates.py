@@ -287,8 +287,10 @@ def find_dates(analysis: Analysis, today: dt.date) -> DateResult:
             singles = [pair for pair in singles if pair[0] is not sa and pair[0] is not ea]
     result.dates = [fact for _, fact in singles]
     result.ranges.sort(key=lambda f: f.span)
-    for fact in (*result.dates, *result.ranges):
-        analysis.claim(*fact.span)
+    for day in result.dates:
+        analysis.claim(*day.span)
+    for days in result.ranges:
+        analysis.claim(*days.span)
     result.times = [t for t in times if analysis.is_free(*t.span)]
     for t in result.times:
         analysis.claim(*t.span)
@@ -659,7 +661,7 @@ def _day_of_month(today: dt.date, day: int, past: bool) -> dt.date:
     first = today.replace(day=1)
     step = -1 if past else 1
     for k in range(13):
-        month_start = first + relativedelta(months=step * k)
+        month_start: dt.date = first + relativedelta(months=step * k)
         if day > calendar.monthrange(month_start.year, month_start.month)[1]:
             continue
         value = month_start.replace(day=day)
@@ -742,8 +744,10 @@ def _range_end(b: _Atom, start: dt.date) -> dt.date | None:
     if b.kind == "partial":
         return _day_of_month(start, b.day or 1, False)
     if b.period == "month" and b.month is not None:
-        first = _month_start(start, b.month, b.year, False)
-        return first + relativedelta(months=1, days=-1)
+        last: dt.date = _month_start(start, b.month, b.year, False) + relativedelta(
+            months=1, days=-1
+        )
+        return last
     if b.day is not None and b.month is not None:
         return _infer(start, b.day, b.month, b.year, False)
     return None

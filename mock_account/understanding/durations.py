@@ -63,16 +63,17 @@ def find_durations(analysis: Analysis) -> tuple[list[DurationFact], list[ShiftFa
         if not analysis.is_free(m.start(), m.end()):
             continue
         if m.group("fortnight"):
-            amount, unit = Decimal(2), "week"
+            amount: Decimal | None = Decimal(2)
+            unit = "week"
         else:
             amount = _amount(m.group("n"))
-            if amount is None:
-                continue
             unit = " ".join(m.group("u").lower().split())
             unit = "hr" if unit == "hrs" else unit.rstrip("s")
-            if unit == "fortnight":
-                amount *= 2
+            if unit == "fortnight" and amount is not None:
+                amount *= 2  # "two fortnights" is four weeks
             unit = _UNIT_NAMES.get(unit, unit)
+        if amount is None:
+            continue
         days = _days(amount, unit)
         shift = _shift(analysis, m, days)
         if shift is not None:

@@ -299,7 +299,7 @@ def find_places(analysis: Analysis) -> list[PlaceFact]:
             continue
         n, entry = match
         role = _accept(g, analysis, i, n, entry, found)
-        if role is False:
+        if role is None:
             i += 1
             continue
         found.append((i, n, entry, role or None))
@@ -311,11 +311,10 @@ def find_places(analysis: Analysis) -> list[PlaceFact]:
         e.places[0].country_code for _, _, e, _ in found if e.places[0].kind == "country"
     }
     out: list[PlaceFact] = []
-    for i, n, entry, role in found:
+    for i, n, entry, cue in found:
         place = _choose(entry, named_countries)
         start, end = words[i].start, words[i + n - 1].end
-        if role == "location" and travel:
-            role = "destination"
+        role = "destination" if cue == "location" and travel else cue
         analysis.claim(start, end)
         said = text[start:end]
         name = place.name
@@ -379,8 +378,8 @@ def _accept(
     n: int,
     entry: _Entry,
     found: list[tuple[int, int, _Entry, str | None]],
-) -> str | bool:
-    """The role the context gives the place, "" for none, or False to reject it."""
+) -> str | None:
+    """The role the context gives the place, "" for none, or None to reject the place."""
     words = analysis.words
     text = analysis.text
     best = entry.places[0]
@@ -399,18 +398,18 @@ def _accept(
             and text[words[i].end : following.start].isspace()
             and before not in ("origin", "destination")
         ):
-            return False
+            return None
     if i > 0 and words[i - 1].folded in g.given_names and words[i - 1].capitalised:
         gap = text[words[i - 1].end : words[i].start]
         if gap.isspace() and not words[i].sentence_start:
-            return False  # "Jack London"
+            return None  # "Jack London"
     if entry.ambiguous:
-        return before if before else False
+        return before or None
     if before or after:
         return before or after or ""
     if best.kind == "country" or best.population >= MIN_POPULATION_WITHOUT_CUE:
         return ""
-    return False
+    return None
 
 
 def _cue_before(
