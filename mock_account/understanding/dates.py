@@ -47,15 +47,14 @@ from dateutil import parser as date_parser
 from dateutil.relativedelta import relativedelta
 
 from .facts import DateFact, DateRangeFact, TimeFact
-from .lexicon import PAST_VERBS
+from .lexicon import PAST_BREAKERS, PAST_VERBS
 from .numbers import NUMBER, parse_number
 from .text import Analysis
 
-MONTHS = (
-    "january|february|march|april|may|june|july|august|september|october|november|december"
-    "|sept|jan|feb|mar|apr|jun|jul|aug|sep|oct|nov|dec"
+_MONTH = (
+    r"(?:(?:january|february|march|april|may|june|july|august|september|october|november"
+    r"|december)\b|(?:sept|jan|feb|mar|apr|jun|jul|aug|sep|oct|nov|dec)(?:\.|\b))"
 )
-_MONTH = rf"(?:{MONTHS})(?:\.|\b)"
 _MONTH_FULL = (
     r"(?-i:January|February|March|April|May|June|July|August|September|October|November"
     r"|December)\b"
@@ -201,9 +200,6 @@ _NOT_DAY_AFTER_RE = re.compile(
     r"^\s*(?:floor|place|row|line|item|edition|century|time|attempt|version|option|anniversary)\b",
     re.IGNORECASE,
 )
-_PAST_BREAK = frozenset(
-    "will shall going gonna need needs want wants book schedule plan please next".split()
-)
 
 
 @dataclass(slots=True)
@@ -259,7 +255,8 @@ def find_dates(analysis: Analysis, today: dt.date) -> DateResult:
             if counted is not None:
                 result.ranges.append(counted)
                 used.add(id(atom))
-    # Pass 3: the rest stands alone.
+    # Pass 3: the rest stands alone. A day that ends something and names no month or week
+    # ("back on the 5th", "through Friday") counts from the day stated before it.
     singles: list[tuple[_Atom, DateFact]] = []
     for atom in atoms:
         if id(atom) in used:
@@ -271,15 +268,23 @@ def find_dates(analysis: Analysis, today: dt.date) -> DateResult:
         said = text[atom.start : atom.end]
         if atom.kind == "range":
             result.ranges.append(DateRangeFact(first, last, said, span, atom.period))
-        else:
-            role = atom.role or _role(text, atom.start)
-            singles.append((atom, DateFact(first, said, span, atom.part_of_day, atom.time, role)))
-    # "leaving Monday ... returning Thursday": one start and one end make a range.
-    starts = [pair for pair in singles if pair[1].role == "start"]
+            continue
+        role = atom.role or _role(text, atom.start)
+        if role == "end" and (atom.kind == "partial" or atom.weekday is not None):
+            before = _last_day_before(atom.start, singles, result.ranges)
+            if before is not None:
+                first = _range_end(atom, before) or first
+        singles.append((atom, DateFact(first, said, span, atom.part_of_day, atom.time, role)))
+    # "leaving Monday ... returning Thursday", "on 3 March, back on the 5th": a start (or the
+    # only day before an end) and an end make a range.
     ends = [pair for pair in singles if pair[1].role == "end"]
+    starts = [pair for pair in singles if pair[1].role == "start"]
+    if len(ends) == 1 and not starts:
+        starts = [
+            pair for pair in singles if pair[1].role is None and pair[0].end <= ends[0][0].start
+        ]
     if len(starts) == 1 and len(ends) == 1 and not result.ranges:
         (sa, sf), (ea, ef) = starts[0], ends[0]
-        # The end is the first such day after the start ("departing Monday, back Thursday").
         end_date = ef.date if ea.first is not None else _range_end(ea, sf.date)
         if sa.start < ea.start and end_date is not None and sf.date <= end_date:
             span = (sa.start, ea.end)
@@ -295,6 +300,15 @@ def find_dates(analysis: Analysis, today: dt.date) -> DateResult:
     for t in result.times:
         analysis.claim(*t.span)
     return result
+
+
+def _last_day_before(
+    pos: int, singles: list[tuple[_Atom, DateFact]], ranges: list[DateRangeFact]
+) -> dt.date | None:
+    """The day stated last before `pos`: a single day, or the start of a range."""
+    found = [(f.span[1], f.date) for _, f in singles if f.span[1] <= pos]
+    found += [(r.span[1], r.start) for r in ranges if r.span[1] <= pos]
+    return max(found)[1] if found else None
 
 
 # -- atoms -----------------------------------------------------------------------------------
@@ -336,7 +350,8 @@ def _atoms(analysis: Analysis, today: dt.date) -> list[_Atom]:
                 atom.part_of_day = part.group("part").lower()
                 atom.end = part.end()
         # "Monday 7 December", "Tue, 8 Dec": the weekday only confirms the date after it.
-        if atoms and atoms[-1].weekday is not None and atom.month is not None:
+        # "Friday the 9th" too: the day of the month wins over the weekday.
+        if atoms and atoms[-1].weekday is not None and (atom.month or atom.kind == "partial"):
             if re.fullmatch(r"[\s,]*", text[atoms[-1].end : atom.start]):
                 atom.start = atoms.pop().start
         atoms.append(atom)
@@ -674,7 +689,7 @@ def _in_past(analysis: Analysis, pos: int) -> bool:
     """Whether the clause points back: a past-tense verb shortly before the day with no word of
     intent in between ("I flew out on Sunday": yes; "I was told to book Friday": no)."""
     for w in reversed(analysis.words_before(pos, 8)):
-        if w.folded in _PAST_BREAK:
+        if w.folded in PAST_BREAKERS:
             return False
         if w.folded in PAST_VERBS:
             return True

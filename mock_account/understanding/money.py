@@ -199,9 +199,14 @@ _PERCENT_RE = re.compile(
     re.IGNORECASE,
 )
 _ABOUT_BEFORE_RE = re.compile(r"\b([a-z]+)\s+of\s+$", re.IGNORECASE)
-# Words after or before a percentage that say nothing about what it measures.
-_NOT_ABOUT = frozenset(
-    "the a an of on off for to in and or more less please now then is was it this that".split()
+# What a percentage may be about, when that word stands right after it ("a 10% discount") or
+# before it ("a discount of 10%").
+PERCENT_SUBJECTS = frozenset(
+    """
+    discount discounts increase decrease rise raise cut cuts reduction markup margin commission
+    fee tip deposit share stake bonus tax vat interest rate growth drop uplift surcharge rebate
+    refund markdown saving savings off
+    """.split()
 )
 
 
@@ -217,9 +222,11 @@ def find_percentages(analysis: Analysis) -> Iterator[PercentFact]:
         if value is None or not analysis.is_free(start, end):
             continue
         about = (m.group("about") or "").lower()
-        if not about or about in _NOT_ABOUT:
+        if about not in PERCENT_SUBJECTS:
             before = _ABOUT_BEFORE_RE.search(text[max(0, start - 30) : start])
             about = before.group(1).lower() if before else ""
         analysis.claim(start, end)
-        kept = about if about and about not in _NOT_ABOUT else None
-        yield PercentFact(value, text[start:end], (start, end), kept)
+        kept = about if about in PERCENT_SUBJECTS else None
+        yield PercentFact(
+            value, text[start:end], (start, end), "discount" if kept == "off" else kept
+        )

@@ -48,6 +48,7 @@ from .text import WORD_RE, Analysis, fold
 
 _MAX_WORDS = 8
 _TITLES = frozenset({"mr", "mrs", "ms", "miss", "dr", "prof", "mister"})
+_LOWER_CASE_LEGAL_FORMS = frozenset({"plc", "ltd", "inc", "llc", "gmbh", "corp"})
 # Words before a lone given name that make it a person ("a call with Anna", "ask Tom").
 _PERSON_PREPOSITIONS = frozenset(
     {"with", "for", "ask", "tell", "email", "call", "meet", "cc", "from", "by", "and", "remind"}
@@ -277,7 +278,7 @@ def _runs(analysis: Analysis) -> list[tuple[int, int]]:
                 and not words[j + 1].sentence_start
             ):
                 j += 2
-            elif words[j].folded in LEGAL_FORMS:  # "Acme plc"
+            elif _written_legal_form(words[j].text):  # "Acme plc"
                 j += 1
                 break
             else:
@@ -285,6 +286,12 @@ def _runs(analysis: Analysis) -> list[tuple[int, int]]:
         runs.append((i, j))
         i = j
     return runs
+
+
+def _written_legal_form(word: str) -> bool:
+    """A legal form as companies write it: "GmbH", "AS", "plc"; not the words "as" or "co"."""
+    folded = word.casefold()
+    return folded in LEGAL_FORMS and (not word.islower() or folded in _LOWER_CASE_LEGAL_FORMS)
 
 
 def _name_word(analysis: Analysis, i: int) -> bool:
@@ -363,8 +370,8 @@ def _classify(
     people: list[NameFact],
 ) -> None:
     words = analysis.words
-    if end - first >= 2 and words[first].folded in _TITLES:
-        first += 1  # "Dr Weber": the title is a cue, not part of the name
+    if end - first >= 2 and words[first].folded in _TITLES and not words[first].text.isupper():
+        first += 1  # "Dr Weber": the title is a cue, not part of the name ("MS Project" is not)
     if first >= end:
         return
     prev = words[first - 1].folded if first > 0 else ""
@@ -376,7 +383,7 @@ def _classify(
             if not any(w.folded in INDUSTRY_WORDS or w.folded in LEGAL_FORMS for w in words[k:end]):
                 people.append(_unknown(analysis, k, end))
                 return
-    if prev in PERSON_CUES_BEFORE and end - first <= 3:
+    if prev in PERSON_CUES_BEFORE and end - first <= 3 and not words[first - 1].text.isupper():
         people.append(_unknown(analysis, first, end))  # "Dr Weber", "candidate Okafor"
     elif end - first == 1 and words[first].folded in given_names and prev in _PERSON_PREPOSITIONS:
         people.append(_unknown(analysis, first, end))  # "a call with Anna"

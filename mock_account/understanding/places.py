@@ -365,6 +365,8 @@ def _longest_match(
                 continue
         elif not all(w.capitalised or w.folded in PLACE_PARTICLES for w in span_words):
             continue
+        elif any(len(w.text) > 1 and w.text.isupper() for w in span_words):
+            continue  # "REST API", "the PO": capitals are acronyms, not Rest or Po
         if not analysis.is_free(words[i].start, last.end):
             continue
         return n, entry

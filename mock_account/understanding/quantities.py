@@ -114,7 +114,15 @@ def _item(analysis: Analysis, pos: int, shared: Sequence[tuple[int, int]]) -> li
             break
         out.append(i)
         i += 1
+        if _plural(w.folded) and w.folded not in _DROP_FIRST:
+            break  # "two interns join", "120 miles round trip": the plural ends the item
     return out
+
+
+def _plural(word: str) -> bool:
+    return word in _IRREGULAR or (
+        len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is"))
+    )
 
 
 def singular(item: str) -> str:

@@ -77,7 +77,8 @@ def test_no_amounts(text: str) -> None:
     ("text", "value", "about"),
     [
         ("a 10% discount", "10", "discount"),
-        ("15 percent off", "15", None),
+        ("15 percent off", "15", "discount"),
+        ("rates go up 8% next year", "8", None),
         ("a discount of 20%", "20", "discount"),
         ("ten per cent more", "10", None),
         ("a 2.5% increase", "2.5", "increase"),
@@ -108,6 +109,9 @@ def test_percentages(text: str, value: str, about: str | None) -> None:
         ("100 batteries", 100, "batteries", "battery"),
         ("10 boxes of paper", 10, "boxes", "box"),
         ("1,500 flyers", 1500, "flyers", "flyer"),
+        ("Two interns join the data team", 2, "interns", "intern"),
+        ("120 miles round trip", 120, "miles", "mile"),
+        ("5 glass desks", 5, "glass desks", "glass desk"),
     ],
 )
 def test_quantities(text: str, count: int, item: str, singular: str) -> None:

@@ -129,6 +129,10 @@ def test_no_known_names(text: str) -> None:
         ("a call with Anna and Tom", [], ["Anna", "Tom"]),
         ("Book Lena Vogel and Tom Becker on the flight", [], ["Lena Vogel", "Tom Becker"]),
         ("Send it to Will", [], []),
+        ("could I get MS Project on my machine?", [], []),
+        ("Jonas Berg has replaced Anna as the purchasing lead", [], ["Jonas Berg"]),
+        ("someone from Lakeside Dental called", ["Lakeside Dental"], []),
+        ("We buy from an Irish company", [], []),
         ("The Payments gateway is slow", [], []),
     ],
 )

@@ -108,6 +108,9 @@ def test_ambiguous_names_with_a_cue(text: str, expected: list[tuple[str, str]]) 
         "Deal with it tomorrow",
         "Van Halen tickets",
         "Phoenix Systems is a new customer",  # an organisation, not Phoenix
+        "connect to our REST API",  # capitals are an acronym, not Rest (Iran)
+        "the price differs from the PO",
+        "someone from Lakeside Dental called",
     ],
 )
 def test_words_that_are_not_places(text: str) -> None:
