@@ -144,10 +144,9 @@ class Gazetteer:
                 self._exact[_key(alias)] = alias
         for city in cities.values():
             name = city["name"]
-            population = city["population"] or 0
-            place = Place(
-                name, "city", city["countrycode"], name, city["geonameid"], population, True
-            )
+            population = int(city["population"] or 0)
+            geonameid = int(city["geonameid"])
+            place = Place(name, "city", city["countrycode"], name, geonameid, population, True)
             add(name, place)
             if population >= MIN_POPULATION_FOR_ALTERNATES:
                 for alternate in _plain_alternates(city.get("alternatenames") or (), name):
