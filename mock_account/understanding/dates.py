@@ -61,7 +61,8 @@ _MONTH_FULL = (
     r"(?-i:January|February|March|April|May|June|July|August|September|October|November"
     r"|December)\b"
 )
-_DAY = r"(?:3[01]|[12]\d|0?[1-9])(?:st|nd|rd|th)?(?!\d)"
+# A day of the month; not the hour of "May 3pm" or "at 3:30".
+_DAY = r"(?:3[01]|[12]\d|0?[1-9])(?:st|nd|rd|th)?(?!\d)(?!\s*(?:[ap]\.?m\b|[:h]\d))"
 _ORDINAL_DAY = r"(?:3[01]|[12]\d|0?[1-9])(?:st|nd|rd|th)(?!\w)"
 _YEAR = r"(?:19|20)\d\d(?!\d)"
 _WEEKDAY = (
@@ -197,6 +198,7 @@ _COUNT_AFTER_RE = re.compile(
     re.IGNORECASE,
 )
 _PART_AFTER_RE = re.compile(rf"\s*(?:in\s+the\s+|at\s+)?(?P<part>{_PART})\b", re.IGNORECASE)
+_PLAIN_GAP_RE = re.compile(r"[a-z\s,;'’-]*")
 _TIME_GAP_RE = re.compile(r"^\s*(?:,|at|@|from|around|by|on)?\s*$", re.IGNORECASE)
 _NOT_DAY_AFTER_RE = re.compile(
     r"^\s*(?:floor|place|row|line|item|edition|century|time|attempt|version|option|anniversary)\b",
@@ -239,7 +241,11 @@ def find_dates(analysis: Analysis, today: dt.date) -> DateResult:
     text = analysis.text
     result = DateResult([], [], [])
     atoms = _atoms(analysis, today)
-    times = _times(analysis)
+    times = [
+        t
+        for t in _times(analysis)
+        if not any(t.span[0] < a.end and a.start < t.span[1] for a in atoms)
+    ]
     _attach_times(text, atoms, times)
     used: set[int] = set()
     # Pass 1: two neighbouring phrases joined into a range ("from X to Y").
@@ -250,12 +256,15 @@ def find_dates(analysis: Analysis, today: dt.date) -> DateResult:
         if joined is not None:
             result.ranges.append(joined)
             used.update((id(a), id(b)))
-    # Pass 2: a day with a count ("three nights from 9 December", "9 December for 2 nights").
+    # Pass 2: a day with a count ("three nights from 9 December", "9 December for 2 nights");
+    # the words of a count serve one day only.
+    taken = [r.span for r in result.ranges] + [(a.start, a.end) for a in atoms]
     for atom in atoms:
         if id(atom) not in used:
-            counted = _counted(analysis, today, atom)
+            counted = _counted(analysis, today, atom, taken)
             if counted is not None:
                 result.ranges.append(counted)
+                taken.append(counted.span)
                 used.add(id(atom))
     # Pass 3: the rest stands alone. A day that ends something and names no month or week
     # ("back on the 5th", "through Friday") counts from the day stated before it.
@@ -288,7 +297,17 @@ def find_dates(analysis: Analysis, today: dt.date) -> DateResult:
     if len(starts) == 1 and len(ends) == 1 and not result.ranges:
         (sa, sf), (ea, ef) = starts[0], ends[0]
         end_date = ef.date if ea.first is not None else _range_end(ea, sf.date)
-        if sa.start < ea.start and end_date is not None and sf.date <= end_date:
+        # Only across a few plain words (", returning", "and back on"), so that the range never
+        # swallows another fact ("leaving Chicago on 7 December, arriving in Lisbon on ...").
+        gap = text[sa.end : ea.start]
+        if (
+            sa.start < ea.start
+            and end_date is not None
+            and sf.date <= end_date
+            and len(gap) <= 40
+            and _PLAIN_GAP_RE.fullmatch(gap)
+            and analysis.is_free(sa.end, ea.start)
+        ):
             span = (sa.start, ea.end)
             result.ranges.append(DateRangeFact(sf.date, end_date, text[span[0] : span[1]], span))
             singles = [pair for pair in singles if pair[0] is not sa and pair[0] is not ea]
@@ -770,14 +789,27 @@ def _range_end(b: _Atom, start: dt.date) -> dt.date | None:
     return None
 
 
-def _counted(analysis: Analysis, today: dt.date, atom: _Atom) -> DateRangeFact | None:
+def _counted(
+    analysis: Analysis, today: dt.date, atom: _Atom, taken: list[tuple[int, int]]
+) -> DateRangeFact | None:
     """ "three nights from 9 December", "for two days from Thursday", "9 December for 3 nights";
     and the single days "two days from Thursday", "a week from Monday" (the atom moves)."""
     if atom.kind == "range":
         return None
     text = analysis.text
+
+    def free(start: int, end: int) -> bool:
+        return not any(start < b and a < end for a, b in taken if (a, b) != (atom.start, atom.end))
+
     before = _COUNT_BEFORE_RE.search(text, max(0, atom.start - 40), atom.start)
+    if before is not None and not free(before.start(), atom.start):
+        before = None
     after = None if before else _COUNT_AFTER_RE.match(text, atom.end)
+    if after is not None and (
+        not free(atom.end, after.end())
+        or (not after.group("for") and not after.group("u").lower().startswith("night"))
+    ):
+        after = None  # "9 December, 3 nights" but "for 2 days": a bare "3 weeks" may be other
     found = before or after
     if found is None:
         return None

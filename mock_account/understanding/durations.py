@@ -48,10 +48,10 @@ _LONGER = frozenset("extend extended extending lengthen prolong add adding".spli
 _SHORTER = frozenset("shorten shortened shortening cut reduce".split())
 _START_MOVERS = frozenset("leave leaving depart departing start starting arrive arriving".split())
 _END_MOVERS = frozenset("return returning come coming fly flying get getting".split())
-_MORE = frozenset({"more", "extra", "additional"})
 # Right after a duration only these say which way ("a day back" is a day off, not a move).
 _DIRECTIONS_AFTER = frozenset({"later", "earlier", "early", "sooner", "late"})
 _WORD_AFTER_RE = re.compile(r"\s+(\w+)")
+_PLAIN_RE = re.compile(r"[a-z\s'’-]*")
 _FEWER = frozenset({"fewer", "less"})
 
 
@@ -146,6 +146,11 @@ def _shift(analysis: Analysis, m: re.Match[str], days: int | None) -> ShiftFact 
         applies_to = "both"
     start = m.start()
     if mover is not None:
-        start = next(w.start for w in reversed(before) if w.folded == mover)
+        mover_start = next(w.start for w in reversed(before) if w.folded == mover)
+        # From the verb when only plain words stand between ("push it back by"), so that the
+        # shift never covers a place or a name ("push the Lisbon trip back by a week").
+        between = text[mover_start : m.start()]
+        if _PLAIN_RE.fullmatch(between) and analysis.is_free(mover_start, m.start()):
+            start = mover_start
     end = after.end() if after and direction else m.end()
     return ShiftFact(sign * days, applies_to, text[start:end], (start, end))

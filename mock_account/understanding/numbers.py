@@ -72,7 +72,6 @@ MULTIPLIER = r"(?:\s?(?:k|K|m|M|mn|mio|bn|BN)\b|\s+(?:thousand|million|billion)\
 # Any number, digits (maybe with a multiplier) or words.
 NUMBER = rf"(?:{DIGITS_NUMBER}(?:{MULTIPLIER})?|\b{WORDS_NUMBER})"
 
-_WORDS_RE = re.compile(WORDS_NUMBER, re.IGNORECASE)
 _SPLIT_RE = re.compile(r"[\s-]+")
 
 
@@ -151,7 +150,3 @@ def parse_number(text: str) -> Decimal | None:
         return value
     words = parse_words(text)
     return Decimal(words) if words is not None else None
-
-
-def is_words_number(text: str) -> bool:
-    return bool(_WORDS_RE.fullmatch(text.strip()))

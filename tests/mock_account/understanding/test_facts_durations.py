@@ -81,3 +81,9 @@ def test_durations_that_are_not_shifts(text: str) -> None:
 def test_a_stay_consumes_its_duration() -> None:
     facts = extract_facts("three nights from 9 December", TODAY)
     assert facts.durations == () and len(facts.date_ranges) == 1
+
+
+def test_a_shift_does_not_swallow_the_place_it_moves() -> None:
+    facts = extract_facts("Push the Lisbon trip back by a week and add an extra night", TODAY)
+    assert [(s.days, s.applies_to) for s in facts.shifts] == [(7, "both"), (1, "end")]
+    assert [p.name for p in facts.places] == ["Lisbon"]

@@ -5,7 +5,13 @@ from __future__ import annotations
 import pytest
 from understanding_data import TODAY
 
-from mock_account.understanding import ID_KINDS, canonical_id, extract_facts
+from mock_account.understanding import (
+    ID_KINDS,
+    PRIORITY_LEVELS,
+    SEVERITY_LEVELS,
+    canonical_id,
+    extract_facts,
+)
 
 
 @pytest.mark.parametrize(
@@ -109,6 +115,7 @@ def test_emails() -> None:
 def test_severities(text: str, levels: list[tuple[str, bool]]) -> None:
     facts = extract_facts(text, TODAY)
     assert [(f.level, f.negated) for f in facts.severities] == levels
+    assert {f.level for f in facts.severities} <= set(SEVERITY_LEVELS)
 
 
 def test_severity_property_skips_denied_levels() -> None:
@@ -146,6 +153,7 @@ def test_priorities(text: str, levels: list[tuple[str, bool]], effective: str) -
     facts = extract_facts(text, TODAY)
     assert [(f.level, f.negated) for f in facts.priorities] == levels
     assert facts.priority == effective
+    assert {f.level for f in facts.priorities} <= set(PRIORITY_LEVELS)
 
 
 @pytest.mark.parametrize("text", ["an insurgent group", "Prioritise the backlog", "P5", "SEV-9"])
