@@ -217,6 +217,8 @@ def find_known(analysis: Analysis, index: NameIndex) -> list[tuple[NameFact, str
                 continue
             if found[0].partial and (words[i].sentence_start or _name_follows(analysis, i)):
                 continue  # "Hoffmann Logistics" is not "Hoffmann Media" on its first word
+            if _name_follows(analysis, i + n - 1) and words[i + n].folded in INDUSTRY_WORDS:
+                break  # "Smith Foods Logistics" is another company than "Smith Foods"
             # Every known name of the best kind of match (exact ones before stripped ones).
             best = [k for k in found if (k.exact, k.partial) == (found[0].exact, found[0].partial)]
             for known in best:

@@ -106,6 +106,7 @@ def test_one_name_of_two_kinds() -> None:
         "We deliver to Berlin",  # a place, not "Berlin Analytics" on its first word
         "Pricey chairs",
         "John wants a laptop",  # a given name alone is no employee
+        "Smith Foods Logistics called",  # another company that starts like a known one
     ],
 )
 def test_no_known_names(text: str) -> None:
