@@ -17,6 +17,9 @@ clock, no network, no model; the same input always gives the same facts.
 
 from .extract import clear_cache, extract_facts, warm_up
 from .facts import (
+    PARTS_OF_DAY,
+    PRIORITY_LEVELS,
+    SEVERITY_LEVELS,
     DateFact,
     DateRangeFact,
     DurationFact,
@@ -38,6 +41,9 @@ from .names import NameIndex, name_index
 
 __all__ = [
     "ID_KINDS",
+    "PARTS_OF_DAY",
+    "PRIORITY_LEVELS",
+    "SEVERITY_LEVELS",
     "DateFact",
     "DateRangeFact",
     "DurationFact",

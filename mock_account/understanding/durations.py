@@ -48,10 +48,10 @@ _LONGER = frozenset("extend extended extending lengthen prolong add adding".spli
 _SHORTER = frozenset("shorten shortened shortening cut reduce".split())
 _START_MOVERS = frozenset("leave leaving depart departing start starting arrive arriving".split())
 _END_MOVERS = frozenset("return returning come coming fly flying get getting".split())
-_MORE = frozenset({"more", "extra", "additional"})
 # Right after a duration only these say which way ("a day back" is a day off, not a move).
 _DIRECTIONS_AFTER = frozenset({"later", "earlier", "early", "sooner", "late"})
 _WORD_AFTER_RE = re.compile(r"\s+(\w+)")
+_PLAIN_RE = re.compile(r"[a-z\s'’-]*")
 _FEWER = frozenset({"fewer", "less"})
 
 
@@ -63,16 +63,17 @@ def find_durations(analysis: Analysis) -> tuple[list[DurationFact], list[ShiftFa
         if not analysis.is_free(m.start(), m.end()):
             continue
         if m.group("fortnight"):
-            amount, unit = Decimal(2), "week"
+            amount: Decimal | None = Decimal(2)
+            unit = "week"
         else:
             amount = _amount(m.group("n"))
-            if amount is None:
-                continue
             unit = " ".join(m.group("u").lower().split())
             unit = "hr" if unit == "hrs" else unit.rstrip("s")
-            if unit == "fortnight":
-                amount *= 2
+            if unit == "fortnight" and amount is not None:
+                amount *= 2  # "two fortnights" is four weeks
             unit = _UNIT_NAMES.get(unit, unit)
+        if amount is None:
+            continue
         days = _days(amount, unit)
         shift = _shift(analysis, m, days)
         if shift is not None:
@@ -145,6 +146,11 @@ def _shift(analysis: Analysis, m: re.Match[str], days: int | None) -> ShiftFact 
         applies_to = "both"
     start = m.start()
     if mover is not None:
-        start = next(w.start for w in reversed(before) if w.folded == mover)
+        mover_start = next(w.start for w in reversed(before) if w.folded == mover)
+        # From the verb when only plain words stand between ("push it back by"), so that the
+        # shift never covers a place or a name ("push the Lisbon trip back by a week").
+        between = text[mover_start : m.start()]
+        if _PLAIN_RE.fullmatch(between) and analysis.is_free(mover_start, m.start()):
+            start = mover_start
     end = after.end() if after and direction else m.end()
     return ShiftFact(sign * days, applies_to, text[start:end], (start, end))

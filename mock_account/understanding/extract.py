@@ -100,7 +100,7 @@ def _extract(text: str, today: dt.date, index: NameIndex | None) -> RequestFacts
     unknown_orgs, unknown_people = find_unknown_names(analysis, gazetteer().given_names)
     organisations.extend(unknown_orgs)
     people.extend(unknown_people)
-    quantities = list(find_quantities(analysis))
+    quantities = list(find_quantities(analysis, [m.span for m in mentions]))
 
     def ordered(facts: list[NameFact]) -> tuple[NameFact, ...]:
         return tuple(sorted(facts, key=lambda f: f.span))

@@ -320,10 +320,30 @@ def describe(facts: RequestFacts) -> str:
     """A short human summary, one fact a line, for debugging."""
     lines = [f"today {facts.today.isoformat()}: {facts.text!r}"]
     for name, fact in facts.facts():
-        lines.append(f"  {name[:-1] if name.endswith('s') else name:<13} {_summary(fact)}")
+        lines.append(f"  {_LABELS.get(name, name):<12} {_summary(fact)}")
     if facts.is_empty:
         lines.append("  (no facts)")
     return "\n".join(lines)
+
+
+_LABELS = {
+    "dates": "date",
+    "date_ranges": "date range",
+    "times": "time",
+    "durations": "duration",
+    "shifts": "shift",
+    "places": "place",
+    "amounts": "amount",
+    "quantities": "quantity",
+    "percentages": "percentage",
+    "ids": "id",
+    "severities": "severity",
+    "priorities": "priority",
+    "organisations": "organisation",
+    "people": "person",
+    "mentions": "mention",
+    "emails": "email",
+}
 
 
 def _summary(fact: Any) -> str:

@@ -72,6 +72,8 @@ INDUSTRY_WORDS: frozenset[str] = frozenset(
     trading supplies supply services engineering design studios agency investments properties
     realty marketing freight shipping transport transportation chemicals biotech security
     semiconductors steel metals mining dynamics digital interactive entertainment publishing
+    sons packaging components farms dental clinic clinics hospital university college institute
+    pharmacy
     """.split()
 )
 
@@ -195,14 +197,17 @@ PAST_VERBS: frozenset[str] = frozenset(
     was were had did went flew drove took paid spent bought stayed travelled traveled attended
     incurred received got came left arrived visited worked ate met happened occurred started
     broke crashed failed lost damaged returned delivered shipped used rode caught missed joined
-    called emailed sent submitted claimed purchased hired fired quit
+    submitted claimed purchased hired fired quit closed signed finished completed ended won sold
+    posted filed charged billed invoiced refunded cancelled canceled stopped dropped
     """.split()
 )
-# Words that keep a request in the future even next to a past verb ("I was told to book ... for
-# Friday"): if one of these is in the sentence, dates default to the future.
-FUTURE_WORDS: frozenset[str] = frozenset(
+# Verbs of saying ("asked", "emailed", "promised") are left out: what was said may be about any
+# day ("they asked for a meeting on Friday").
+# Words between a past verb and a day that put the day back in the present or the future ("we
+# hired a designer who starts on the 14th", "I was told to book Friday").
+PAST_BREAKERS: frozenset[str] = frozenset(
     """
-    will shall going gonna need needs want wants would like book schedule plan planning next
-    upcoming coming arrange reserve please can could
+    will shall going gonna need needs want wants book schedule plan please next is are am starts
+    start begins begin arrives leaves comes goes joins moves expects expected due
     """.split()
 )

@@ -164,7 +164,7 @@ def _round(value: Decimal) -> Decimal:
 
 def find_money(analysis: Analysis) -> Iterator[MoneyFact]:
     text = analysis.text
-    if not _MAYBE_MONEY_RE.search(text):
+    if not _marker_re().search(text):
         return
     before, after = _money_res()
     found: list[MoneyFact] = []
@@ -182,11 +182,16 @@ def find_money(analysis: Analysis) -> Iterator[MoneyFact]:
     yield from found
 
 
-# A cheap test before the big patterns: a symbol, or a number next to a letter run.
-_MAYBE_MONEY_RE = re.compile(
-    r"[$€£¥₹₩₽₺₪₱₫฿]|\b[A-Z]{3}\b|\d\s?[A-Za-z]{3}|(?i:dollar|euro|pound|franc|yen|bucks|quid"
-    r"|yuan|rupee|kron|zlot|forint|rub|lira|rea|peso|rand|dirham|shekel|baht|won|rmb|sterling)"
-)
+@cache
+def _marker_re() -> re.Pattern[str]:
+    """Any currency marker at all: a symbol, a known code as a word, a currency word. Text
+    without one (most requests) skips the two big patterns."""
+    symbols = "".join(sorted({s[-1] for s in SYMBOLS}))
+    codes = "|".join(sorted(currency_codes()))
+    lower = "|".join(sorted(_LOWER_CASE_CODES))
+    words = "|".join(sorted({w.split()[-1] for w in CURRENCY_WORDS}, key=len, reverse=True))
+    return re.compile(rf"[{re.escape(symbols)}]|\b(?:{codes}|(?i:{lower}|{words}))\b")
+
 
 _PERCENT_RE = re.compile(
     rf"(?<![\w.,])(?P<pct>(?P<num>{NUMBER})\s?(?:%|percent\b|per\s+cent\b|pct\b))"
@@ -194,9 +199,14 @@ _PERCENT_RE = re.compile(
     re.IGNORECASE,
 )
 _ABOUT_BEFORE_RE = re.compile(r"\b([a-z]+)\s+of\s+$", re.IGNORECASE)
-# Words after or before a percentage that say nothing about what it measures.
-_NOT_ABOUT = frozenset(
-    "the a an of on off for to in and or more less please now then is was it this that".split()
+# What a percentage may be about, when that word stands right after it ("a 10% discount") or
+# before it ("a discount of 10%").
+PERCENT_SUBJECTS = frozenset(
+    """
+    discount discounts increase decrease rise raise cut cuts reduction markup margin commission
+    fee tip deposit share stake bonus tax vat interest rate growth drop uplift surcharge rebate
+    refund markdown saving savings off
+    """.split()
 )
 
 
@@ -212,9 +222,11 @@ def find_percentages(analysis: Analysis) -> Iterator[PercentFact]:
         if value is None or not analysis.is_free(start, end):
             continue
         about = (m.group("about") or "").lower()
-        if not about or about in _NOT_ABOUT:
+        if about not in PERCENT_SUBJECTS:
             before = _ABOUT_BEFORE_RE.search(text[max(0, start - 30) : start])
             about = before.group(1).lower() if before else ""
         analysis.claim(start, end)
-        kept = about if about and about not in _NOT_ABOUT else None
-        yield PercentFact(value, text[start:end], (start, end), kept)
+        kept = about if about in PERCENT_SUBJECTS else None
+        yield PercentFact(
+            value, text[start:end], (start, end), "discount" if kept == "off" else kept
+        )

@@ -47,6 +47,12 @@ from .lexicon import (
 from .text import WORD_RE, Analysis, fold
 
 _MAX_WORDS = 8
+_TITLES = frozenset({"mr", "mrs", "ms", "miss", "dr", "prof", "mister"})
+_LOWER_CASE_LEGAL_FORMS = frozenset({"plc", "ltd", "inc", "llc", "gmbh", "corp"})
+# Words before a lone given name that make it a person ("a call with Anna", "ask Tom").
+_PERSON_PREPOSITIONS = frozenset(
+    {"with", "for", "ask", "tell", "email", "call", "meet", "cc", "from", "by", "and", "remind"}
+)
 # Between two words of one name: spaces, a hyphen, "&", a comma ("Smith, Jones and Brown"), or
 # the dot of an abbreviation ("Inc. ", "S.A.").
 _GAP_RE = re.compile(r"\s*(?:[-&,/]|\.)?\s*")
@@ -211,6 +217,8 @@ def find_known(analysis: Analysis, index: NameIndex) -> list[tuple[NameFact, str
                 continue
             if found[0].partial and (words[i].sentence_start or _name_follows(analysis, i)):
                 continue  # "Hoffmann Logistics" is not "Hoffmann Media" on its first word
+            if _name_follows(analysis, i + n - 1) and words[i + n].folded in INDUSTRY_WORDS:
+                break  # "Smith Foods Logistics" is another company than "Smith Foods"
             # Every known name of the best kind of match (exact ones before stripped ones).
             best = [k for k in found if (k.exact, k.partial) == (found[0].exact, found[0].partial)]
             for known in best:
@@ -272,7 +280,7 @@ def _runs(analysis: Analysis) -> list[tuple[int, int]]:
                 and not words[j + 1].sentence_start
             ):
                 j += 2
-            elif words[j].folded in LEGAL_FORMS:  # "Acme plc"
+            elif _written_legal_form(words[j].text):  # "Acme plc"
                 j += 1
                 break
             else:
@@ -280,6 +288,12 @@ def _runs(analysis: Analysis) -> list[tuple[int, int]]:
         runs.append((i, j))
         i = j
     return runs
+
+
+def _written_legal_form(word: str) -> bool:
+    """A legal form as companies write it: "GmbH", "AS", "plc"; not the words "as" or "co"."""
+    folded = word.casefold()
+    return folded in LEGAL_FORMS and (not word.islower() or folded in _LOWER_CASE_LEGAL_FORMS)
 
 
 def _name_word(analysis: Analysis, i: int) -> bool:
@@ -339,29 +353,48 @@ def find_unknown_names(
     people: list[NameFact] = []
     for run_first, run_end in _runs(analysis):
         first, end = _trim(analysis, run_first, run_end)
-        if first >= end:
-            continue
-        prev = words[first - 1].folded if first > 0 else ""
-        prev2 = words[first - 2].folded if first > 1 else ""
-        nxt = words[end].folded if end < len(words) else ""
-        # A person: a given name and a family name or two, or a title before the name.
-        for k in range(first, end - 1):
-            if words[k].folded in given_names and 2 <= end - k <= 3:
-                if not any(
-                    w.folded in INDUSTRY_WORDS or w.folded in LEGAL_FORMS for w in words[k:end]
-                ):
-                    people.append(_unknown(analysis, k, end))
-                    break
-        else:
-            if prev in PERSON_CUES_BEFORE and end - first <= 3:
-                people.append(_unknown(analysis, first, end))
-            elif (
-                prev in ORG_CUES_BEFORE
-                or (prev in ("for", "of", "with") and prev2 in ORG_CUES_BEFORE)
-                or nxt in ORG_CUES_AFTER
-            ) and end - first <= 5:
-                orgs.append(_unknown(analysis, first, end))
+        # Organisations named with "and" were taken before; what is left is a list ("Anna
+        # Schmidt and Tom Becker"), one name per part.
+        cut = first
+        for k in range(first, end + 1):
+            if k == end or words[k].folded == "and":
+                _classify(analysis, given_names, cut, k, orgs, people)
+                cut = k + 1
     return orgs, people
+
+
+def _classify(
+    analysis: Analysis,
+    given_names: frozenset[str],
+    first: int,
+    end: int,
+    orgs: list[NameFact],
+    people: list[NameFact],
+) -> None:
+    words = analysis.words
+    if end - first >= 2 and words[first].folded in _TITLES and not words[first].text.isupper():
+        first += 1  # "Dr Weber": the title is a cue, not part of the name ("MS Project" is not)
+    if first >= end:
+        return
+    prev = words[first - 1].folded if first > 0 else ""
+    prev2 = words[first - 2].folded if first > 1 else ""
+    nxt = words[end].folded if end < len(words) else ""
+    # A person: a given name and a family name or two.
+    for k in range(first, end - 1):
+        if words[k].folded in given_names and 2 <= end - k <= 3:
+            if not any(w.folded in INDUSTRY_WORDS or w.folded in LEGAL_FORMS for w in words[k:end]):
+                people.append(_unknown(analysis, k, end))
+                return
+    if prev in PERSON_CUES_BEFORE and end - first <= 3 and not words[first - 1].text.isupper():
+        people.append(_unknown(analysis, first, end))  # "Dr Weber", "candidate Okafor"
+    elif end - first == 1 and words[first].folded in given_names and prev in _PERSON_PREPOSITIONS:
+        people.append(_unknown(analysis, first, end))  # "a call with Anna"
+    elif (
+        prev in ORG_CUES_BEFORE
+        or (prev in ("for", "of", "with") and prev2 in ORG_CUES_BEFORE)
+        or nxt in ORG_CUES_AFTER
+    ) and end - first <= 5:
+        orgs.append(_unknown(analysis, first, end))
 
 
 def _unknown(analysis: Analysis, first: int, end: int) -> NameFact:

@@ -61,7 +61,9 @@ _MULTIPLIERS: dict[str, int] = {
 _WORD = "|".join(sorted([*UNITS, *TENS, *SCALES, "dozen"], key=len, reverse=True))
 # A run of number words: "forty-five", "two hundred and fifty", "a dozen", "half a dozen".
 WORDS_NUMBER = (
-    rf"(?:half\s+a\s+dozen|(?:an?\s+)?(?:{_WORD})(?:(?:\s+and\s+|[\s-]+)(?:{_WORD}))*)(?![\w-])"
+    r"(?:half\s+a\s+dozen|(?:an?\s+(?=(?:hundred|thousand|million|billion|dozen)\b))?"
+    rf"(?:{_WORD})(?:(?:\s+and\s+|[\s-]+)(?:{_WORD}))*)"
+    rf"(?!\w)(?!-(?:{_WORD})\b)"
 )
 # Digits with thousands separators or a decimal part: "1,200", "1,200.50", "1.200,50", "45".
 DIGITS_NUMBER = r"(?:\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d{1,3}(?:\.\d{3})+,\d{1,2}|\d+(?:[.,]\d+)?)"
@@ -70,7 +72,6 @@ MULTIPLIER = r"(?:\s?(?:k|K|m|M|mn|mio|bn|BN)\b|\s+(?:thousand|million|billion)\
 # Any number, digits (maybe with a multiplier) or words.
 NUMBER = rf"(?:{DIGITS_NUMBER}(?:{MULTIPLIER})?|\b{WORDS_NUMBER})"
 
-_WORDS_RE = re.compile(WORDS_NUMBER, re.IGNORECASE)
 _SPLIT_RE = re.compile(r"[\s-]+")
 
 
@@ -149,7 +150,3 @@ def parse_number(text: str) -> Decimal | None:
         return value
     words = parse_words(text)
     return Decimal(words) if words is not None else None
-
-
-def is_words_number(text: str) -> bool:
-    return bool(_WORDS_RE.fullmatch(text.strip()))

@@ -29,6 +29,7 @@ from __future__ import annotations
 import importlib
 import re
 import threading
+import unicodedata
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -143,10 +144,9 @@ class Gazetteer:
                 self._exact[_key(alias)] = alias
         for city in cities.values():
             name = city["name"]
-            population = city["population"] or 0
-            place = Place(
-                name, "city", city["countrycode"], name, city["geonameid"], population, True
-            )
+            population = int(city["population"] or 0)
+            geonameid = int(city["geonameid"])
+            place = Place(name, "city", city["countrycode"], name, geonameid, population, True)
             add(name, place)
             if population >= MIN_POPULATION_FOR_ALTERNATES:
                 for alternate in _plain_alternates(city.get("alternatenames") or (), name):
@@ -275,6 +275,7 @@ def gazetteer() -> Gazetteer:
 
 # -- matching --------------------------------------------------------------------------------
 
+_DETERMINERS = frozenset({"the", "our", "my", "your", "their", "his", "her"})
 _GAP_OK_RE = re.compile(r"[ \t\-'’]*|\.\s?")
 _TRAVEL_RE = re.compile(r"\b(?:" + "|".join(sorted(TRAVEL_WORDS)) + r")\b", re.IGNORECASE)
 
@@ -297,7 +298,7 @@ def find_places(analysis: Analysis) -> list[PlaceFact]:
             continue
         n, entry = match
         role = _accept(g, analysis, i, n, entry, found)
-        if role is False:
+        if role is None:
             i += 1
             continue
         found.append((i, n, entry, role or None))
@@ -309,15 +310,18 @@ def find_places(analysis: Analysis) -> list[PlaceFact]:
         e.places[0].country_code for _, _, e, _ in found if e.places[0].kind == "country"
     }
     out: list[PlaceFact] = []
-    for i, n, entry, role in found:
+    for i, n, entry, cue in found:
         place = _choose(entry, named_countries)
         start, end = words[i].start, words[i + n - 1].end
-        if role == "location" and travel:
-            role = "destination"
+        role = "destination" if cue == "location" and travel else cue
         analysis.claim(start, end)
+        said = text[start:end]
+        name = place.name
+        if said.isascii() and not name.isascii() and fold(said) == fold(name):
+            name = _without_accents(name)  # "Zurich" as typed, not "Zürich"
         out.append(
             PlaceFact(
-                name=place.name,
+                name=name,
                 kind=place.kind,
                 country_code=place.country_code,
                 country=g.countries.get(place.country_code, (place.country_code, None))[0],
@@ -331,6 +335,11 @@ def find_places(analysis: Analysis) -> list[PlaceFact]:
             )
         )
     return out
+
+
+def _without_accents(name: str) -> str:
+    decomposed = unicodedata.normalize("NFKD", name)
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
 
 
 def _longest_match(
@@ -355,6 +364,8 @@ def _longest_match(
                 continue
         elif not all(w.capitalised or w.folded in PLACE_PARTICLES for w in span_words):
             continue
+        elif any(len(w.text) > 1 and w.text.isupper() for w in span_words):
+            continue  # "REST API", "the PO": capitals are acronyms, not Rest or Po
         if not analysis.is_free(words[i].start, last.end):
             continue
         return n, entry
@@ -368,8 +379,8 @@ def _accept(
     n: int,
     entry: _Entry,
     found: list[tuple[int, int, _Entry, str | None]],
-) -> str | bool:
-    """The role the context gives the place, "" for none, or False to reject it."""
+) -> str | None:
+    """The role the context gives the place, "" for none, or None to reject the place."""
     words = analysis.words
     text = analysis.text
     best = entry.places[0]
@@ -388,18 +399,18 @@ def _accept(
             and text[words[i].end : following.start].isspace()
             and before not in ("origin", "destination")
         ):
-            return False
+            return None
     if i > 0 and words[i - 1].folded in g.given_names and words[i - 1].capitalised:
         gap = text[words[i - 1].end : words[i].start]
         if gap.isspace() and not words[i].sentence_start:
-            return False  # "Jack London"
+            return None  # "Jack London"
     if entry.ambiguous:
-        return before if before else False
+        return before or None
     if before or after:
         return before or after or ""
     if best.kind == "country" or best.population >= MIN_POPULATION_WITHOUT_CUE:
         return ""
-    return False
+    return None
 
 
 def _cue_before(
@@ -419,6 +430,11 @@ def _cue_before(
         return found[-1][3] or "location"
     if prev.folded == "of" and i >= 2 and words[i - 2].folded == "out":
         return "origin"  # "flying out of Chicago"
+    if prev.folded in _DETERMINERS and i >= 2 and not prev.sentence_start:
+        # "to the Leeds site", "in the UK", "from our Berlin office"
+        earlier = words[i - 2]
+        if analysis.text[earlier.end : prev.start].isspace():
+            return PLACE_CUES_BEFORE.get(earlier.folded)
     return PLACE_CUES_BEFORE.get(prev.folded)
 
 

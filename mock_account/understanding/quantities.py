@@ -11,7 +11,7 @@ budget" is not a count).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 from .facts import QuantityFact
 from .lexicon import FUNCTION_WORDS, MONTH_WORDS, WEEKDAY_WORDS
@@ -31,7 +31,7 @@ _NOT_ITEMS = frozenset(
     """
     night nights day days week weeks month months year years hour hours hr hrs minute minutes
     min mins second seconds fortnight fortnights percent pct times time am pm o'clock st nd rd th
-    dollars euros pounds yen francs per more less than or and to of
+    dollars euros pounds yen francs per than or and to of
     """.split()
 )
 # Adjectives of amount dropped from the front of an item ("5 more monitors").
@@ -49,7 +49,11 @@ _IRREGULAR = {
 }
 
 
-def find_quantities(analysis: Analysis) -> Iterator[QuantityFact]:
+def find_quantities(
+    analysis: Analysis, shared: Sequence[tuple[int, int]] = ()
+) -> Iterator[QuantityFact]:
+    """Counts of things; `shared` spans (known product names) may be items too ("20 Aero
+    Office Chairs" is a count and a product)."""
     text = analysis.text
     if not _MAYBE_COUNT_RE.search(text):
         return
@@ -69,7 +73,7 @@ def find_quantities(analysis: Analysis) -> Iterator[QuantityFact]:
             before = analysis.words_before(start, 1)
             if before and before[0].folded in ("the", "this", "that", "which", "each", "any"):
                 continue  # "the one I ordered"
-        item_words = _item(analysis, m.end())
+        item_words = _item(analysis, m.end(), shared)
         if not item_words:
             continue
         first_word = analysis.words[item_words[0]]
@@ -86,7 +90,7 @@ def find_quantities(analysis: Analysis) -> Iterator[QuantityFact]:
         yield QuantityFact(count, item, singular(item), text[start:item_end], (start, item_end))
 
 
-def _item(analysis: Analysis, pos: int) -> list[int]:
+def _item(analysis: Analysis, pos: int, shared: Sequence[tuple[int, int]]) -> list[int]:
     """Indexes of the words of the item right after `pos`."""
     words = analysis.words
     i = analysis.word_index_at(pos)
@@ -96,7 +100,11 @@ def _item(analysis: Analysis, pos: int) -> list[int]:
         gap = analysis.text[(words[out[-1]].end if out else pos) : w.start]
         if not re.fullmatch(r"\s+|-" if out else r"\s+", gap):
             break
-        if not w.text[0].isalpha() or not analysis.is_free(w.start, w.end):
+        if not w.text[0].isalpha():
+            break
+        if not analysis.is_free(w.start, w.end) and not any(
+            a <= w.start and w.end <= b for a, b in shared
+        ):
             break
         if w.folded in FUNCTION_WORDS and w.folded not in _DROP_FIRST:
             break
@@ -106,7 +114,15 @@ def _item(analysis: Analysis, pos: int) -> list[int]:
             break
         out.append(i)
         i += 1
+        if _plural(w.folded) and w.folded not in _DROP_FIRST:
+            break  # "two interns join", "120 miles round trip": the plural ends the item
     return out
+
+
+def _plural(word: str) -> bool:
+    return word in _IRREGULAR or (
+        len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is"))
+    )
 
 
 def singular(item: str) -> str:

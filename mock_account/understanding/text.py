@@ -105,20 +105,6 @@ class Analysis:
             j -= 1
         return out
 
-    def sentence_of(self, pos: int) -> tuple[int, int]:
-        """Character bounds of the sentence holding `pos`."""
-        i = min(self.word_index_at(pos), len(self.words) - 1)
-        if i < 0:
-            return 0, len(self.text)
-        while i > 0 and (self.words[i].start > pos or not self.words[i].sentence_start):
-            i -= 1
-        start = self.words[i].start if self.words else 0
-        j = i + 1
-        while j < len(self.words) and not self.words[j].sentence_start:
-            j += 1
-        end = self.words[j].start if j < len(self.words) else len(self.text)
-        return start, end
-
 
 def negated_before(analysis: Analysis, pos: int, window: int = 3) -> bool:
     """Whether one of the few words before `pos` in the same clause denies what follows

@@ -1,0 +1,163 @@
+"""Record ids in canonical form, e-mail addresses, severities and priorities with negation."""
+
+from __future__ import annotations
+
+import pytest
+from understanding_data import TODAY
+
+from mock_account.understanding import (
+    ID_KINDS,
+    PRIORITY_LEVELS,
+    SEVERITY_LEVELS,
+    canonical_id,
+    extract_facts,
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "ids"),
+    [
+        ("Pull up CUS-00098", [("CUS-00098", "customer")]),
+        ("cus-98 please", [("CUS-00098", "customer")]),
+        ("Where is ORD-000042?", [("ORD-000042", "order")]),
+        ("ORD42 is late", [("ORD-000042", "order")]),
+        ("ord_42", [("ORD-000042", "order")]),
+        ("ORD 42", [("ORD-000042", "order")]),
+        ("order #42 was damaged", [("ORD-000042", "order")]),
+        ("order number 42", [("ORD-000042", "order")]),
+        ("INV-000123 is overdue", [("INV-000123", "invoice")]),
+        ("invoice #123", [("INV-000123", "invoice")]),
+        ("INC-00013", [("INC-00013", "incident")]),
+        ("incident no. 13", [("INC-00013", "incident")]),
+        ("TCK-000001", [("TCK-000001", "ticket")]),
+        ("ticket no. 7", [("TCK-000007", "ticket")]),
+        ("EMP-00001", [("EMP-00001", "employee")]),
+        ("CTR-00001", [("CTR-00001", "contract")]),
+        ("VEN-0001", [("VEN-0001", "vendor")]),
+        ("VEN-12", [("VEN-0012", "vendor")]),
+        ("EXP-00001", [("EXP-00001", "expense")]),
+        ("CAN-00001", [("CAN-00001", "candidate")]),
+        ("SKU-00001", [("SKU-00001", "product")]),
+        ("AST-00001", [("AST-00001", "asset")]),
+        ("ORD-1234567", [("ORD-1234567", "order")]),
+        ("INC-00013 and ORD-000042", [("INC-00013", "incident"), ("ORD-000042", "order")]),
+    ],
+)
+def test_ids(text: str, ids: list[tuple[str, str]]) -> None:
+    facts = extract_facts(text, TODAY)
+    assert [(f.id, f.kind) for f in facts.ids] == ids
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "ord 42",  # lower case with a space: too close to ordinary words
+        "Order 20 office chairs",
+        "Acme Inc 5 stars",
+        "INCOME-5",
+        "cancel 3 orders",
+        "incident 13",  # a bare noun and number is not an id
+        "PREORD-42",
+    ],
+)
+def test_not_ids(text: str) -> None:
+    assert extract_facts(text, TODAY).ids == ()
+
+
+def test_canonical_id_and_kinds() -> None:
+    assert canonical_id("ord", 42) == "ORD-000042"
+    assert canonical_id("VEN", 7) == "VEN-0007"
+    assert set(ID_KINDS) == {
+        "CUS",
+        "ORD",
+        "INV",
+        "INC",
+        "TCK",
+        "EMP",
+        "CTR",
+        "VEN",
+        "EXP",
+        "CAN",
+        "SKU",
+        "AST",
+    }
+    facts = extract_facts("ORD-000042 and ORD-7", TODAY)
+    assert facts.ids_of("order") == ("ORD-000042", "ORD-000007")
+
+
+def test_emails() -> None:
+    facts = extract_facts("Mail Anna.Schmidt@Example.com and ops@corp.example.co.uk", TODAY)
+    assert [e.address for e in facts.emails] == [
+        "anna.schmidt@example.com",
+        "ops@corp.example.co.uk",
+    ]
+    assert facts.people == () and facts.places == ()
+
+
+@pytest.mark.parametrize(
+    ("text", "levels"),
+    [
+        ("a sev 2 outage", [("sev2", False)]),
+        ("SEV-1: checkout down", [("sev1", False)]),
+        ("declare a sev1", [("sev1", False)]),
+        ("Sev3", [("sev3", False)]),
+        ("severity 3", [("sev3", False)]),
+        ("severity: two", [("sev2", False)]),
+        ("severity level 4", [("sev4", False)]),
+        ("a critical severity incident", [("sev1", False)]),
+        ("low severity", [("sev4", False)]),
+        ("P1 incident on the payments gateway", [("sev1", False)]),
+        ("P2 outage", [("sev2", False)]),
+        ("it's not a sev1", [("sev1", True)]),
+        ("not sev1, more like sev3", [("sev1", True), ("sev3", False)]),
+    ],
+)
+def test_severities(text: str, levels: list[tuple[str, bool]]) -> None:
+    facts = extract_facts(text, TODAY)
+    assert [(f.level, f.negated) for f in facts.severities] == levels
+    assert {f.level for f in facts.severities} <= set(SEVERITY_LEVELS)
+
+
+def test_severity_property_skips_denied_levels() -> None:
+    assert extract_facts("not sev1, more like sev3", TODAY).severity == "sev3"
+    assert extract_facts("it's not a sev1", TODAY).severity is None
+
+
+@pytest.mark.parametrize(
+    ("text", "levels", "effective"),
+    [
+        ("urgent: the printer is on fire", [("urgent", False)], "urgent"),
+        ("URGENT", [("urgent", False)], "urgent"),
+        ("please fix it urgently", [("urgent", False)], "urgent"),
+        ("I need it ASAP", [("urgent", False)], "urgent"),
+        ("as soon as possible", [("urgent", False)], "urgent"),
+        ("high priority", [("high", False)], "high"),
+        ("a high-priority ticket", [("high", False)], "high"),
+        ("priority: low", [("low", False)], "low"),
+        ("low priority", [("low", False)], "low"),
+        ("normal priority", [("normal", False)], "normal"),
+        ("medium priority", [("normal", False)], "normal"),
+        ("top priority", [("urgent", False)], "urgent"),
+        ("no rush", [("low", False)], "low"),
+        ("whenever you get a chance", [("low", False)], "low"),
+        ("a P2 ticket for the printer", [("high", False)], "high"),
+        ("it's not urgent", [("urgent", True)], "normal"),
+        ("It is not urgent", [("urgent", True)], "normal"),
+        ("this isn't urgent", [("urgent", True)], "normal"),
+        ("a non-urgent request", [("urgent", True)], "normal"),
+        ("not high priority", [("high", True)], "normal"),
+        ("This is urgent, not low priority", [("urgent", False), ("low", True)], "urgent"),
+    ],
+)
+def test_priorities(text: str, levels: list[tuple[str, bool]], effective: str) -> None:
+    facts = extract_facts(text, TODAY)
+    assert [(f.level, f.negated) for f in facts.priorities] == levels
+    assert facts.priority == effective
+    assert {f.level for f in facts.priorities} <= set(PRIORITY_LEVELS)
+
+
+@pytest.mark.parametrize("text", ["an insurgent group", "Prioritise the backlog", "P5", "SEV-9"])
+def test_no_levels(text: str) -> None:
+    facts = extract_facts(text, TODAY)
+    assert facts.priorities == () and facts.severities == ()
+    assert facts.priority is None

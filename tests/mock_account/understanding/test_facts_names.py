@@ -1,0 +1,177 @@
+"""Organisations, people and other named things: known names of the business data (with or
+without the legal form, whole words, any case) and capitalised names that match none."""
+
+from __future__ import annotations
+
+import pytest
+from understanding_data import NAMES, TODAY
+
+from mock_account.understanding import NameIndex, extract_facts, name_index
+
+
+def _known(text: str) -> list[tuple[str, str | None, str | None, bool]]:
+    facts = extract_facts(text, TODAY, names=NAMES)
+    return [
+        (f.text, f.name, f.kind, f.partial)
+        for f in (*facts.organisations, *facts.people, *facts.mentions)
+        if f.known
+    ]
+
+
+def _unknown(text: str, names: dict[str, list[str]] | None = NAMES) -> dict[str, list[str]]:
+    facts = extract_facts(text, TODAY, names=names)
+    return {
+        "organisations": [f.text for f in facts.organisations if not f.known],
+        "people": [f.text for f in facts.people if not f.known],
+    }
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "Pull up the account for Smith Foods GmbH",
+            [("Smith Foods GmbH", "Smith Foods GmbH", "customer", False)],
+        ),
+        (
+            "Pull up the account for Smith Foods",
+            [("Smith Foods", "Smith Foods GmbH", "customer", False)],
+        ),
+        (
+            "smith foods gmbh ordered again",
+            [("smith foods gmbh", "Smith Foods GmbH", "customer", False)],
+        ),
+        (
+            "Invoice Price Robotics for the chairs",
+            [("Price Robotics", "Price Robotics S.A.", "customer", False)],
+        ),
+        (
+            "Invoice Price Robotics S.A. for the chairs",
+            [("Price Robotics S.A", "Price Robotics S.A.", "customer", False)],
+        ),
+        (
+            "the contract with Nguyen, Lopez and Clark",
+            [("Nguyen, Lopez and Clark", "Nguyen, Lopez and Clark", "customer", False)],
+        ),
+        (
+            "Book Anna Schmidt a flight to Berlin",
+            [("Anna Schmidt", "Anna Schmidt", "employee", False)],
+        ),
+        ("Ask María López", [("María López", "María López", "employee", False)]),
+        ("Ask Maria Lopez", [("Maria Lopez", "María López", "employee", False)]),
+        ("Move Anna Schmidt's laptop", [("Anna Schmidt", "Anna Schmidt", "employee", False)]),
+        (
+            "Interview Priya Natarajan on Friday",
+            [("Priya Natarajan", "Priya Natarajan", "candidate", False)],
+        ),
+        ("The Checkout API is down", [("Checkout API", "Checkout API", "service", False)]),
+        (
+            "20 Aero Office Chairs for Hoffmann Media",
+            [
+                ("Hoffmann Media", "Hoffmann Media", "customer", False),
+                ("Aero Office Chairs", "Aero Office Chair", "product", False),
+            ],
+        ),
+        (
+            "What did the Hoffmann account order?",
+            [("Hoffmann", "Hoffmann Media", "customer", True)],
+        ),
+        (
+            "Acme Supplies sent the invoice",
+            [("Acme Supplies", "Acme Supplies Ltd", "vendor", False)],
+        ),
+    ],
+)
+def test_known_names(text: str, expected: list[tuple[str, str, str, bool]]) -> None:
+    assert _known(text) == expected
+
+
+def test_one_name_of_two_kinds() -> None:
+    found = _known("Pull up the account for Riddle Logistics")
+    assert found == [
+        ("Riddle Logistics", "Riddle Logistics Inc.", "customer", False),
+        ("Riddle Logistics", "Riddle Logistics GmbH", "vendor", False),
+    ]
+    # with its legal form, the exact one only
+    assert _known("Pull up Riddle Logistics GmbH") == [
+        ("Riddle Logistics GmbH", "Riddle Logistics GmbH", "vendor", False)
+    ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Smithfield Foods called",  # whole words only
+        "a riddle for you",  # lower case single word
+        "We deliver to Berlin",  # a place, not "Berlin Analytics" on its first word
+        "Pricey chairs",
+        "John wants a laptop",  # a given name alone is no employee
+        "Smith Foods Logistics called",  # another company that starts like a known one
+    ],
+)
+def test_no_known_names(text: str) -> None:
+    assert _known(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "organisations", "people"),
+    [
+        ("Pull up the account for Hoffmann Logistics", ["Hoffmann Logistics"], []),
+        ("Pull up the account for Hoffmann Logistik GmbH", ["Hoffmann Logistik GmbH"], []),
+        ("Open a ticket for customer Blue Ocean", ["Blue Ocean"], []),
+        ("What does the Greenfield account owe?", ["Greenfield"], []),
+        ("Pull up the account for Zylker", ["Zylker"], []),
+        ("Schedule a call with Maria Garcia", [], ["Maria Garcia"]),
+        ("Book Tom Becker a hotel", [], ["Tom Becker"]),
+        ("Dr Weber wants a meeting", [], ["Weber"]),
+        ("Onboard candidate Okafor", [], ["Okafor"]),
+        ("Please book a room", [], []),
+        ("Book a flight for Anna", [], ["Anna"]),
+        ("a call with Anna and Tom", [], ["Anna", "Tom"]),
+        ("Book Lena Vogel and Tom Becker on the flight", [], ["Lena Vogel", "Tom Becker"]),
+        ("Send it to Will", [], []),
+        ("could I get MS Project on my machine?", [], []),
+        ("Jonas Berg has replaced Anna as the purchasing lead", [], ["Jonas Berg"]),
+        ("someone from Lakeside Dental called", ["Lakeside Dental"], []),
+        ("We buy from an Irish company", [], []),
+        ("The Payments gateway is slow", [], []),
+    ],
+)
+def test_unknown_names(text: str, organisations: list[str], people: list[str]) -> None:
+    assert _unknown(text) == {"organisations": organisations, "people": people}
+
+
+def test_unknown_names_without_business_data() -> None:
+    assert _unknown("Pull up the account for Hoffmann Logistics", names=None) == {
+        "organisations": ["Hoffmann Logistics"],
+        "people": [],
+    }
+
+
+def test_the_issue_lookup_gets_an_unknown_name_never_another_customer() -> None:
+    facts = extract_facts("Pull up the account for Hoffmann Logistics", TODAY, names=NAMES)
+    assert [(o.text, o.known, o.name) for o in facts.organisations] == [
+        ("Hoffmann Logistics", False, None)
+    ]
+
+
+def test_index_is_built_once_per_mapping_and_reusable() -> None:
+    assert name_index(NAMES) is name_index(NAMES)
+    index = NameIndex(NAMES)
+    assert name_index(index) is index
+    facts = extract_facts("Smith Foods", TODAY, names=index)
+    assert facts.organisations[0].name == "Smith Foods GmbH"
+
+
+def test_closest_names() -> None:
+    index = name_index(NAMES)
+    assert index.closest("Hofman Media", "customer")[0] == "Hoffmann Media"
+    assert index.closest("Riddle Logistic", "vendor") == ["Riddle Logistics GmbH"]
+    assert index.closest("Zzzzz") == []
+
+
+def test_a_count_of_a_known_product() -> None:
+    facts = extract_facts("Order 20 Aero Office Chairs for Smith Foods", TODAY, names=NAMES)
+    assert [(q.count, q.singular) for q in facts.quantities] == [(20, "Aero Office Chair")]
+    assert [m.name for m in facts.mentions] == ["Aero Office Chair"]
+    assert [o.name for o in facts.organisations] == ["Smith Foods GmbH"]

@@ -1,0 +1,135 @@
+"""Places from the GeoNames gazetteer: roles, countries and currencies, and the words that are
+also city names."""
+
+from __future__ import annotations
+
+import pytest
+from understanding_data import TODAY
+
+from mock_account.understanding import extract_facts
+
+
+def _places(text: str) -> list[tuple[str, str, str | None]]:
+    return [(p.name, p.country_code, p.role) for p in extract_facts(text, TODAY).places]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I need to fly to Berlin next Tuesday", [("Berlin", "DE", "destination")]),
+        (
+            "a flight from Chicago to Lisbon",
+            [("Chicago", "US", "origin"), ("Lisbon", "PT", "destination")],
+        ),
+        ("Book a hotel in Lisbon for three nights", [("Lisbon", "PT", "destination")]),
+        ("Who runs our office in Lisbon?", [("Lisbon", "PT", "location")]),
+        ("I drove 230 km to the Leeds site", [("Leeds", "GB", "destination")]),
+        ("The Leeds site needs chairs", [("Leeds", "GB", "location")]),
+        ("File the expenses for my Lisbon trip", [("Lisbon", "PT", "destination")]),
+        ("flying out of Chicago on Monday", [("Chicago", "US", "origin")]),
+        (
+            "a trip to Paris, Lyon and Nice",
+            [
+                ("Paris", "FR", "destination"),
+                ("Lyon", "FR", "destination"),
+                ("Nice", "FR", "destination"),
+            ],
+        ),
+        ("Tokyo is on the list", [("Tokyo", "JP", None)]),
+        ("travel to Germany in March", [("Germany", "DE", "destination")]),
+        ("our team in the UK", [("United Kingdom", "GB", "location")]),
+        ("the US office", [("United States", "US", "location")]),
+        ("a visit to Sao Paulo", [("Sao Paulo", "BR", "destination")]),
+        ("a visit to São Paulo", [("São Paulo", "BR", "destination")]),
+        ("the New York office", [("New York", "US", "location")]),
+        ("send it to the Frankfurt office", [("Frankfurt", "DE", "destination")]),
+        ("the Frankfurt office is closed", [("Frankfurt", "DE", "location")]),
+        ("meet in Zürich", [("Zürich", "CH", "location")]),
+        ("meet in Zurich", [("Zurich", "CH", "location")]),
+        ("a fair in Cologne", [("Cologne", "DE", "location")]),
+        ("via Amsterdam to Oslo", [("Amsterdam", "NL", "via"), ("Oslo", "NO", "destination")]),
+    ],
+)
+def test_places_and_roles(text: str, expected: list[tuple[str, str, str | None]]) -> None:
+    assert _places(text) == expected
+
+
+def test_country_and_currency() -> None:
+    facts = extract_facts("Fly from London to Zurich and on to Tokyo", TODAY)
+    assert [(p.country, p.currency) for p in facts.places] == [
+        ("United Kingdom", "GBP"),
+        ("Switzerland", "CHF"),
+        ("Japan", "JPY"),
+    ]
+    frankfurt = extract_facts("to Frankfurt", TODAY).places[0]
+    assert frankfurt.gazetteer_name == "Frankfurt am Main"
+    assert frankfurt.kind == "city" and frankfurt.population and frankfurt.population > 500_000
+    germany = extract_facts("to Germany", TODAY).places[0]
+    assert (germany.kind, germany.currency, germany.population) == ("country", "EUR", None)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("fly to Nice", [("Nice", "FR")]),
+        ("our office in Reading", [("Reading", "GB")]),
+        ("a ferry to Split", [("Split", "HR")]),
+        ("the plant in Mobile", [("Mobile", "US")]),
+        ("a spa weekend in Bath", [("Bath", "GB")]),
+        ("fly to Florence", [("Florence", "IT")]),
+        ("to Victoria in Canada", [("Victoria", "CA"), ("Canada", "CA")]),
+        ("Paris is lovely", [("Paris", "FR")]),
+    ],
+)
+def test_ambiguous_names_with_a_cue(text: str, expected: list[tuple[str, str]]) -> None:
+    assert [(p.name, p.country_code) for p in extract_facts(text, TODAY).places] == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Nice work on the report",
+        "That is nice",
+        "Reading the report now",
+        "Split the bill with finance",
+        "Mobile app is down",
+        "Best regards",
+        "in March please",
+        "See you in May",
+        "Most of the chairs are broken",
+        "Meeting with Florence Adams",
+        "Jack London wrote it",
+        "fly to berlin",  # not capitalised
+        "send it to us",
+        "Normal priority please",
+        "Orange juice for the kitchen",
+        "Surprise party on Friday",
+        "Guildford called",  # a small town needs a cue
+        "Deal with it tomorrow",
+        "Van Halen tickets",
+        "Phoenix Systems is a new customer",  # an organisation, not Phoenix
+        "connect to our REST API",  # capitals are an acronym, not Rest (Iran)
+        "the price differs from the PO",
+        "someone from Lakeside Dental called",
+    ],
+)
+def test_words_that_are_not_places(text: str) -> None:
+    assert extract_facts(text, TODAY).places == ()
+
+
+def test_small_town_with_a_cue() -> None:
+    assert _places("the report from Guildford") == [("Guildford", "GB", "origin")]
+
+
+def test_organisation_named_after_a_city_is_not_a_place() -> None:
+    facts = extract_facts("Send the contract to Berlin Logistics GmbH", TODAY)
+    assert facts.places == ()
+    assert [o.text for o in facts.organisations] == ["Berlin Logistics GmbH"]
+
+
+def test_destination_property() -> None:
+    facts = extract_facts("a flight from Chicago to Lisbon", TODAY)
+    assert facts.origin is not None and facts.origin.name == "Chicago"
+    assert facts.destination is not None and facts.destination.name == "Lisbon"
+    lone = extract_facts("Lisbon next week please", TODAY)
+    assert lone.destination is not None and lone.destination.name == "Lisbon"
