@@ -55,7 +55,10 @@ class InProcessClient:
     def embedded(cls, config: AccountConfig | None = None) -> InProcessClient:
         """The default: the embedded account with SQLite under the project's data folder."""
         try:
-            return cls(build_deployment(config or AccountConfig()))
+            deployment = build_deployment(config or AccountConfig())
+            # The first visitor's request should not pay for loading the data and tables.
+            deployment.account.warm_up()
+            return cls(deployment)
         except (StoreError, KeyringError, OSError, ValueError) as exc:
             raise ClientError(f"The embedded account cannot start: {exc}") from exc
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
+from datetime import date, datetime
 from pathlib import Path
 from typing import Any
 
@@ -48,6 +49,31 @@ SEARCH_MODES = ("hybrid", "bm25")
 # matches for the user to choose (``showResults``; the demo then offers the two best when
 # they are close). The server runs nothing itself on search; interfaces act on the setting.
 SEARCH_BEHAVIOR_ENV = "MOCK_ACCOUNT_SEARCH_BEHAVIOR"
+# The day the mock world calls "today" ("next Tuesday" counts from it); the real date when
+# unset. Tests and demos pin it so their dates read the same on any day.
+TODAY_ENV = "MOCK_ACCOUNT_TODAY"
+
+
+def parse_today(value: str | date | None) -> date | None:
+    """The configured day, from an ISO date; ValueError with the expected form otherwise."""
+    if value is None or value == "" or isinstance(value, date):
+        return value or None
+    try:
+        return date.fromisoformat(value.strip())
+    except ValueError:
+        raise ValueError(f"today must be a date like 2026-12-01 (got {value!r})") from None
+
+
+def pinned_day(clock: Clock, day: date) -> Clock:
+    """A clock whose date is `day` and whose time of day runs on."""
+
+    def now() -> datetime:
+        current = clock()
+        return current.replace(year=day.year, month=day.month, day=day.day)
+
+    return now
+
+
 SEARCH_BEHAVIORS = ("executeTopMatch", "executeOnlyMatch", "showResults")
 DEFAULT_SEARCH_BEHAVIOR = "executeTopMatch"
 
@@ -84,6 +110,7 @@ class AccountConfig:
     search_behavior: str = field(
         default_factory=lambda: os.environ.get(SEARCH_BEHAVIOR_ENV) or DEFAULT_SEARCH_BEHAVIOR
     )
+    today: date | str | None = field(default_factory=lambda: os.environ.get(TODAY_ENV) or None)
 
     @classmethod
     def from_options(cls, **options: Any) -> AccountConfig:
@@ -152,6 +179,8 @@ def build_deployment(config: AccountConfig | None = None) -> Deployment:
     config = config or AccountConfig()
     config.data_dir = Path(config.data_dir)
     check_search_behavior(config.search_behavior)
+    config.today = parse_today(config.today)
+    clock = config.clock if config.today is None else pinned_day(config.clock, config.today)
     agents = load_account(config.account_dir)
     hooks, hooks_error = load_configured_hooks(config)
     cipher = build_cipher(config, hooks)
@@ -167,7 +196,7 @@ def build_deployment(config: AccountConfig | None = None) -> Deployment:
         index=SearchIndex.build(agents, search_params(config.search)),
         store=open_store(config.resolved_store_url()),
         cipher=cipher,
-        clock=config.clock,
+        clock=clock,
         state_hooks=hooks,
         hooks_error=hooks_error,
     )

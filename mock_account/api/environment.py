@@ -18,6 +18,7 @@ from mock_account.deployment import (
     HOOKS_ENV,
     SEARCH_BEHAVIOR_ENV,
     SEARCH_ENV,
+    TODAY_ENV,
     AccountConfig,
     build_deployment,
 )
@@ -50,6 +51,8 @@ def environment_for(config: AccountConfig, max_body_bytes: int) -> dict[str, str
         env[HOOKS_ENV] = config.hooks  # AccountConfig reads it itself
     env[SEARCH_ENV] = config.search  # so does the search mode
     env[SEARCH_BEHAVIOR_ENV] = config.search_behavior  # and the search behaviour
+    if config.today:
+        env[TODAY_ENV] = str(config.today)  # and the day the mock world calls today
     return env
 
 
@@ -65,6 +68,7 @@ def config_from_environment(env: Mapping[str, str] | None = None) -> tuple[Accou
             seed=int(env[SEED]) if env.get(SEED) else None,
             time_limit_s=float(env[TIME_LIMIT]) if env.get(TIME_LIMIT) else None,
             search_behavior=env.get(SEARCH_BEHAVIOR_ENV),
+            today=env.get(TODAY_ENV),
         )
         max_body = int(env.get(MAX_BODY) or DEFAULT_MAX_BODY_BYTES)
     except ValueError as exc:

@@ -76,6 +76,7 @@ def _suggest(
 
 def run_chat(account: MockAccount, user: User, ask: Ask = input, say: Say = print) -> int:
     say(f"Chatting as {user.email}. Ask for anything; /new, /state, /quit.")
+    account.warm_up()
     convid: str | None = None
     followups = Followups(account.agents.values(), account.index)
     ran: set[str] = set()

@@ -14,12 +14,19 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
+from datetime import date
 from pathlib import Path
 
 from agents_catalog.cli_kit import Parser, run
 from agents_catalog.errors import CatalogError
 from mock_account.crypto import CryptoError
-from mock_account.deployment import SEARCH_MODES, AccountConfig, Deployment, build_deployment
+from mock_account.deployment import (
+    SEARCH_MODES,
+    TODAY_ENV,
+    AccountConfig,
+    Deployment,
+    build_deployment,
+)
 from mock_account.stores import StoreError
 
 #: Command-line option -> AccountConfig field, for every command that builds an account.
@@ -33,6 +40,7 @@ CONFIG_OPTIONS = {
     "keyring": "keyring_path",
     "key_names": "key_names",
     "search_behavior": "search_behavior",
+    "today": "today",
 }
 
 
@@ -97,6 +105,13 @@ def _bench_engine(args: argparse.Namespace) -> int:
     return run_engine_bench(runs=args.runs, store_url=args.store)
 
 
+def _day(text: str) -> date:
+    try:
+        return date.fromisoformat(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a date like 2026-12-01, got {text!r}") from None
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = Parser(prog="mock-account", description=__doc__.splitlines()[0])
     commands = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
@@ -109,6 +124,12 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--account-dir", type=Path, help="folder of agent files")
         p.add_argument(
             "--search", choices=SEARCH_MODES, help="hybrid (default) or bm25 (lexical only)"
+        )
+        p.add_argument(
+            "--today",
+            type=_day,
+            metavar="YYYY-MM-DD",
+            help=f"the day the mock world calls today (default: ${TODAY_ENV} or the real date)",
         )
 
     chat = commands.add_parser("chat", help="chat with the account in the terminal")

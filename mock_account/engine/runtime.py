@@ -459,6 +459,7 @@ class Engine:
         """
         for source in SOURCES:
             self.data.lookup(source, match="warm up")
+        self.world.warm_up()
 
     def run(
         self,
