@@ -109,7 +109,7 @@ def test_percentages(text: str, value: str, about: str | None) -> None:
         ("100 batteries", 100, "batteries", "battery"),
         ("10 boxes of paper", 10, "boxes", "box"),
         ("1,500 flyers", 1500, "flyers", "flyer"),
-        ("Two interns join the data team", 2, "interns", "intern"),
+        ("Two interns join the sales team", 2, "interns", "intern"),
         ("120 miles round trip", 120, "miles", "mile"),
         ("5 glass desks", 5, "glass desks", "glass desk"),
     ],
