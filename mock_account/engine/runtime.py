@@ -450,6 +450,8 @@ class Engine:
         self.world = world or World(data, understand_request(data))
         self.limits = limits or RunLimits()
         self.clock = clock
+        self._warm = False
+        self._warming = threading.Lock()
 
     def warm_up(self) -> None:
         """Build the lazily generated business data now rather than in the first runs.
@@ -457,9 +459,13 @@ class Engine:
         The first requests are then not slower than the rest, and no two request threads ever
         build the same data source at once (the generator is not meant to be shared mid-build).
         """
-        for source in SOURCES:
-            self.data.lookup(source, match="warm up")
-        self.world.warm_up()
+        with self._warming:
+            if self._warm:
+                return
+            for source in SOURCES:
+                self.data.lookup(source, match="warm up")
+            self.world.warm_up()
+            self._warm = True
 
     def run(
         self,
@@ -501,6 +507,10 @@ class Engine:
             "now": now.isoformat(),
             "today": now.date().isoformat(),
         }
+        if not self._warm:
+            # Loading the data and the tables is the process's cost, not this run's: it must
+            # not eat the run's time limit.
+            self.warm_up()
         run = _Run(self, agent, work, sys_vars, self.clock() + self.limits.time_limit_s, stop)
         if waiting is not None:
             resumed = _resume(run, waiting, inputs)

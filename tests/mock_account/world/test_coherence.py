@@ -253,7 +253,9 @@ def deployment(tmp_path_factory):
     deployment.close()
 
 
-def _account_agents(action: str) -> list[str]:
+def _account_agents(action: str, *, requester: bool = False) -> list[str]:
+    """The account's agents whose data command takes `action` (requester lookups apart:
+    they answer about the user asking, see test_world)."""
     from agents_catalog.loader import load_account
     from mock_account.deployment import default_account_dir
 
@@ -261,7 +263,7 @@ def _account_agents(action: str) -> list[str]:
     for agent in load_account(default_account_dir()):
         for command in agent.main:
             data = getattr(command, "data", None)
-            if data is not None and data.action == action:
+            if data is not None and data.action == action and data.requester == requester:
                 found.append(agent.name)
     return sorted(found)
 
@@ -357,8 +359,6 @@ def _key(source: str, record: dict[str, Any]) -> tuple[str, Any]:
 @pytest.mark.parametrize("agent", _account_agents("find"))
 def test_a_lookup_returns_the_record_named_or_says_there_is_none(deployment, agent: str) -> None:
     args = data_command(deployment, agent)
-    if args.requester:
-        pytest.skip("the user's own record: asked for as 'I', checked in test_world")
     records = deployment.account.engine.data.records(args.source)
     problems = []
     for record in random.Random(agent).sample(records, 3):
@@ -379,5 +379,27 @@ def test_a_lookup_returns_the_record_named_or_says_there_is_none(deployment, age
     text = " ".join(p["text"] for p in result.parts or [])
     if found is not None or "I found no" not in text or missing not in text:
         problems.append(f"{agent}: asked for {missing} that does not exist, answered {text!r}")
+    TALLY.contradictions.extend(problems)
+    assert not problems, "\n".join(problems)
+
+
+REQUESTERS = _account_agents("find", requester=True) + _account_agents("update", requester=True)
+
+
+@pytest.mark.parametrize("agent", REQUESTERS)
+def test_a_request_about_me_is_about_the_user_and_a_named_colleague_is_them(
+    deployment, agent: str
+) -> None:
+    user = next(u for u in deployment.users.users if u.account == "acme")
+    _, _, me = _run(deployment, agent, Case("I need this sorted out for my own account", {}))
+    colleague = "Daniel Weber"  # one of the account's cast, in the directory
+    _, _, them = _run(deployment, agent, Case(f"Please sort this out for {colleague}", {}))
+    TALLY.journeys += 2
+    TALLY.facts += 2
+    problems = []
+    if not isinstance(me, dict) or me.get("email") != user.email:
+        problems.append(f"{agent}: 'I' gave {me!r}, not {user.email}")
+    if not isinstance(them, dict) or them.get("name") != colleague:
+        problems.append(f"{agent}: {colleague} gave {them!r}")
     TALLY.contradictions.extend(problems)
     assert not problems, "\n".join(problems)
