@@ -86,6 +86,7 @@ class Capability:
     action: str | None = None
     fixed: dict[str, Any] = field(default_factory=dict)
     given: dict[str, Any] = field(default_factory=dict)
+    where: dict[str, Any] = field(default_factory=dict)
     request: str | None = None
     requester: bool = False
     # A suggested follow-up per variable read: what a user types to reach this agent
@@ -122,6 +123,7 @@ def _capability(tag: str, raw: dict[str, Any]) -> Capability:
         action=raw.get("action"),
         fixed=dict(raw.get("fixed") or {}),
         given=dict(raw.get("given") or {}),
+        where=dict(raw.get("where") or {}),
         request=raw.get("request"),
         requester=bool(raw.get("requester", False)),
         followups={str(k): str(v) for k, v in (raw.get("followups") or {}).items()},

@@ -85,6 +85,7 @@ HANDOFF_FIELDS: dict[tuple[str, str], str | dict[str, str]] = {
         "visit_date": "{conv.trip.start_date}",
     },
     ("customers", "vendor"): {"screened_supplier": "{conv.vendor.name}"},
+    ("employees", "customer"): {"customer": "{conv.customer.name}"},
     ("employees", "employee"): SAME,
     ("employees", "expense"): {
         "expense": "{conv.expense.id}",
@@ -210,7 +211,22 @@ def _agent_document(
             i for i in cap.ask["inputs"] if i.get("type") != "password" and not i.get("hidden")
         ]
         if shown:
-            noted = ", ".join(f"{i['label']}: {{answers.{i['name']}}}" for i in shown[:3])
+            # An answer the record takes (a category, a severity) is echoed as the record has
+            # it, so the answer never says "meals" above and "travel" below.
+            taken = {
+                template[len("{answers.") : -1]: field
+                for field, template in cap.fixed.items()
+                if isinstance(template, str) and template.startswith("{answers.")
+            }
+            noted = ", ".join(
+                f"{i['label']}: "
+                + (
+                    f"{{record.{taken[i['name']]}}}"
+                    if i["name"] in taken
+                    else f"{{answers.{i['name']}}}"
+                )
+                for i in shown[:3]
+            )
             reply = f"{reply} Noted - {noted}."
     if cap.data:
         main.extend(_data_commands(cap, scheme))
@@ -284,6 +300,7 @@ def _data_commands(cap: Capability, scheme: NamingScheme) -> list[dict[str, Any]
         if cap.action != "create" and VARIABLE_SOURCES[var] == source and base is None:
             base = f"{{conv.{var}}}"
     given.update(cap.given)
+    where.update(cap.where)
     if base:
         args["base"] = base
     if where:

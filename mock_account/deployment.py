@@ -187,7 +187,7 @@ def build_deployment(config: AccountConfig | None = None) -> Deployment:
     engine = Engine(
         {a.name: a for a in agents},
         MockModel(),
-        BusinessData(seed=config.seed),
+        BusinessData(seed=config.seed, anchor=clock().date()),
         RunLimits(time_limit_s=config.time_limit_s),
     )
     account = MockAccount(

@@ -124,10 +124,11 @@ def _stable_index(text: str, size: int) -> int:
 class _Builder:
     """Random helpers for one source: a seeded Faker and a seeded Random."""
 
-    def __init__(self, seed: int) -> None:
+    def __init__(self, seed: int, anchor: date = ANCHOR) -> None:
         self.fake = Faker("en_US")
         self.fake.seed_instance(seed)
         self.rng = random.Random(seed)
+        self.anchor = anchor
 
     def pick(self, options: Sequence[Any], weights: Sequence[float] | None = None) -> Any:
         if weights is None:
@@ -138,7 +139,7 @@ class _Builder:
         return round(self.rng.uniform(low, high), 2)
 
     def day(self, low: int, high: int) -> date:
-        return ANCHOR + timedelta(days=self.rng.randint(low, high))
+        return self.anchor + timedelta(days=self.rng.randint(low, high))
 
     def unique(self, make: Callable[[], str], seen: set[str]) -> str:
         """A value of `make` not in `seen`; numbered once the generator runs dry."""
@@ -171,11 +172,14 @@ def _slug(text: str) -> str:
 class BusinessData:
     """The mock business records of one account, built lazily per source."""
 
-    def __init__(self, seed: int = 7, size: int = 200) -> None:
+    def __init__(self, seed: int = 7, size: int = 200, anchor: date | None = None) -> None:
+        """``anchor``: the day the records' dates count from (trips ahead of it, expenses
+        before it); the account passes its today, so the data reads right on any day."""
         if size < 1:
             raise ValueError(f"size must be at least 1, got {size}")
         self.seed = seed
         self.size = size
+        self.anchor = anchor or ANCHOR
         self._records: dict[str, list[Record]] = {}
         self._tokens: dict[str, list[dict[str, set[str]]]] = {}
         self._weights: dict[str, dict[str, dict[str, float]]] = {}
@@ -300,11 +304,11 @@ class BusinessData:
         self._building.add(source)
         try:
             build = getattr(self, f"_build_{source}")
-            records = build(_Builder(derive_seed(self.seed, source)))
+            records = build(_Builder(derive_seed(self.seed, source), self.anchor))
         finally:
             self._building.discard(source)
         if self.size >= CAST_MIN_SIZE:
-            _cast(source, records)
+            _cast(source, records, self._source("products") if source == "orders" else [])
         return [{name: record[name] for name in FIELDS[source]} for record in records]
 
     def _names(self, source: str, field: str = "name") -> list[str]:
@@ -623,7 +627,7 @@ def _email(name: str, domain: str) -> str:
     return f"{_slug(first)}.{_slug(last)}@{domain}" if last else f"{_slug(first)}@{domain}"
 
 
-def _cast(source: str, records: list[Record]) -> None:
+def _cast(source: str, records: list[Record], products: Sequence[Record] = ()) -> None:
     """Give the account's cast (``vocab.*_CAST``) their places among generated records."""
     if source == "customers":
         for record, (name, country) in zip(records, vocab.CUSTOMER_CAST, strict=False):
@@ -643,6 +647,34 @@ def _cast(source: str, records: list[Record]) -> None:
     elif source == "candidates":
         for record, (name, role) in zip(records, vocab.CANDIDATE_CAST, strict=False):
             record.update(name=name, role=role, email=_email(name, "mail.example"))
+    elif source == "products":
+        for record, (name, category, price) in zip(records, vocab.PRODUCT_CAST, strict=False):
+            record.update(name=name, category=category, price=price, currency="USD")
+    # The cast's companies have business with us: an order, a bill, a contract and a case
+    # each, so "cancel Kestrel's order" or "our contract with Contoso" find one.
+    customers = [f"CUS-{n:05d}" for n in range(1, len(vocab.CUSTOMER_CAST) + 1)]
+    names = [name for name, _ in vocab.CUSTOMER_CAST] + [name for name, *_ in vocab.VENDOR_CAST]
+    if source == "orders":
+        # Open orders of office furniture, the story of the examples ("10 more desks").
+        desk = next((p for p in products if "Standing Desk" in p["name"]), None)
+        for record, customer in zip(records, customers, strict=False):
+            record.update(customer_id=customer, status="placed")
+            if desk is not None:
+                record.update(
+                    product=desk["name"],
+                    quantity=40,
+                    total=round(desk["price"] * 40, 2),
+                    currency=desk["currency"],
+                )
+    elif source == "tickets":
+        for record, customer in zip(records, customers, strict=False):
+            record.update(customer_id=customer, status="open")
+    elif source == "invoices":
+        for record, name in zip(records, names, strict=False):
+            record["party"] = name
+    elif source == "contracts":
+        for number, (record, name) in enumerate(zip(records, names, strict=False)):
+            record.update(counterparty=name, kind=("msa", "license", "sow")[number % 3])
     field = _ID_FIELDS.get(source)
     for offset, (wanted, fields) in enumerate(vocab.ID_CAST.get(source, ()), start=1):
         record = records[-offset]

@@ -449,3 +449,8 @@ ID_CAST: dict[str, tuple[tuple[str, dict[str, object]], ...]] = {
         ("INC-00233", {"status": "resolved"}),
     ),
 }
+# name, category, price in USD: the products the examples ask about by model number.
+PRODUCT_CAST: tuple[tuple[str, str, float], ...] = (
+    ("X200 Scanner", "peripherals", 349.0),
+    ("X100 Scanner", "peripherals", 249.0),
+)

@@ -45,7 +45,13 @@ from mock_account.engine.state import (
     prompt_key,
     run_record,
 )
-from mock_account.engine.templates import TemplateError, lookup, render_text, render_value
+from mock_account.engine.templates import (
+    WHOLE,
+    TemplateError,
+    lookup,
+    render_text,
+    render_value,
+)
 from mock_account.world import World, understand_request
 
 MAX_CALL_DEPTH = 32
@@ -111,6 +117,9 @@ class _Run:
         self.reads: set[str] = set()
         self.writes: set[str] = set()
         self.steps = 0
+        # Form answers the user left at the form's default ("answers.category"): they say
+        # nothing the request did not, so the request's own facts win over them.
+        self.defaulted: set[str] = set()
 
     # --- values -------------------------------------------------------------
 
@@ -381,7 +390,13 @@ class _Run:
         else:
             request = self.text(frame, args.request if args.request is not None else "{sys.query}")
             base = self.render(frame, args.base) if args.base is not None else None
-            given, fixed = self.present(frame, args.given), self.present(frame, args.fixed)
+            given_templates, fixed_templates = dict(args.given or {}), dict(args.fixed or {})
+            for key, template in list(fixed_templates.items()):
+                whole = WHOLE.match(template) if isinstance(template, str) else None
+                if whole and whole.group(1) in self.defaulted:
+                    given_templates.setdefault(key, fixed_templates.pop(key))
+            given = self.present(frame, given_templates)
+            fixed = self.present(frame, fixed_templates)
             if where is not None:
                 where = self.present(frame, args.where)
             try:
@@ -549,6 +564,11 @@ def _resume(
     stack = paused["stack"]
     run.local_prompts = paused.get("localPrompts", {})
     answers = {i["name"]: inputs.get(i["name"], i.get("default")) for i in paused["ask"]["inputs"]}
+    run.defaulted = {
+        f"{paused['into']}.{i['name']}"
+        for i in paused["ask"]["inputs"]
+        if i.get("default") not in (None, "", []) and answers[i["name"]] == i.get("default")
+    }
     stack[-1]["locals"][paused["into"]] = answers
     run.sys["query"] = waiting["inputs"].get("query", "")
     run.reads.update(waiting.get("reads", []))

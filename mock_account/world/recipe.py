@@ -15,6 +15,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import date, timedelta
+from functools import lru_cache
 from typing import Any, ClassVar
 
 from faker.providers.person.en_US import Provider as _People
@@ -57,8 +58,12 @@ USD_PER_UNIT: dict[str, float] = {
 }
 
 
-_FIRST_NAMES = tuple(_People.first_names)
-_LAST_NAMES = tuple(_People.last_names)
+@lru_cache(maxsize=1)
+def _names() -> tuple[tuple[str, ...], tuple[str, ...]]:
+    # Read on first use: Faker's combined first-name table is only filled once its module
+    # has finished importing.
+    first = (*_People.first_names_male, *_People.first_names_female)
+    return tuple(first), tuple(_People.last_names)
 
 
 @dataclass(frozen=True)
@@ -122,10 +127,11 @@ class Context:
 
     def person_name(self) -> str:
         """A plausible full name (Faker's name lists, drawn with this request's seed)."""
-        return f"{self.pick(_FIRST_NAMES)} {self.pick(_LAST_NAMES)}"
+        first, last = _names()
+        return f"{self.pick(first)} {self.pick(last)}"
 
     def company_name(self) -> str:
-        name = f"{self.pick(_LAST_NAMES)} {self.pick(INDUSTRY_WORDS)}"
+        name = f"{self.pick(_names()[1])} {self.pick(INDUSTRY_WORDS)}"
         return f"{name} {self.pick(LEGAL_FORMS)}" if self.rng.random() < 0.4 else name
 
 
@@ -143,6 +149,8 @@ class Recipe:
     # Fields the request only fills from its own wording (a note, a subject): a value the
     # conversation holds is more precise ("Trip to Lisbon, 14 to 16 December") and wins.
     worded_fields: ClassVar[frozenset[str]] = frozenset()
+    # How an answer names a record by its name field: "named X", "with X", "for X".
+    by_name: ClassVar[str] = "named {}"
 
     # --- hooks ------------------------------------------------------------------
 
@@ -167,11 +175,20 @@ class Recipe:
         if self.name_field:
             known = stated.names_of(*self.name_kinds)
             if known:
-                return Asked(self.name_field, known[0].shown, f"named {known[0].shown}")
+                return self._by_name(known[0].shown)
+            if self.unknown_names == "people":
+                # "Move Lukas to sales": a first name that only one person here has.
+                person = first_name_match(ctx, self.source, self.name_field)
+                if person:
+                    return self._by_name(person)
             unknown = self._unknown(stated)
             if unknown:
-                return Asked(self.name_field, unknown[0].text, f"named {unknown[0].text}")
+                return self._by_name(unknown[0].text)
         return None
+
+    def _by_name(self, name: str) -> Asked:
+        assert self.name_field is not None
+        return Asked(self.name_field, name, self.by_name.format(name))
 
     def requester(self, ctx: Context) -> Record | None:
         """The user's own record, for sources that have one (employees)."""
@@ -201,6 +218,30 @@ class Recipe:
         top = 10**self.id_digits - 1
         number = size + 1 + ctx.rng.randrange(max(1, top - size - 1))
         return f"{self.id_prefix}-{number:0{self.id_digits}d}"
+
+
+_CAPITALISED = re.compile(r"\b([A-Z][a-z]{2,})(?:'s)?\b")
+_FIRST_NAMES: dict[tuple[int, str], dict[str, str]] = {}
+
+
+def first_name_match(ctx: Context, source: str, field: str) -> str | None:
+    """The full name of the record whose first name the request uses alone ("Julia's last
+    day"), when a capitalised word of the request is the first name of a record."""
+    key = (id(ctx.data), source)
+    if key not in _FIRST_NAMES:
+        table: dict[str, str] = {}
+        for record in ctx.data.records(source):
+            first = str(record.get(field, "")).split(" ", 1)[0]
+            table.setdefault(first, str(record[field]))
+        _FIRST_NAMES[key] = table
+    table = _FIRST_NAMES[key]
+    for match in _CAPITALISED.finditer(ctx.stated.text):
+        if match.start() == 0 and match.group(1) not in table:
+            continue
+        found = table.get(match.group(1))
+        if found:
+            return found
+    return None
 
 
 def clean(values: Mapping[str, Any] | None) -> Record:

@@ -60,6 +60,8 @@ class Stated:
     start: date | None = None
     end: date | None = None
     dates: tuple[date, ...] = ()
+    span: str | None = None  # what a stated range is: dates, nights, week, month, quarter...
+    deadline: date | None = None  # a day the request says something is due by
     nights: int | None = None
     shift_days: int | None = None
     shift_target: ShiftTarget | None = None

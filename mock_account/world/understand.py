@@ -69,11 +69,14 @@ def stated_from_facts(facts: RequestFacts) -> Stated:
     ids: dict[str, list[str]] = {}
     for fact in facts.ids:
         ids.setdefault(fact.id.split("-", 1)[0], []).append(fact.id)
+    deadline = next((d.date for d in facts.dates if d.role == "deadline"), None)
     return Stated(
         text=facts.text,
         start=start,
         end=end,
         dates=single,
+        span=span.kind if span else None,
+        deadline=deadline,
         nights=nights,
         shift_days=shift.days if shift else None,
         shift_target=shift.applies_to if shift else None,  # type: ignore[arg-type]

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any, Literal
 
+from mock_account.business.data import tokens
 from mock_account.understanding import warm_up as warm_up_understanding
 
 from .places import Gazetteer, gazetteer
@@ -163,13 +164,19 @@ class World:
         if asked is not None and (action == "find" or by_id or not base):
             if base and _same(base.get(asked.field), asked.value):
                 return Outcome(dict(base), recipe.noun, asked=asked.said)
-            # The request names the record: a conversation filter on the same field yields.
-            filters = {**clean(where), asked.field: asked.value}
+            # The request names the record: a conversation filter on the same field yields,
+            # and an id is the record whatever the agent's other filters say.
+            filters = (
+                {asked.field: asked.value} if by_id else {**clean(where), asked.field: asked.value}
+            )
             found = self.data.lookup(recipe.source, where=filters)
             if found:
                 return Outcome(found[0], recipe.noun, asked=asked.said)
             return self._missing(recipe, asked, base)
-        if requester and (ctx.stated.speaks_of_self or not base):
+        # "I", "my": the user's own record, whatever the conversation holds; a colleague the
+        # request names, theirs. Otherwise what the conversation holds comes first.
+        speaks = ctx.stated.speaks_of_self or bool(ctx.stated.names_of("employee"))
+        if requester and (speaks or not (base or clean(where))):
             own = recipe.requester(ctx)
             if own is not None:
                 return Outcome(own, recipe.noun)
@@ -183,11 +190,13 @@ class World:
             return Outcome(
                 None, recipe.noun, asked=said, message=f"I found no {recipe.noun} for {said}."
             )
+        found = self.data.lookup(recipe.source, match=match or ctx.stated.text)
         if expects_base or action == "update":
             # "Change my order", "my trip's schedule": a record of the user's that nothing
-            # here identifies. Presenting some record as theirs would be inventing it.
-            return Outcome(None, recipe.noun, message=self._which(recipe))
-        found = self.data.lookup(recipe.source, match=match or ctx.stated.text)
+            # here identifies. One that shares the request's words ("the data analyst") may
+            # be meant; any other would be invented.
+            if not found or not _shares_words(found[0], ctx.stated.text):
+                return Outcome(None, recipe.noun, message=self._which(recipe))
         return Outcome(found[0] if found else None, recipe.noun)
 
     def _update(
@@ -252,6 +261,11 @@ def _when(stated: Stated) -> str:
     if start or end:
         return f" on {(start or end).isoformat()}"  # type: ignore[union-attr]
     return ""
+
+
+def _shares_words(record: Record, text: str) -> bool:
+    said = tokens(text)
+    return any(said & tokens(v) for v in record.values() if isinstance(v, str))
 
 
 def _same(a: Any, b: Any) -> bool:

@@ -46,6 +46,12 @@ _CHANNEL_WORDS: dict[str, tuple[str, ...]] = {
 }
 _QUOTED = re.compile(r"[\"“']([^\"”']{3,60})[\"”']")
 _CAMPAIGN_NAME = re.compile(r"\b((?:[A-Z0-9][\w'&-]*\s){1,5})campaign\b")
+# "the October newsletter", "the spring promotion", "the Hannover fair".
+_EVENT_NAME = re.compile(
+    r"\b(?:the|our|a)\s+((?:[A-Za-z0-9][\w'&-]*\s){1,3}?)"
+    r"(newsletter|promotion|promo|webinar|launch|fair|trade fair|summit|expo|conference|mailing)\b"
+)
+_NOT_NAMES = frozenset("the our a my this that next last new big".split())
 
 
 def _campaign_name(text: str) -> str | None:
@@ -55,8 +61,14 @@ def _campaign_name(text: str) -> str | None:
     named = _CAMPAIGN_NAME.search(text)
     if named:
         name = named.group(1).strip()
-        if name.lower() not in ("the", "our", "a", "my"):
+        if name.lower() not in _NOT_NAMES:
             return name
+    event = _EVENT_NAME.search(text)
+    if event:
+        words = [w for w in event.group(1).split() if w.lower() not in _NOT_NAMES]
+        if words:
+            name = " ".join([*words, event.group(2)])
+            return name[:1].upper() + name[1:]
     return None
 
 
@@ -68,6 +80,7 @@ class Contracts(Recipe):
     name_field = "counterparty"
     name_kinds = ("customer", "vendor")
     unknown_names = "organisations"
+    by_name = "with {}"
 
     def stated(self, ctx: Context) -> Record:
         stated = ctx.stated

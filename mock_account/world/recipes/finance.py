@@ -7,6 +7,7 @@ from datetime import timedelta
 from mock_account.business.vocab import EXPENSE_CATEGORIES
 
 from ..recipe import Context, Recipe, Record, first_sentence, keyword_choice, text_date
+from .sales import best_product
 
 _CATEGORY_WORDS: dict[str, tuple[str, ...]] = {
     "travel": (
@@ -116,6 +117,7 @@ class Invoices(Recipe):
     name_field = "party"
     name_kinds = ("customer", "vendor")
     unknown_names = "organisations"
+    by_name = "for {}"
 
     def stated(self, ctx: Context) -> Record:
         stated = ctx.stated
@@ -123,15 +125,43 @@ class Invoices(Recipe):
         if stated.amount is not None:
             out["amount"] = stated.amount.amount
             out["currency"] = stated.amount.currency
+        else:
+            quantity = next((q for q in stated.quantities if not q.unit), None)
+            product = best_product(quantity.item, ctx) if quantity is not None else None
+            if quantity is not None and product is not None:
+                # "Invoice Acme for the 40 licences": the catalogue price of what was bought.
+                out["amount"] = round(product["price"] * quantity.count, 2)
+                out["currency"] = product["currency"]
+                out["items"] = f"{int(quantity.count)} x {product['name']}"
         parties = stated.names_of(*self.name_kinds) or stated.unknown_organisations()
         if parties:
             out["party"] = parties[0].shown
-        due = stated.first_date
+        due = stated.deadline or (
+            stated.first_date if stated.first_date and stated.first_date > ctx.today else None
+        )
         if due is not None:
             out["due_date"] = due.isoformat()
         status = keyword_choice(f" {stated.text} ", _STATUS_WORDS)
         if status:
             out["status"] = status
+        return out
+
+    def change(self, base: Record, ctx: Context) -> Record:
+        """A payment or a reminder leaves the invoice's amount alone; only a correction
+        ("the amount should be 1,200") changes it."""
+        stated = ctx.stated
+        out: Record = {}
+        status = keyword_choice(f" {stated.text} ", _STATUS_WORDS)
+        if status and status != base.get("status"):
+            out["status"] = status
+        if stated.amount is not None:
+            correcting = stated.mentions("should be", "correct", "instead", "wrong amount")
+            if correcting:
+                out["amount"], out["currency"] = stated.amount.amount, stated.amount.currency
+            else:
+                out["payment"] = f"{stated.amount.amount:g} {stated.amount.currency}"
+        if stated.deadline is not None:
+            out["due_date"] = stated.deadline.isoformat()
         return out
 
     def fill(self, record: Record, ctx: Context) -> None:
@@ -145,3 +175,5 @@ class Invoices(Recipe):
         if text_date(record.get("due_date")) is None:
             record["due_date"] = (ctx.today + timedelta(days=30)).isoformat()
         record.setdefault("status", "draft")
+        # What was paid, as an answer can say it: the amount stated, else the whole invoice.
+        record.setdefault("payment", f"{record['amount']:,.2f} {record['currency']}")

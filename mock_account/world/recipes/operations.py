@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import hashlib
+import random
+
 from mock_account.business.vocab import ASSET_MODELS, INCIDENT_SYMPTOMS, SERVICES, TICKET_SUBJECTS
 
 from ..recipe import Asked, Context, Recipe, Record, first_sentence, keyword_choice
+from .sales import customer_asked
 
 _PRIORITY_WORDS: dict[str, tuple[str, ...]] = {
     "urgent": ("urgent", "asap", "right now", "immediately", "critical"),
@@ -59,6 +63,10 @@ class Tickets(Recipe):
     id_prefix = "TCK"
     id_digits = 6
     worded_fields = frozenset({"subject"})
+
+    def asked(self, ctx: Context) -> Asked | None:
+        found = super().asked(ctx)
+        return found if found is not None else customer_asked(ctx)
 
     def stated(self, ctx: Context) -> Record:
         stated = ctx.stated
@@ -158,6 +166,22 @@ class Assets(Recipe):
     noun = "device"
     id_field = "tag"
     id_prefix = "AST"
+
+    def requester(self, ctx: Context) -> Record:
+        """The device of the kind the request names ("my work laptop"): the named
+        colleague's, else the user's own."""
+        kind = keyword_choice(ctx.stated.text, _ASSET_WORDS) or "laptop"
+        named = ctx.stated.names_of("employee")
+        owner = named[0].shown if named else ctx.user
+        seed = hashlib.sha256(f"asset/{owner}/{kind}".encode("utf-8", "surrogatepass"))
+        own = Context(
+            ctx.stated, ctx.today, random.Random(seed.digest()), ctx.data, ctx.places, ctx.user
+        )
+        named = ctx.stated.names_of("employee")
+        holder = named[0].shown if named else ctx.user_name
+        record: Record = {"kind": kind, "assigned_to": holder}
+        self.fill(record, own)
+        return record
 
     def stated(self, ctx: Context) -> Record:
         stated = ctx.stated

@@ -35,6 +35,50 @@ def _role(text: str) -> str | None:
     return best[1] if best else None
 
 
+# Every job title the company uses, with its department ("" for roles not yet staffed).
+_ROLE_DEPARTMENTS = {
+    "Senior Software Engineer": "Engineering",
+    "Data Analyst": "Finance",
+    "Product Designer": "Marketing",
+    "Buyer": "Procurement",
+    "IT Support Technician": "IT",
+}
+_TITLES: dict[str, str] = {
+    **{role: _ROLE_DEPARTMENTS.get(role, "") for role in CANDIDATE_ROLES},
+    **{title: department for department, titles in DEPARTMENTS.items() for title in titles},
+}
+
+
+def _title(text: str) -> tuple[str, str] | None:
+    """The job title a request names, in full ("QA Engineer") or by its last word ("our new
+    designer"), with its department."""
+    lowered = f" {text.lower()} "
+    full = [t for t in _TITLES if all(w in lowered for w in t.lower().split())]
+    if full:
+        best = max(full, key=len)
+        return best, _TITLES[best]
+    for title in sorted(_TITLES, key=len):
+        noun = title.split()[-1].lower()
+        if f" {noun} " in lowered or f" {noun}," in lowered:
+            return title, _TITLES[title]
+    return None
+
+
+_ROLE_SAID = re.compile(
+    r"\b(?:the|a|an|our)\s+((?:[\w/+-]+\s){0,3}?[\w/+-]+)\s+(?:job|role|position|opening|vacancy)\b",
+    re.IGNORECASE,
+)
+
+
+def _role_said(text: str) -> str | None:
+    """A role the company does not list, as the request names it ("the DevOps job")."""
+    found = _ROLE_SAID.search(text)
+    if not found:
+        return None
+    words = found.group(1).split()
+    return " ".join(w if any(c.isupper() for c in w) else w.capitalize() for w in words)
+
+
 def _dates(ctx: Context, out: Record) -> None:
     """Dates of the request kept as they were said (a start, an end, a day)."""
     stated = ctx.stated
@@ -67,6 +111,10 @@ class Employees(Recipe):
         if place is not None:
             out["location"] = place.name
         department = keyword_choice(stated.text, {d: (f" {d.lower()} ",) for d in DEPARTMENTS})
+        title = _title(stated.text)
+        if title is not None:
+            out["title"] = title[0]
+            department = department or title[1] or None
         if department:
             out["department"] = department
         _dates(ctx, out)
@@ -114,7 +162,7 @@ class Candidates(Recipe):
         named = stated.names_of("candidate") or stated.unknown_people()
         if named:
             out["name"] = named[0].shown
-        role = _role(stated.text)
+        role = _role(stated.text) or _role_said(stated.text)
         if role:
             out["role"] = role
         if stated.emails:

@@ -101,6 +101,14 @@ class Orders(Recipe):
     id_prefix = "ORD"
     id_digits = 6
 
+    def asked(self, ctx: Context) -> Asked | None:
+        """An order by its id, else the latest order of the customer the request names
+        ("Kestrel Energy called off their order")."""
+        found = super().asked(ctx)
+        if found is not None:
+            return found
+        return customer_asked(ctx)
+
     def stated(self, ctx: Context) -> Record:
         stated = ctx.stated
         out: Record = {}
@@ -133,6 +141,13 @@ class Orders(Recipe):
             record["customer_id"] = ctx.pick(c["id"] for c in ctx.data.records("customers"))
         if not record.get("product"):
             record["product"] = ctx.pick(ctx.data.records("products"))["name"]
+        else:
+            # A product typed in a form ("standing desk") is the catalogue's, when it has one.
+            listed = best_product(str(record["product"]), ctx)
+            if listed is not None and not ctx.data.lookup(
+                "products", where={"name": record["product"]}
+            ):
+                record["product"] = listed["name"]
         if not record.get("quantity"):
             record["quantity"] = ctx.pick((1, 2, 3, 5, 10))
         product = _catalogue(record["product"], ctx)
@@ -172,6 +187,36 @@ class Orders(Recipe):
         return out
 
 
+def customer_asked(ctx: Context) -> Asked | None:
+    """The customer the request names, as a filter on the records of that customer."""
+    ids = ctx.stated.ids_of("CUS")
+    if ids:
+        return Asked("customer_id", ids[0], f"for {ids[0]}")
+    known = ctx.stated.names_of("customer")
+    if known:
+        found = ctx.data.lookup("customers", where={"name": known[0].shown})
+        if found:
+            return Asked("customer_id", found[0]["id"], f"for {known[0].shown}")
+    return None
+
+
+# A product named by a model number ("the X200 scanner", "releasing the X300").
+_MODEL = re.compile(r"\b([A-Z]{1,3}-?\d{2,4}[A-Za-z]?)(\s+[a-z]{3,})?\b")
+# What a request buys or runs out of, when it gives no count ("we're out of printer paper").
+_ITEM = re.compile(
+    r"\b(?:out of|buy|order|need|get|purchase)\s+(?:a |an |some |more |new |the )?"
+    r"([a-z][a-z -]{2,30}?)(?=\s+(?:for|on|in|from|to|at|by|before)\b|[,.?!]|$)"
+)
+
+
+def model_named(text: str) -> str | None:
+    found = _MODEL.search(text)
+    if not found:
+        return None
+    noun = (found.group(2) or "").strip()
+    return f"{found.group(1)} {noun.capitalize()}".strip() if noun else found.group(1)
+
+
 def _title(item: str) -> str:
     return " ".join(w.capitalize() for w in item.split())
 
@@ -194,6 +239,13 @@ class Products(Recipe):
         found = super().asked(ctx)
         if found is not None:
             return found
+        model = model_named(ctx.stated.text)
+        if model:
+            code = model.split()[0].casefold()
+            for product in ctx.data.records("products"):
+                if code in product["name"].casefold().split():
+                    return Asked("name", product["name"], product["name"])
+            return Asked("name", model, f"named {model}")
         quantity = next((q for q in ctx.stated.quantities if not q.unit), None)
         if quantity is not None:
             product = best_product(quantity.item, ctx)
@@ -205,10 +257,17 @@ class Products(Recipe):
         stated = ctx.stated
         out: Record = {}
         quantity = next((q for q in stated.quantities if not q.unit), None)
+        model = model_named(stated.text)
+        item = _ITEM.search(stated.text.lower())
         if quantity is not None:
             product = best_product(quantity.item, ctx)
             out["name"] = product["name"] if product else _title(quantity.item)
             out["quantity"] = max(1, int(quantity.count))
+        elif model:
+            out["name"] = model
+        elif item:
+            product = best_product(item.group(1), ctx)
+            out["name"] = product["name"] if product else _title(item.group(1))
         if stated.amount is not None:
             out["price"], out["currency"] = stated.amount.amount, stated.amount.currency
         return out

@@ -23,6 +23,7 @@ _PURPOSE_WORDS: dict[str, tuple[str, ...]] = {
     "board meeting": ("board meeting",),
     "project kickoff": ("kickoff", "kick-off"),
 }
+_NEXT_DEPARTURE = (" next one", "next flight", "next available", "as soon as possible", " asap")
 # Phrases that say the return is what changes ("come back on Friday").
 _END_WORDS = (" back ", " return", " home ", " extend", " stay ", " longer", " later back")
 
@@ -58,9 +59,18 @@ def _hotel_in(city: str, ctx: Context, stars: int | None = None) -> dict[str, An
     }
 
 
+# A range that says when, not how long ("in September", "next quarter"): the trip is a
+# few days inside it.
+_LOOSE_SPANS = ("month", "quarter", "year")
+
+
 def _stated_dates(ctx: Context) -> tuple[Any, Any]:
     stated = ctx.stated
     start, end = stated.start, stated.end
+    if start is not None and end is not None and stated.span in _LOOSE_SPANS:
+        room = max(0, (end - start).days - 3)
+        start = start + timedelta(days=ctx.rng.randint(0, room))
+        end = start + timedelta(days=stated.nights or ctx.rng.randint(1, 3))
     if start is None and stated.dates:
         start = stated.dates[0]
         if len(stated.dates) > 1 and stated.dates[1] > start:
@@ -173,6 +183,10 @@ class Trips(Recipe):
                 out["end_date"] = (old_end + shift).isoformat()
         elif stated.nights and old_start and any(w in lowered for w in _END_WORDS):
             out["end_date"] = (old_end + timedelta(days=stated.nights)).isoformat()
+        elif any(w in lowered for w in _NEXT_DEPARTURE):
+            # "Get me on the next one": tomorrow's flight, the stay as long as it was.
+            leave = ctx.today + timedelta(days=1)
+            out["start_date"], out["end_date"] = leave.isoformat(), (leave + length).isoformat()
         if ("start_date" in out or "end_date" in out) and not stated.amount:
             # New dates mean a new flight; the fare stays, a difference is reported apart.
             out["flight"] = f"{ctx.pick(AIRLINES)} {ctx.rng.randint(100, 9899)}"

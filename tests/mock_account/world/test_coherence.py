@@ -397,9 +397,12 @@ def test_a_request_about_me_is_about_the_user_and_a_named_colleague_is_them(
     TALLY.journeys += 2
     TALLY.facts += 2
     problems = []
-    if not isinstance(me, dict) or me.get("email") != user.email:
-        problems.append(f"{agent}: 'I' gave {me!r}, not {user.email}")
-    if not isinstance(them, dict) or them.get("name") != colleague:
+    # A person's own record (employees), or a record that is theirs (a device).
+    mine = ("email", user.email) if "email" in (me or {}) else ("assigned_to", user.name)
+    theirs = ("name", colleague) if "email" in (them or {}) else ("assigned_to", colleague)
+    if not isinstance(me, dict) or me.get(mine[0]) != mine[1]:
+        problems.append(f"{agent}: 'I' gave {me!r}, not {mine[1]}")
+    if not isinstance(them, dict) or them.get(theirs[0]) != theirs[1]:
         problems.append(f"{agent}: {colleague} gave {them!r}")
     TALLY.contradictions.extend(problems)
     assert not problems, "\n".join(problems)
