@@ -25,6 +25,20 @@ from mock_account.search.index import SearchIndex
 _ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 
 
+# The hand-off each saved variable is best known for: suggested first when it applies, so the
+# first minute of the demo shows the story the README tells (a trip, then its expenses).
+FEATURED: dict[str, str] = {
+    "trip": "SubmitExpenseClaim",
+    "customer": "PlaceCustomerOrder",
+    "order": "ReportDamagedDelivery",
+    "incident": "AnnounceItOutageToStaff",
+    "expense": "CheckTravelPolicy",
+    "vendor": "ReviewSaasToolSecurity",
+    "invoice": "SendDemandLetter",
+    "ticket": "FileBugFromTicket",
+}
+
+
 @dataclass(frozen=True)
 class Suggestion:
     request: str
@@ -131,6 +145,11 @@ class Followups:
                 if text:
                     department = self.agents[reader].tag if reader in self.agents else ""
                     options.append(Suggestion(text, reader, department, f"conv.{variable}"))
+            # The featured reader first, then other departments before the writer's own.
+            own = self.agents[last_agent].tag if last_agent in self.agents else ""
+            options.sort(
+                key=lambda s: (s.agent != FEATURED.get(variable), s.department == own, s.agent)
+            )
             fresh = [s for s in options if s.agent not in ran]
             per_variable.append(fresh + [s for s in options if s.agent in ran])
         chosen: list[Suggestion] = []

@@ -25,6 +25,8 @@ from demo_app.request_parts import split_request
 from loadtests.server import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
+TODAY = "2026-11-30"
+NEXT_TUESDAY = "2026-12-08"
 STARTUP_TIMEOUT_S = 60
 ANSWER_TIMEOUT_MS = 60_000
 CHROMIUM_ARGS = [
@@ -53,7 +55,8 @@ def _chromium() -> str:
 @pytest.fixture
 def demo_url(tmp_path: Path) -> Iterator[str]:
     port = free_port()
-    env = {**os.environ, "MOCK_ACCOUNT_DATA": str(tmp_path / "data")}
+    # The day is pinned so "next Tuesday" is the same date in every run.
+    env = {**os.environ, "MOCK_ACCOUNT_DATA": str(tmp_path / "data"), "MOCK_ACCOUNT_TODAY": TODAY}
     log = (tmp_path / "streamlit.log").open("wb")
     process = subprocess.Popen(
         [
@@ -103,44 +106,51 @@ def demo_url(tmp_path: Path) -> Iterator[str]:
         log.close()
 
 
-def test_hand_off_in_a_real_browser(demo_url: str, tmp_path: Path) -> None:
+def test_first_minute_in_a_real_browser(demo_url: str, tmp_path: Path) -> None:
+    """The README's first minute: the Berlin starter, then the suggested expense claim; the
+    facts on screen agree with what was asked and with each other."""
     executable = _chromium()
     from playwright.sync_api import expect, sync_playwright
 
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
         try:
-            page = browser.new_page(viewport={"width": 1400, "height": 1100})
+            page = browser.new_page(viewport={"width": 1400, "height": 1400})
             page.set_default_timeout(ANSWER_TIMEOUT_MS)
             page.goto(demo_url, timeout=ANSWER_TIMEOUT_MS)
-            chat_box = page.get_by_test_id("stChatInputTextArea")
-            expect(chat_box).to_be_visible(timeout=ANSWER_TIMEOUT_MS)
-            expect(page.get_by_text("Start with one of these")).to_be_visible()
-
-            chat_box.fill("I need to fly to Berlin next Tuesday for a client meeting")
-            chat_box.press("Enter")
-            expect(page.get_by_text("BookBusinessFlight").first).to_be_visible(
+            expect(page.get_by_text("Start with one of these")).to_be_visible(
                 timeout=ANSWER_TIMEOUT_MS
             )
-
-            chat_box.fill("file my travel expenses for that trip")
-            chat_box.press("Enter")
+            page.get_by_role(
+                "button", name="I need to fly to Berlin next Tuesday for a client meeting"
+            ).click()
+            booked = page.get_by_text(re.compile(r"I booked flight .* to Berlin, leaving"))
+            expect(booked.first).to_be_visible(timeout=ANSWER_TIMEOUT_MS)
+            flight = booked.first.inner_text()
+            assert f"leaving {NEXT_TUESDAY}" in flight, flight
+            fare = re.search(r"returning (\d{4}-\d{2}-\d{2}), for [\d.,]+ ([A-Z]{3})", flight)
+            assert fare is not None, flight
+            back, currency = fare.groups()
+            assert back > NEXT_TUESDAY
+            # The suggested follow-up is written from the saved trip and hands it over.
+            expenses = page.get_by_role(
+                "button", name="File my travel expenses for the Berlin trip"
+            )
+            expect(expenses).to_be_visible(timeout=ANSWER_TIMEOUT_MS)
+            _shot(page, tmp_path, "first-minute-trip")
+            expenses.click()
             reason = page.get_by_role("textbox", name="Business reason")
             expect(reason).to_be_visible(timeout=ANSWER_TIMEOUT_MS)
             reason.fill("Client meeting with Hoffmann Logistics")
             page.get_by_role("button", name="Send answers").click()
-
             marker = page.get_by_text("handed off from")
             expect(marker.first).to_be_visible(timeout=ANSWER_TIMEOUT_MS)
             expect(marker.first).to_contain_text("BookBusinessFlight")
             expect(marker.first).to_contain_text("conv.trip")
-
-            shot = tmp_path / "demo.png"
-            page.screenshot(path=str(shot), full_page=True)
-            assert shot.stat().st_size > 10_000
-            out = ROOT / "out"
-            if out.is_dir():
-                shutil.copyfile(shot, out / "demo.png")
+            claim = page.get_by_text(re.compile(r"Your travel claim of")).first.inner_text()
+            assert f" {currency} from {NEXT_TUESDAY}" in claim, claim
+            assert f"the trip to Berlin ({NEXT_TUESDAY} to {back})" in claim, claim
+            _shot(page, tmp_path, "first-minute-expenses")
         finally:
             browser.close()
 

@@ -119,12 +119,15 @@ class Trips(Recipe):
 
     def fill(self, record: Record, ctx: Context) -> None:
         office, office_currency = ctx.home_office()
+        # An origin nobody stated is the user's office, and the answer says so.
+        record.setdefault("leaving_from", record["origin"] if record.get("origin") else "")
         if not record.get("origin"):
             if record.get("destination", "").casefold() == office.casefold():
                 office, office_currency = next(
                     o for o in ctx.places.offices if o[0].casefold() != office.casefold()
                 )
             record["origin"] = office
+            record["leaving_from"] = f"{office} (your home office)"
         if not record.get("destination"):
             record["destination"] = ctx.pick(
                 c[0] for c in ctx.places.offices if c[0] != record["origin"]
