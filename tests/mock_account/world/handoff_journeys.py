@@ -228,3 +228,7 @@ def _call(state: dict, agent: str) -> dict[str, Any]:
         if message.get("role") == "tool_call" and message.get("agent") == agent:
             return dict(message.get("arguments", {}))
     return {}
+
+
+# Lines the world suites report at the end of every run, CI included (see conftest.py).
+SUMMARY: list[str] = []

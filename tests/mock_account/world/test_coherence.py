@@ -17,7 +17,14 @@ from datetime import date, timedelta
 from typing import Any
 
 import pytest
-from handoff_journeys import TODAY, answers_for, data_command, last_tool_result, pinned_deployment
+from handoff_journeys import (
+    SUMMARY,
+    TODAY,
+    answers_for,
+    data_command,
+    last_tool_result,
+    pinned_deployment,
+)
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -246,9 +253,9 @@ def deployment(tmp_path_factory):
     KNOWN["customer_records"] = tuple(data.records("customers")[:40])
     KNOWN["employees"] = tuple(e["name"] for e in data.records("employees")[20:60])
     yield deployment
-    print(
-        f"\ncoherence: {TALLY.journeys} journeys, {TALLY.facts} facts checked, "
-        f"{len(TALLY.contradictions)} contradictions"
+    SUMMARY.append(
+        f"coherence suite: {TALLY.journeys} journeys, {TALLY.facts} stated facts checked, "
+        f"{len(set(TALLY.contradictions))} contradictions"
     )
     deployment.close()
 

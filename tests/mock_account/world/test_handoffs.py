@@ -9,7 +9,7 @@ its data command takes from it (structured fields, not words in the answer).
 from __future__ import annotations
 
 import pytest
-from handoff_journeys import pinned_deployment, run_journey
+from handoff_journeys import SUMMARY, pinned_deployment, run_journey
 
 from agents_catalog.graph import build_handoff_graph
 
@@ -32,9 +32,9 @@ def test_every_reader_uses_the_structured_values_its_writer_saved(deployment) ->
         journey = run_journey(deployment, user, writer, reader, variable)
         checked += journey.checked
         problems.extend(f"{writer} -> conv.{variable} -> {reader}: {p}" for p in journey.problems)
-    print(
-        f"\nhand-off journeys: {len(edges)}, structured values checked: {checked}, "
-        f"contradictions: {len(problems)}"
+    SUMMARY.append(
+        f"hand-off suite: {len(edges)} writer -> reader journeys, {checked} structured values "
+        f"checked, {len(problems)} contradictions"
     )
     assert len(edges) > 300
     assert not problems, "\n".join(problems[:40])
