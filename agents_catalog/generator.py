@@ -144,6 +144,9 @@ HANDOFF_FIELDS: dict[tuple[str, str], str | dict[str, str]] = {
     ("vendors", "order"): {"order": "{conv.order.id}", "product": "{conv.order.product}"},
     ("vendors", "vendor"): SAME,
 }
+# Sources whose records are one per name (a company is registered once): their creators also
+# answer when there is nothing new to create.
+UNIQUE_NAMES = frozenset({"customers", "vendors"})
 SYSTEM_STYLES = (
     "You are {title}, an assistant of the {label} department. Be brief and concrete.",
     "You are the {label} department's assistant for this task: {title}. Answer in two sentences.",
@@ -313,7 +316,7 @@ def _data_commands(cap: Capability, scheme: NamingScheme) -> list[dict[str, Any]
         args["requester"] = True
     args.update(into="record", prompt="chat")
     commands: list[dict[str, Any]] = [{"data": args}]
-    if cap.action in ("find", "update"):
+    if cap.action in ("find", "update") or cap.data in UNIQUE_NAMES:
         commands.append(
             {
                 "if": {

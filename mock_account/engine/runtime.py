@@ -23,6 +23,7 @@ from typing import Any
 from agents_catalog.agent_format import (
     AgentDefinition,
     AskArgs,
+    AskInput,
     Condition,
     DataArgs,
     EndArgs,
@@ -120,12 +121,19 @@ class _Run:
         # Form answers the user left at the form's default ("answers.category"): they say
         # nothing the request did not, so the request's own facts win over them.
         self.defaulted: set[str] = set()
+        self._stated: dict[str, Any] | None = None
 
     # --- values -------------------------------------------------------------
 
     def resolver(self, frame: dict[str, Any]) -> Callable[[str], Any]:
         def resolve(path: str) -> Any:
             root, _, rest = path.partition(".")
+            if root == "sys" and rest.partition(".")[0] == "stated":
+                # What the request states, read once and only when a template asks for it.
+                if self._stated is None:
+                    day = date.fromisoformat(self.sys["today"])
+                    self._stated = self.engine.world.understand(self.sys["query"], day).summary()
+                return lookup({"stated": self._stated}, rest)
             if root == "sys":
                 base: Any = self.sys
             elif root == "conv":
@@ -598,7 +606,7 @@ def _finish(
         ask: AskArgs = detail
         ask_input = {
             "message": run.text(stack[-1], ask.message),
-            "inputs": [i.model_dump(exclude_none=True) for i in ask.inputs],
+            "inputs": [_with_default(run, stack[-1], i) for i in ask.inputs],
         }
         paused = {
             "stack": stack,  # type: ignore[typeddict-item]
@@ -626,6 +634,20 @@ def _finish(
         reads=sorted(run.reads),
         writes=sorted(run.writes),
     )
+
+
+def _with_default(run: _Run, frame: dict[str, Any], spec: AskInput) -> dict[str, Any]:
+    """An ask input as sent, its default filled from the request when it is a template
+    ("{sys.stated.quantities.0.count}"): the form shows what the user already said."""
+    shown = spec.model_dump(exclude_none=True)
+    default = shown.get("default")
+    if isinstance(default, str) and "{" in default:
+        value = run.text(frame, default)
+        if value and (not spec.options or value in spec.options):
+            shown["default"] = value
+        else:
+            shown.pop("default")
+    return shown
 
 
 def _check_answers(ask: dict[str, Any], inputs: dict[str, Any]) -> str | None:

@@ -151,6 +151,8 @@ class Recipe:
     worded_fields: ClassVar[frozenset[str]] = frozenset()
     # How an answer names a record by its name field: "named X", "with X", "for X".
     by_name: ClassVar[str] = "named {}"
+    # Records of this source are one per name (a company): creating a known one is refused.
+    unique_name: ClassVar[bool] = False
 
     # --- hooks ------------------------------------------------------------------
 

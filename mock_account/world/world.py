@@ -145,6 +145,20 @@ class World:
         for name in recipe.worded_fields & given.keys():
             stated.pop(name, None)
         record: Record = {**given, **stated, **fixed}
+        if recipe.unique_name and recipe.name_field and record.get(recipe.name_field):
+            # A company is registered once: "set up Castellano Textiles" when it already is.
+            name = str(record[recipe.name_field])
+            existing = self.data.lookup(recipe.source, where={recipe.name_field: name})
+            if existing:
+                known = existing[0]
+                said = f"{known[recipe.name_field]} ({known[recipe.id_field]})"
+                return Outcome(
+                    None,
+                    recipe.noun,
+                    asked=name,
+                    message=f"{said} is already a {recipe.noun} of ours; nothing new was "
+                    "opened. Ask for it by name to work with it.",
+                )
         recipe.fill(record, ctx)
         return Outcome(record, recipe.noun)
 

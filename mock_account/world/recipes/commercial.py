@@ -123,6 +123,7 @@ class Vendors(Recipe):
     name_field = "name"
     name_kinds = ("vendor",)
     unknown_names = "organisations"
+    unique_name = True
 
     def stated(self, ctx: Context) -> Record:
         stated = ctx.stated

@@ -59,6 +59,7 @@ class Customers(Recipe):
     name_field = "name"
     name_kinds = ("customer",)
     unknown_names = "organisations"
+    unique_name = True
 
     def stated(self, ctx: Context) -> Record:
         stated = ctx.stated
