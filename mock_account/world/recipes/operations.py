@@ -77,14 +77,9 @@ class Tickets(Recipe):
         priority = stated.priority or keyword_choice(stated.text, _PRIORITY_WORDS)
         if priority:
             out["priority"] = priority
-        customers = stated.ids_of("CUS")
-        known = stated.names_of("customer")
-        if customers:
-            out["customer_id"] = customers[0]
-        elif known:
-            found = ctx.data.lookup("customers", where={"name": known[0].shown})
-            if found:
-                out["customer_id"] = found[0]["id"]
+        customer = customer_asked(ctx)
+        if customer is not None:
+            out["customer_id"] = customer.value
         return out
 
     def change(self, base: Record, ctx: Context) -> Record:

@@ -113,14 +113,9 @@ class Orders(Recipe):
     def stated(self, ctx: Context) -> Record:
         stated = ctx.stated
         out: Record = {}
-        customers = stated.ids_of("CUS")
-        known = stated.names_of("customer")
-        if customers:
-            out["customer_id"] = customers[0]
-        elif known:
-            found = ctx.data.lookup("customers", where={"name": known[0].shown})
-            if found:
-                out["customer_id"] = found[0]["id"]
+        customer = customer_asked(ctx)
+        if customer is not None:
+            out["customer_id"] = customer.value
         quantity = next((q for q in stated.quantities if not q.unit), None)
         if quantity is not None:
             out["quantity"] = max(1, int(quantity.count))
