@@ -56,7 +56,7 @@ from typing import Protocol
 import numpy as np
 
 from mock_account.search.embeddings import SentenceEncoder, default_encoder
-from mock_account.search.text import split_name, terms
+from mock_account.search.text import content_word_count, split_name, terms
 
 
 class Searchable(Protocol):
@@ -227,7 +227,9 @@ class SearchIndex:
         similarity = self.similarities(query)
         weight = self.params.semantic if self.vectors is not None else 0.0
         blended = (1.0 - weight) * lexical + weight * similarity
-        if len(set(terms(query))) >= self.params.min_semantic_terms:
+        # A request rich in facts (places, dates, names) has few index terms left but is no
+        # short follow-up: it is read for its meaning too.
+        if content_word_count(query) >= self.params.min_semantic_terms:
             keep |= similarity >= self.params.min_similarity
             # A request that matched: agents nearly as good as its best hit are hits too.
             if keep.any():
