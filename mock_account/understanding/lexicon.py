@@ -73,7 +73,7 @@ INDUSTRY_WORDS: frozenset[str] = frozenset(
     realty marketing freight shipping transport transportation chemicals biotech security
     semiconductors steel metals mining dynamics digital interactive entertainment publishing
     sons packaging components farms dental clinic clinics hospital university college institute
-    pharmacy
+    pharmacy traders optics imports exports instruments
     """.split()
 )
 
@@ -180,6 +180,14 @@ PERSON_CUES_BEFORE: frozenset[str] = frozenset(
     """
     mr mrs ms miss dr prof mister colleague employee candidate manager applicant contractor
     intern engineer recruiter
+    """.split()
+)
+# Verbs right after a two- or three-word name that make it a person ("Kwame Varga joins us on
+# 3 December"): what a company does is said with other verbs.
+PERSON_CUES_AFTER: frozenset[str] = frozenset(
+    """
+    joins joined joining starts started starting begins began arrives arrived resigned resigns
+    retires retired leaves quits
     """.split()
 )
 # Connectors allowed inside a multi-word name ("Smith and Jones", "Bank of Scotland").

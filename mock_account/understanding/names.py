@@ -15,7 +15,8 @@ looks like a name:
   "Acme GmbH"), or when a cue word stands next to it ("the account for Hoffmann", "customer
   Hoffmann", "the Hoffmann account");
 - a person when it starts with a common given name and has one or two more capitalised words
-  ("Anna Schmidt"), or follows a title or a role ("Dr Weber", "candidate Okafor").
+  ("Anna Schmidt"), follows a title or a role ("Dr Weber", "candidate Okafor"), or is followed
+  by a verb of joining or leaving ("Kwame Varga joins us").
 
 Words that start a request ("Book", "Pull", "Please") and other function words are dropped from
 the front of a run; places, dates and ids were claimed before and split runs.
@@ -40,6 +41,7 @@ from .lexicon import (
     NAME_CONNECTORS,
     ORG_CUES_AFTER,
     ORG_CUES_BEFORE,
+    PERSON_CUES_AFTER,
     PERSON_CUES_BEFORE,
     REQUEST_WORDS,
     WEEKDAY_WORDS,
@@ -215,8 +217,12 @@ def find_known(analysis: Analysis, index: NameIndex) -> list[tuple[NameFact, str
                 continue
             if n == 1 and not words[i].capitalised:
                 continue
-            if found[0].partial and (words[i].sentence_start or _name_follows(analysis, i)):
-                continue  # "Hoffmann Logistics" is not "Hoffmann Media" on its first word
+            if found[0].partial and (
+                words[i].sentence_start or _name_follows(analysis, i) or _name_precedes(analysis, i)
+            ):
+                # "Hoffmann Logistics" is not "Hoffmann Media" on its first word, nor is
+                # "Amelia Brennan" the company "Brennan Software".
+                continue
             if _name_follows(analysis, i + n - 1) and words[i + n].folded in INDUSTRY_WORDS:
                 break  # "Smith Foods Logistics" is another company than "Smith Foods"
             # Every known name of the best kind of match (exact ones before stripped ones).
@@ -239,6 +245,20 @@ def _name_follows(analysis: Analysis, i: int) -> bool:
     if i + 1 >= len(words) or words[i + 1].sentence_start or not words[i + 1].capitalised:
         return False
     return bool(_GAP_RE.fullmatch(analysis.text[words[i].end : words[i + 1].start]))
+
+
+def _name_precedes(analysis: Analysis, i: int) -> bool:
+    """Whether word `i` continues a name: a capitalised word before it in the same sentence,
+    or a given name starting the sentence ("Amelia Brennan joins us")."""
+    words = analysis.words
+    if i == 0 or words[i].sentence_start:
+        return False
+    before = words[i - 1]
+    if not before.capitalised or not analysis.is_free(before.start, before.end):
+        return False
+    if not _GAP_RE.fullmatch(analysis.text[before.end : words[i].start]):
+        return False
+    return not before.sentence_start or _is_place_or_given_name(before.folded)
 
 
 def _same_sentence(analysis: Analysis, k: int) -> bool:
@@ -385,7 +405,9 @@ def _classify(
             if not any(w.folded in INDUSTRY_WORDS or w.folded in LEGAL_FORMS for w in words[k:end]):
                 people.append(_unknown(analysis, k, end))
                 return
-    if prev in PERSON_CUES_BEFORE and end - first <= 3 and not words[first - 1].text.isupper():
+    if nxt in PERSON_CUES_AFTER and 2 <= end - first <= 3 and not _is_org_end(analysis, first, end):
+        people.append(_unknown(analysis, first, end))  # "Kwame Varga joins us"
+    elif prev in PERSON_CUES_BEFORE and end - first <= 3 and not words[first - 1].text.isupper():
         people.append(_unknown(analysis, first, end))  # "Dr Weber", "candidate Okafor"
     elif end - first == 1 and words[first].folded in given_names and prev in _PERSON_PREPOSITIONS:
         people.append(_unknown(analysis, first, end))  # "a call with Anna"

@@ -251,7 +251,7 @@ def _common_words() -> frozenset[str]:
 
 def _given_names() -> frozenset[str]:
     names: set[str] = set()
-    for locale in ("en_US", "en_GB", "de_DE", "fr_FR", "es_ES", "it_IT"):
+    for locale in ("en_US", "en_GB", "en_IN", "de_DE", "fr_FR", "es_ES", "it_IT"):
         provider = importlib.import_module(f"faker.providers.person.{locale}").Provider
         for attribute in ("first_names", "first_names_male", "first_names_female"):
             values = getattr(provider, attribute, None) or ()

@@ -287,6 +287,9 @@ def test_saves_survive_sigkill_at_random_moments(backend: str, tmp_path: Path) -
         data_dir=tmp_path, store_url="memory://", account_dir=write_account(tmp_path / "agents")
     )
     deployment = build_deployment(config)
+    # The children inherit a world already loaded: otherwise each would spend its first
+    # moments loading tables and every kill would land before its first save.
+    deployment.account.warm_up()
     rng = random.Random(20261129)
     saved: dict[str, Saved] = {}
     tally = Tally()

@@ -113,6 +113,15 @@ def test_no_known_names(text: str) -> None:
     assert _known(text) == []
 
 
+def test_a_known_company_by_its_first_word_after_a_request_verb() -> None:
+    # A capitalised word before it starts the sentence and is no given name: not a name.
+    assert [(t, k, p) for t, _, k, p in _known("Call Riddle about the late invoice")] == [
+        ("Riddle", "customer", True),
+        ("Riddle", "vendor", True),
+    ]
+    assert _known("Ask Maria Riddle about the late invoice") == []
+
+
 @pytest.mark.parametrize(
     ("text", "organisations", "people"),
     [
@@ -135,6 +144,13 @@ def test_no_known_names(text: str) -> None:
         ("Lakeside Dental phoned twice", ["Lakeside Dental"], []),
         ("We buy from an Irish company", [], []),
         ("The Payments gateway is slow", [], []),
+        # A verb of joining makes a person of a name no list knows.
+        ("Kwame Varga joins us on 3 December", [], ["Kwame Varga"]),
+        ("Priya Varga starts on Monday", [], ["Priya Varga"]),
+        # A known company's first word inside a person's name is that person's name.
+        ("Maria Riddle joins us on Monday", [], ["Maria Riddle"]),
+        ("Please add Northwind Traders as a new supplier", ["Northwind Traders"], []),
+        ("Onboard Meridian Optics as a supplier", ["Meridian Optics"], []),
     ],
 )
 def test_unknown_names(text: str, organisations: list[str], people: list[str]) -> None:
