@@ -10,6 +10,7 @@ keys come from it under ``key_names`` (the last is current) instead of the manag
 from __future__ import annotations
 
 import os
+import threading
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from pathlib import Path
@@ -19,6 +20,14 @@ from agents_catalog.loader import default_account_dir, load_account
 from mock_account.business.data import BusinessData
 from mock_account.conversations.account import Clock, MockAccount, utc_now
 from mock_account.conversations.hooks import LoadedHooks, call_hook, load_hooks
+from mock_account.conversations.retention import (
+    DEFAULT_DAYS,
+    DEFAULT_SWEEP_INTERVAL_S,
+    RetentionPolicy,
+    parse_days,
+    parse_interval,
+    start_sweeper,
+)
 from mock_account.crypto import EnterpriseKeySource, KeySource, StateCipher, load_or_create_keyring
 from mock_account.engine.mock_model import MockModel
 from mock_account.engine.runtime import Engine, RunLimits
@@ -52,6 +61,46 @@ SEARCH_BEHAVIOR_ENV = "MOCK_ACCOUNT_SEARCH_BEHAVIOR"
 # The day the mock world calls "today" ("next Tuesday" counts from it); the real date when
 # unset. Tests and demos pin it so their dates read the same on any day.
 TODAY_ENV = "MOCK_ACCOUNT_TODAY"
+
+
+# Retention the server and the demo apply themselves: the sweep interval in seconds ("off"
+# turns it off), the days of each plan ("none": no limit), the hours an idempotency record lives.
+SWEEP_INTERVAL_ENV = "MOCK_ACCOUNT_SWEEP_INTERVAL"
+FREE_DAYS_ENV = "MOCK_ACCOUNT_FREE_DAYS"
+PAID_DAYS_ENV = "MOCK_ACCOUNT_PAID_DAYS"
+IDEMPOTENCY_HOURS_ENV = "MOCK_ACCOUNT_IDEMPOTENCY_HOURS"
+DEFAULT_IDEMPOTENCY_HOURS = 24.0
+
+
+def _env_interval() -> float:
+    text = os.environ.get(SWEEP_INTERVAL_ENV)
+    return parse_interval(text) if text else DEFAULT_SWEEP_INTERVAL_S
+
+
+def _env_retention() -> RetentionPolicy:
+    free, paid = os.environ.get(FREE_DAYS_ENV), os.environ.get(PAID_DAYS_ENV)
+    return RetentionPolicy.of(
+        free_days=parse_days(free) if free else DEFAULT_DAYS["free"],
+        paid_days=parse_days(paid) if paid else DEFAULT_DAYS["paid"],
+    )
+
+
+def _env_idempotency_hours() -> float:
+    text = os.environ.get(IDEMPOTENCY_HOURS_ENV)
+    if not text:
+        return DEFAULT_IDEMPOTENCY_HOURS
+    return check_idempotency_hours(text)
+
+
+def check_idempotency_hours(value: float | str) -> float:
+    """Hours an idempotency record lives: a positive number (ValueError otherwise)."""
+    try:
+        hours = float(value)
+    except ValueError:
+        raise ValueError(f"idempotency hours must be a number (got {value!r})") from None
+    if not hours > 0 or hours == float("inf"):
+        raise ValueError(f"idempotency hours must be a positive number (got {value!r})")
+    return hours
 
 
 def parse_today(value: str | date | None) -> date | None:
@@ -111,6 +160,10 @@ class AccountConfig:
         default_factory=lambda: os.environ.get(SEARCH_BEHAVIOR_ENV) or DEFAULT_SEARCH_BEHAVIOR
     )
     today: date | str | None = field(default_factory=lambda: os.environ.get(TODAY_ENV) or None)
+    # The retention sweep the server and the demo run (0: not at all), and its policy.
+    sweep_interval_s: float = field(default_factory=_env_interval)
+    retention: RetentionPolicy = field(default_factory=_env_retention)
+    idempotency_hours: float = field(default_factory=_env_idempotency_hours)
 
     @classmethod
     def from_options(cls, **options: Any) -> AccountConfig:
@@ -171,6 +224,16 @@ class Deployment:
             raise StoreError("this store keeps no idempotency records")
         return store
 
+    def start_sweeper(self, stop: threading.Event) -> threading.Thread | None:
+        """Run the retention sweep every ``sweep_interval_s`` until ``stop`` is set (``None``
+        when the sweep is turned off)."""
+        interval = self.config.sweep_interval_s
+        if not interval:
+            return None
+        return start_sweeper(
+            self.account, interval, stop, users=self.users.users, policy=self.config.retention
+        )
+
     def close(self) -> None:
         self.account.store.close()
 
@@ -180,6 +243,9 @@ def build_deployment(config: AccountConfig | None = None) -> Deployment:
     config.data_dir = Path(config.data_dir)
     check_search_behavior(config.search_behavior)
     config.today = parse_today(config.today)
+    config.idempotency_hours = check_idempotency_hours(config.idempotency_hours)
+    if config.sweep_interval_s < 0:
+        raise ValueError("the sweep interval must not be negative (0 turns the sweep off)")
     clock = config.clock if config.today is None else pinned_day(config.clock, config.today)
     agents = load_account(config.account_dir)
     hooks, hooks_error = load_configured_hooks(config)

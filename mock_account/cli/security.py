@@ -29,7 +29,7 @@ from mock_account.conversations.key_rotation import (
     key_status,
     reencrypt_store,
 )
-from mock_account.conversations.retention import DEFAULT_DAYS, RetentionPolicy, sweep
+from mock_account.conversations.retention import DEFAULT_DAYS, RetentionPolicy, parse_days, sweep
 from mock_account.crypto import StateCipher, load_keyring_file
 from mock_account.deployment import AccountConfig, build_cipher, load_configured_hooks
 from mock_account.stores import open_store
@@ -50,15 +50,10 @@ def _iso_time(text: str) -> datetime:
 
 
 def _days(text: str) -> float | None:
-    if text.strip().lower() in ("none", "unlimited", "never"):
-        return None
     try:
-        value = float(text)
+        return parse_days(text)
     except ValueError as exc:
-        raise argparse.ArgumentTypeError(f"not a number of days: {text!r}") from exc
-    if not value > 0 or value == float("inf"):
-        raise argparse.ArgumentTypeError(f"days must be a positive number, got {text!r}")
-    return value
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def _key_names(text: str) -> list[str]:
@@ -130,7 +125,10 @@ def _sweep(args: argparse.Namespace) -> int:
         report = sweep(store, users, now, policy)
     for account, convid in report.deleted:
         print(f"deleted {account}/{convid}")
-    print(f"{len(report.deleted)} deleted, {report.kept} kept (as of {now.isoformat()})")
+    print(
+        f"{len(report.deleted)} deleted, {report.kept} kept, {report.purged} expired "
+        f"idempotency records removed (as of {now.isoformat()})"
+    )
     return 0
 
 

@@ -58,6 +58,8 @@ class SqliteConnections:
                 self.path, timeout=self._timeout, isolation_level=None, check_same_thread=False
             )
             conn.execute(f"PRAGMA synchronous={self._synchronous}")
+            # Deleted rows are overwritten with zeros, not left in free space of the file.
+            conn.execute("PRAGMA secure_delete=ON")
             self._local.conn = conn
             with self._all_lock:
                 self._all.append(conn)
