@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import threading
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from pathlib import Path
@@ -72,24 +73,35 @@ IDEMPOTENCY_HOURS_ENV = "MOCK_ACCOUNT_IDEMPOTENCY_HOURS"
 DEFAULT_IDEMPOTENCY_HOURS = 24.0
 
 
-def _env_interval() -> float:
-    text = os.environ.get(SWEEP_INTERVAL_ENV)
+def _env_interval(env: Mapping[str, str] | None = None) -> float:
+    text = (os.environ if env is None else env).get(SWEEP_INTERVAL_ENV)
     return parse_interval(text) if text else DEFAULT_SWEEP_INTERVAL_S
 
 
-def _env_retention() -> RetentionPolicy:
-    free, paid = os.environ.get(FREE_DAYS_ENV), os.environ.get(PAID_DAYS_ENV)
+def _env_retention(env: Mapping[str, str] | None = None) -> RetentionPolicy:
+    env = os.environ if env is None else env
+    free, paid = env.get(FREE_DAYS_ENV), env.get(PAID_DAYS_ENV)
     return RetentionPolicy.of(
         free_days=parse_days(free) if free else DEFAULT_DAYS["free"],
         paid_days=parse_days(paid) if paid else DEFAULT_DAYS["paid"],
     )
 
 
-def _env_idempotency_hours() -> float:
-    text = os.environ.get(IDEMPOTENCY_HOURS_ENV)
+def _env_idempotency_hours(env: Mapping[str, str] | None = None) -> float:
+    text = (os.environ if env is None else env).get(IDEMPOTENCY_HOURS_ENV)
     if not text:
         return DEFAULT_IDEMPOTENCY_HOURS
     return check_idempotency_hours(text)
+
+
+def retention_from_environment(env: Mapping[str, str]) -> dict[str, Any]:
+    """The sweep interval, retention policy and idempotency hours the variables of ``env`` set
+    (``AccountConfig`` fields; ValueError naming the bad value)."""
+    return {
+        "sweep_interval_s": _env_interval(env),
+        "retention": _env_retention(env),
+        "idempotency_hours": _env_idempotency_hours(env),
+    }
 
 
 def check_idempotency_hours(value: float | str) -> float:

@@ -51,13 +51,13 @@ def create_app(
         previous = sys.getswitchinterval()
         sys.setswitchinterval(GIL_SWITCH_INTERVAL_S)
         stop = threading.Event()
-        app.state.sweeper = deployment.start_sweeper(stop)
+        sweeper = app.state.sweeper = deployment.start_sweeper(stop)
         try:
             yield
         finally:
             stop.set()
-            if app.state.sweeper is not None:
-                app.state.sweeper.join(5)
+            if sweeper is not None:
+                sweeper.join(5)
             sys.setswitchinterval(previous)
             if close_on_shutdown:
                 deployment.close()
