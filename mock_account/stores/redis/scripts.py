@@ -131,9 +131,13 @@ if ttl < tonumber(ARGV[2]) then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
 return 1
 """
 
-# KEYS: idempotency hash. ARGV: now (microseconds). Deletes the record if it expired by then.
+# KEYS: idempotency hash. ARGV: now (microseconds). Deletes the record if it expired by then
+# and returns its account and convid (nil otherwise).
 PURGE = """
-local expires = redis.call('HGET', KEYS[1], 'expires')
-if expires and tonumber(expires) <= tonumber(ARGV[1]) then return redis.call('DEL', KEYS[1]) end
-return 0
+local found = redis.call('HMGET', KEYS[1], 'expires', 'account', 'convid')
+if found[1] and tonumber(found[1]) <= tonumber(ARGV[1]) then
+  redis.call('DEL', KEYS[1])
+  return {found[2], found[3]}
+end
+return nil
 """

@@ -23,6 +23,7 @@ import re
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from datetime import datetime
+from urllib.parse import unquote
 
 import redis
 from redis.backoff import NoBackoff
@@ -341,9 +342,19 @@ class RedisStore(ConversationStore, IdempotencyRecords):
             keys = list(self._redis.scan_iter(match=f"{self.prefix}:idem:*", count=_BATCH))
             for start in range(0, len(keys), _BATCH):
                 pipe = self._redis.pipeline(transaction=False)
-                for key in keys[start : start + _BATCH]:
+                chunk = keys[start : start + _BATCH]
+                for key in chunk:
                     self._scripts["PURGE"](keys=[key], args=[t], client=pipe)
-                removed += sum(int(n) for n in pipe.execute())
+                purged = [(k, r) for k, r in zip(chunk, pipe.execute(), strict=True) if r]
+                removed += len(purged)
+                # Unnote them from their conversations (an emptied set goes by itself).
+                pipe = self._redis.pipeline(transaction=False)
+                for key, (account, convid) in purged:
+                    if convid:
+                        noted = conv_idempotency_key(self.prefix, account.decode(), convid.decode())
+                        name = unquote(key.decode().split("{", 1)[1].rsplit("}", 1)[0])
+                        pipe.srem(noted, name)
+                pipe.execute()
         return removed
 
     def check_integrity(self) -> list[str]:

@@ -9,6 +9,7 @@ and the write are one atomic step across threads and processes alike; other writ
 
 from __future__ import annotations
 
+import logging
 import sqlite3
 from collections.abc import Iterator, Sequence
 from datetime import datetime
@@ -28,6 +29,8 @@ from mock_account.stores.codec import decode_cursor, encode_cursor, from_micros,
 from mock_account.stores.errors import StoreError, VersionConflict
 from mock_account.stores.sqlite import schema as sqlite_schema
 from mock_account.stores.sqlite.connections import SqliteConnections
+
+log = logging.getLogger(__name__)
 
 _COLUMNS = (
     "account, convid, owner, title, created, last_executed, last_read, pinned, state_version, "
@@ -202,7 +205,25 @@ class SqliteStore(ConversationStore, IdempotencyRecords):
                 raise VersionConflict.lost(convid, expected_version)
             self._put_blob(conn, (account, convid), blob)
 
+    def _scrub_wal(self) -> None:
+        """Copy the WAL into the file and empty it, so deleted rows do not linger in old frames.
+
+        Best effort: with a reader in the way the checkpoint stops short, and the frames are
+        overwritten by later writes instead.
+        """
+        try:
+            self._db.conn().execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
+        except sqlite3.Error as exc:  # the deletion itself is committed: only report this
+            log.warning(
+                "SQLite store %s: WAL checkpoint after a deletion failed: %s", self.path, exc
+            )
+
     def delete(self, account: str, convid: str) -> bool:
+        deleted = self._delete(account, convid)
+        self._scrub_wal()
+        return deleted
+
+    def _delete(self, account: str, convid: str) -> bool:
         with self._db.errors(), self._db.write() as conn:
             conn.execute("DELETE FROM states WHERE account = ? AND convid = ?", (account, convid))
             conn.execute(
@@ -295,7 +316,10 @@ class SqliteStore(ConversationStore, IdempotencyRecords):
     def purge_expired(self, now: datetime) -> int:
         t = to_micros(now, "now")
         with self._db.errors(), self._db.write() as conn:
-            return conn.execute("DELETE FROM idempotency WHERE expires <= ?", (t,)).rowcount
+            removed = conn.execute("DELETE FROM idempotency WHERE expires <= ?", (t,)).rowcount
+        if removed:
+            self._scrub_wal()
+        return removed
 
     def check_integrity(self) -> list[str]:
         with self._db.errors():
