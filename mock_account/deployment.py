@@ -29,7 +29,15 @@ from mock_account.conversations.retention import (
     parse_interval,
     start_sweeper,
 )
-from mock_account.crypto import EnterpriseKeySource, KeySource, StateCipher, load_or_create_keyring
+from mock_account.crypto import (
+    EnterpriseKeySource,
+    KeyringError,
+    KeySource,
+    MigratingKeys,
+    StateCipher,
+    load_keyring_file,
+    load_or_create_keyring,
+)
 from mock_account.engine.mock_model import MockModel
 from mock_account.engine.runtime import Engine, RunLimits
 from mock_account.errors import HooksError
@@ -39,6 +47,7 @@ from mock_account.users import UserDirectory
 
 DEFAULT_SEED = 7
 HOOKS_ENV = "MOCK_ACCOUNT_HOOKS"
+KEY_SOURCE_ENV = "MOCK_ACCOUNT_KEY_SOURCE"
 DEFAULT_KEY_NAMES = ("enterprise",)
 
 
@@ -165,6 +174,9 @@ class AccountConfig:
     clock: Clock = utc_now
     hooks: str | None = field(default_factory=lambda: os.environ.get(HOOKS_ENV) or None)
     key_names: tuple[str, ...] = DEFAULT_KEY_NAMES
+    # Which source encrypts new records: "managed", "enterprise", or None (the key hook if the
+    # hooks have one). The other source, when present, keeps decrypting (see build_cipher).
+    key_source: str | None = field(default_factory=lambda: os.environ.get(KEY_SOURCE_ENV) or None)
     # "hybrid" blends BM25 with sentence embeddings (better on wording nobody anticipated);
     # "bm25" is lexical only: no model to load, sub-millisecond searches.
     search: str = field(default_factory=lambda: os.environ.get(SEARCH_ENV) or "hybrid")
@@ -211,14 +223,50 @@ def load_configured_hooks(config: AccountConfig) -> tuple[LoadedHooks | None, st
         return None, str(exc)
 
 
-def build_cipher(config: AccountConfig, hooks: LoadedHooks | None = None) -> StateCipher:
-    """The cipher of the account: enterprise keys from the hooks, else the managed keyring."""
-    keys: KeySource
+KEY_SOURCES = ("managed", "enterprise")
+
+
+def check_key_source(value: str | None) -> str | None:
+    """``value`` if it names a key source (or is ``None``: chosen by the hooks)."""
+    if value is not None and value not in KEY_SOURCES:
+        raise ValueError(f"key source must be one of {', '.join(KEY_SOURCES)} (got {value!r})")
+    return value
+
+
+def build_cipher(
+    config: AccountConfig, hooks: LoadedHooks | None = None, *, create_keyring: bool = True
+) -> StateCipher:
+    """The cipher of the account.
+
+    The key source is ``config.key_source``; unset, it is the enterprise key hook when the hooks
+    have ``encryptionKey``, else the managed keyring. While records move from one source to the
+    other (``mock-account keys migrate``), the other source keeps decrypting what it encrypted:
+    the managed keyring when its file exists, the key hook when the hooks have one. So an
+    account switched to a key hook still reads every conversation the keyring encrypted, and
+    the way back works alike.
+    """
+    source = check_key_source(config.key_source)
+    enterprise: KeySource | None = None
     if hooks is not None and hooks.encryption_key is not None:
         key_hook = hooks.encryption_key
-        keys = EnterpriseKeySource(lambda event: call_hook(key_hook, event), config.key_names)
+        enterprise = EnterpriseKeySource(lambda event: call_hook(key_hook, event), config.key_names)
+    if source is None:
+        source = "managed" if enterprise is None else "enterprise"
+    path = config.resolved_keyring_path()
+    managed: KeySource | None = None
+    if source == "managed":
+        managed = load_or_create_keyring(path) if create_keyring else load_keyring_file(path)
+    elif path.exists():
+        managed = load_keyring_file(path)
+    if source == "enterprise":
+        if enterprise is None:
+            raise KeyringError(
+                "the enterprise key source needs a hooks module with encryptionKey (--hooks)"
+            )
+        keys: KeySource = enterprise if managed is None else MigratingKeys(enterprise, managed)
     else:
-        keys = load_or_create_keyring(config.resolved_keyring_path())
+        assert managed is not None
+        keys = managed if enterprise is None else MigratingKeys(managed, enterprise)
     return StateCipher(keys)
 
 

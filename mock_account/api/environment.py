@@ -18,6 +18,7 @@ from mock_account.deployment import (
     FREE_DAYS_ENV,
     HOOKS_ENV,
     IDEMPOTENCY_HOURS_ENV,
+    KEY_SOURCE_ENV,
     PAID_DAYS_ENV,
     SEARCH_BEHAVIOR_ENV,
     SEARCH_ENV,
@@ -54,6 +55,8 @@ def environment_for(config: AccountConfig, max_body_bytes: int) -> dict[str, str
         env[KEYRING] = str(config.keyring_path)
     if config.hooks:
         env[HOOKS_ENV] = config.hooks  # AccountConfig reads it itself
+    if config.key_source:
+        env[KEY_SOURCE_ENV] = config.key_source  # and the key source
     env[SEARCH_ENV] = config.search  # so does the search mode
     env[SEARCH_BEHAVIOR_ENV] = config.search_behavior  # and the search behaviour
     if config.today:

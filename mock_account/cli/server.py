@@ -32,6 +32,8 @@ from mock_account.conversations.retention import RetentionPolicy, parse_days
 from mock_account.deployment import (
     FREE_DAYS_ENV,
     IDEMPOTENCY_HOURS_ENV,
+    KEY_SOURCE_ENV,
+    KEY_SOURCES,
     PAID_DAYS_ENV,
     SEARCH_BEHAVIOR_ENV,
     SEARCH_BEHAVIORS,
@@ -222,6 +224,13 @@ def add_server_commands(
         help=f"larger request bodies get 413 (default {DEFAULT_MAX_BODY_BYTES})",
     )
     serve.add_argument("--hooks", metavar="MODULE", help="enterprise hooks module (import path)")
+    serve.add_argument(
+        "--key-source",
+        choices=KEY_SOURCES,
+        help="which keys encrypt new records: managed (the keyring) or enterprise (the hooks' "
+        "encryptionKey); the other keeps decrypting during `mock-account keys migrate` "
+        f"(default: enterprise when the hooks have encryptionKey; ${KEY_SOURCE_ENV})",
+    )
     serve.add_argument("--time-limit", type=_seconds, help="seconds an agent may run (default 5)")
     serve.add_argument(
         "--search-behavior",

@@ -36,7 +36,7 @@ from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
 from mock_account.crypto.errors import InvalidRecord
-from mock_account.crypto.keys import KEY_SIZE, KeySource
+from mock_account.crypto.keys import KEY_SIZE, KeySource, listed_key_ids
 from mock_account.crypto.records import (
     NONCE_SIZE,
     build_record,
@@ -70,11 +70,9 @@ def derive_lookup_key(account_key: bytes) -> bytes:
 
 
 def _known_key_ids(keys: KeySource) -> tuple[str, ...]:
-    """The ids a source can give keys for, current first (just the current one if it cannot
-    list them)."""
+    """The ids a source can give keys for, current first."""
     current = keys.current_key_id()
-    listed = getattr(keys, "key_ids", None) or getattr(keys, "key_names", None) or ()
-    return (current, *[k for k in reversed(tuple(listed)) if k != current])
+    return (current, *[k for k in reversed(listed_key_ids(keys)) if k != current])
 
 
 def _length_prefixed(*fields: bytes) -> bytes:

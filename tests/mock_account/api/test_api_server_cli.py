@@ -84,6 +84,9 @@ def test_serve_options_set_the_sweep_and_retention() -> None:
     assert stricter.retention == RetentionPolicy.of(free_days=7.0, paid_days=30.0)
     assert stricter.idempotency_hours == 1.0
     assert configured("--free-days", "none").retention.limit("free") is None
+    moving = configured("--key-source", "managed")
+    assert moving.key_source == "managed"
+    assert environment_for(moving, 1)["MOCK_ACCOUNT_KEY_SOURCE"] == "managed"
 
 
 def test_a_broken_environment_is_a_clear_error() -> None:
