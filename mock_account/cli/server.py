@@ -20,6 +20,7 @@ conversations past ``--free-days`` / ``--paid-days`` and idempotency records pas
 from __future__ import annotations
 
 import argparse
+import copy
 import os
 import socket
 import sys
@@ -134,6 +135,20 @@ def add_retention_options(p: argparse.ArgumentParser) -> None:
     )
 
 
+def log_config(level: str) -> dict[str, Any]:
+    """uvicorn's logging set-up, with the server's own messages (the retention sweep's counts,
+    warnings of the store) written the same way, in every worker."""
+    from uvicorn.config import LOGGING_CONFIG
+
+    config = copy.deepcopy(LOGGING_CONFIG)
+    config["loggers"]["mock_account"] = {
+        "handlers": ["default"],
+        "level": level.upper(),
+        "propagate": False,
+    }
+    return config
+
+
 def _check_can_listen(host: str, port: int) -> None:
     """Fail with one clear line (not uvicorn's log and exit) when the address is taken."""
     try:
@@ -167,12 +182,16 @@ def _serve(args: argparse.Namespace) -> int:
     # Built here even with workers: the account, keyring and store are checked (and the keyring
     # created) once, before any worker races to do it.
     deployment = build_deployment(config)
-    interval = config.sweep_interval_s
     print(
         f"mock-account: serving {len(deployment.account.agents)} agents on "
         f"http://{args.host}:{args.port} (store {store_url.split(':', 1)[0]}, "
-        f"{args.workers} worker{'s' if args.workers > 1 else ''}, "
-        f"retention sweep {f'every {interval:g} s' if interval else 'off'})",
+        f"{args.workers} worker{'s' if args.workers > 1 else ''})",
+        file=sys.stderr,
+        flush=True,
+    )
+    interval = config.sweep_interval_s
+    print(
+        f"mock-account: retention sweep {f'every {interval:g} s' if interval else 'off'}",
         file=sys.stderr,
         flush=True,
     )
@@ -181,6 +200,7 @@ def _serve(args: argparse.Namespace) -> int:
         "port": args.port,
         "log_level": args.log_level,
         "access_log": args.log_level in ("debug", "info"),
+        "log_config": log_config(args.log_level),
     }
     if args.workers == 1:
         app = create_app(deployment, max_body_bytes=args.max_body_bytes)
