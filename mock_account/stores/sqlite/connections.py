@@ -84,6 +84,17 @@ class SqliteConnections:
         finally:
             self._writer.release()
 
+    def checkpoint_truncate(self, busy_ms: int = 200) -> None:
+        """Copy the WAL into the file and empty it, waiting at most ``busy_ms`` for readers and
+        writers in the way (then it stops short: SQLite reports that as a result, not an error).
+        """
+        conn = self.conn()
+        conn.execute(f"PRAGMA busy_timeout={int(busy_ms)}")
+        try:
+            conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
+        finally:
+            conn.execute(f"PRAGMA busy_timeout={int(self._timeout * 1000)}")
+
     @contextmanager
     def errors(self) -> Iterator[None]:
         """Translate sqlite3 errors into store errors naming the file."""

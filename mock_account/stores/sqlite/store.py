@@ -208,11 +208,11 @@ class SqliteStore(ConversationStore, IdempotencyRecords):
     def _scrub_wal(self) -> None:
         """Copy the WAL into the file and empty it, so deleted rows do not linger in old frames.
 
-        Best effort: with a reader in the way the checkpoint stops short, and the frames are
-        overwritten by later writes instead.
+        Best effort, and quick: with a reader or writer in the way for more than a moment the
+        checkpoint stops short, and the frames are overwritten by later writes instead.
         """
         try:
-            self._db.conn().execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
+            self._db.checkpoint_truncate()
         except sqlite3.Error as exc:  # the deletion itself is committed: only report this
             log.warning(
                 "SQLite store %s: WAL checkpoint after a deletion failed: %s", self.path, exc
