@@ -253,20 +253,18 @@ def build_cipher(
     if source is None:
         source = "managed" if enterprise is None else "enterprise"
     path = config.resolved_keyring_path()
-    managed: KeySource | None = None
-    if source == "managed":
-        managed = load_or_create_keyring(path) if create_keyring else load_keyring_file(path)
-    elif path.exists():
-        managed = load_keyring_file(path)
+    keys: KeySource
     if source == "enterprise":
         if enterprise is None:
             raise KeyringError(
                 "the enterprise key source needs a hooks module with encryptionKey (--hooks)"
             )
-        keys: KeySource = enterprise if managed is None else MigratingKeys(enterprise, managed)
+        keys = enterprise
+        if path.exists():  # records the managed keyring encrypted stay readable
+            keys = MigratingKeys(enterprise, load_keyring_file(path))
     else:
-        assert managed is not None
-        keys = managed if enterprise is None else MigratingKeys(managed, enterprise)
+        keyring = load_or_create_keyring(path) if create_keyring else load_keyring_file(path)
+        keys = keyring if enterprise is None else MigratingKeys(keyring, enterprise)
     return StateCipher(keys)
 
 
