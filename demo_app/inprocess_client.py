@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from typing import Any
 
@@ -50,15 +51,23 @@ class InProcessClient:
         self.deployment = deployment
         self.account = deployment.account
         self.description = f"embedded account ({deployment.config.resolved_store_url()})"
+        self.stop_sweeper = threading.Event()
+        self.sweeper: threading.Thread | None = None
 
     @classmethod
     def embedded(cls, config: AccountConfig | None = None) -> InProcessClient:
-        """The default: the embedded account with SQLite under the project's data folder."""
+        """The default: the embedded account with SQLite under the project's data folder.
+
+        Like the server, it runs the retention sweep in the background (unless its
+        configuration turns it off: ``python -m demo_app --no-sweep``).
+        """
         try:
             deployment = build_deployment(config or AccountConfig())
             # The first visitor's request should not pay for loading the data and tables.
             deployment.account.warm_up()
-            return cls(deployment)
+            client = cls(deployment)
+            client.sweeper = deployment.start_sweeper(client.stop_sweeper)
+            return client
         except (StoreError, KeyringError, OSError, ValueError) as exc:
             raise ClientError(f"The embedded account cannot start: {exc}") from exc
 

@@ -10,6 +10,8 @@ keys come from it under ``key_names`` (the last is current) instead of the manag
 from __future__ import annotations
 
 import os
+import threading
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from pathlib import Path
@@ -19,7 +21,23 @@ from agents_catalog.loader import default_account_dir, load_account
 from mock_account.business.data import BusinessData
 from mock_account.conversations.account import Clock, MockAccount, utc_now
 from mock_account.conversations.hooks import LoadedHooks, call_hook, load_hooks
-from mock_account.crypto import EnterpriseKeySource, KeySource, StateCipher, load_or_create_keyring
+from mock_account.conversations.retention import (
+    DEFAULT_DAYS,
+    DEFAULT_SWEEP_INTERVAL_S,
+    RetentionPolicy,
+    parse_days,
+    parse_interval,
+    start_sweeper,
+)
+from mock_account.crypto import (
+    EnterpriseKeySource,
+    KeyringError,
+    KeySource,
+    MigratingKeys,
+    StateCipher,
+    load_keyring_file,
+    load_or_create_keyring,
+)
 from mock_account.engine.mock_model import MockModel
 from mock_account.engine.runtime import Engine, RunLimits
 from mock_account.errors import HooksError
@@ -29,6 +47,7 @@ from mock_account.users import UserDirectory
 
 DEFAULT_SEED = 7
 HOOKS_ENV = "MOCK_ACCOUNT_HOOKS"
+KEY_SOURCE_ENV = "MOCK_ACCOUNT_KEY_SOURCE"
 DEFAULT_KEY_NAMES = ("enterprise",)
 
 
@@ -52,6 +71,57 @@ SEARCH_BEHAVIOR_ENV = "MOCK_ACCOUNT_SEARCH_BEHAVIOR"
 # The day the mock world calls "today" ("next Tuesday" counts from it); the real date when
 # unset. Tests and demos pin it so their dates read the same on any day.
 TODAY_ENV = "MOCK_ACCOUNT_TODAY"
+
+
+# Retention the server and the demo apply themselves: the sweep interval in seconds ("off"
+# turns it off), the days of each plan ("none": no limit), the hours an idempotency record lives.
+SWEEP_INTERVAL_ENV = "MOCK_ACCOUNT_SWEEP_INTERVAL"
+FREE_DAYS_ENV = "MOCK_ACCOUNT_FREE_DAYS"
+PAID_DAYS_ENV = "MOCK_ACCOUNT_PAID_DAYS"
+IDEMPOTENCY_HOURS_ENV = "MOCK_ACCOUNT_IDEMPOTENCY_HOURS"
+DEFAULT_IDEMPOTENCY_HOURS = 24.0
+
+
+def _env_interval(env: Mapping[str, str] | None = None) -> float:
+    text = (os.environ if env is None else env).get(SWEEP_INTERVAL_ENV)
+    return parse_interval(text) if text else DEFAULT_SWEEP_INTERVAL_S
+
+
+def _env_retention(env: Mapping[str, str] | None = None) -> RetentionPolicy:
+    env = os.environ if env is None else env
+    free, paid = env.get(FREE_DAYS_ENV), env.get(PAID_DAYS_ENV)
+    return RetentionPolicy.of(
+        free_days=parse_days(free) if free else DEFAULT_DAYS["free"],
+        paid_days=parse_days(paid) if paid else DEFAULT_DAYS["paid"],
+    )
+
+
+def _env_idempotency_hours(env: Mapping[str, str] | None = None) -> float:
+    text = (os.environ if env is None else env).get(IDEMPOTENCY_HOURS_ENV)
+    if not text:
+        return DEFAULT_IDEMPOTENCY_HOURS
+    return check_idempotency_hours(text)
+
+
+def retention_from_environment(env: Mapping[str, str]) -> dict[str, Any]:
+    """The sweep interval, retention policy and idempotency hours the variables of ``env`` set
+    (``AccountConfig`` fields; ValueError naming the bad value)."""
+    return {
+        "sweep_interval_s": _env_interval(env),
+        "retention": _env_retention(env),
+        "idempotency_hours": _env_idempotency_hours(env),
+    }
+
+
+def check_idempotency_hours(value: float | str) -> float:
+    """Hours an idempotency record lives: a positive number (ValueError otherwise)."""
+    try:
+        hours = float(value)
+    except ValueError:
+        raise ValueError(f"idempotency hours must be a number (got {value!r})") from None
+    if not hours > 0 or hours == float("inf"):
+        raise ValueError(f"idempotency hours must be a positive number (got {value!r})")
+    return hours
 
 
 def parse_today(value: str | date | None) -> date | None:
@@ -104,6 +174,9 @@ class AccountConfig:
     clock: Clock = utc_now
     hooks: str | None = field(default_factory=lambda: os.environ.get(HOOKS_ENV) or None)
     key_names: tuple[str, ...] = DEFAULT_KEY_NAMES
+    # Which source encrypts new records: "managed", "enterprise", or None (the key hook if the
+    # hooks have one). The other source, when present, keeps decrypting (see build_cipher).
+    key_source: str | None = field(default_factory=lambda: os.environ.get(KEY_SOURCE_ENV) or None)
     # "hybrid" blends BM25 with sentence embeddings (better on wording nobody anticipated);
     # "bm25" is lexical only: no model to load, sub-millisecond searches.
     search: str = field(default_factory=lambda: os.environ.get(SEARCH_ENV) or "hybrid")
@@ -111,6 +184,10 @@ class AccountConfig:
         default_factory=lambda: os.environ.get(SEARCH_BEHAVIOR_ENV) or DEFAULT_SEARCH_BEHAVIOR
     )
     today: date | str | None = field(default_factory=lambda: os.environ.get(TODAY_ENV) or None)
+    # The retention sweep the server and the demo run (0: not at all), and its policy.
+    sweep_interval_s: float = field(default_factory=_env_interval)
+    retention: RetentionPolicy = field(default_factory=_env_retention)
+    idempotency_hours: float = field(default_factory=_env_idempotency_hours)
 
     @classmethod
     def from_options(cls, **options: Any) -> AccountConfig:
@@ -146,14 +223,48 @@ def load_configured_hooks(config: AccountConfig) -> tuple[LoadedHooks | None, st
         return None, str(exc)
 
 
-def build_cipher(config: AccountConfig, hooks: LoadedHooks | None = None) -> StateCipher:
-    """The cipher of the account: enterprise keys from the hooks, else the managed keyring."""
-    keys: KeySource
+KEY_SOURCES = ("managed", "enterprise")
+
+
+def check_key_source(value: str | None) -> str | None:
+    """``value`` if it names a key source (or is ``None``: chosen by the hooks)."""
+    if value is not None and value not in KEY_SOURCES:
+        raise ValueError(f"key source must be one of {', '.join(KEY_SOURCES)} (got {value!r})")
+    return value
+
+
+def build_cipher(
+    config: AccountConfig, hooks: LoadedHooks | None = None, *, create_keyring: bool = True
+) -> StateCipher:
+    """The cipher of the account.
+
+    The key source is ``config.key_source``; unset, it is the enterprise key hook when the hooks
+    have ``encryptionKey``, else the managed keyring. While records move from one source to the
+    other (``mock-account keys migrate``), the other source keeps decrypting what it encrypted:
+    the managed keyring when its file exists, the key hook when the hooks have one. So an
+    account switched to a key hook still reads every conversation the keyring encrypted, and
+    the way back works alike.
+    """
+    source = check_key_source(config.key_source)
+    enterprise: KeySource | None = None
     if hooks is not None and hooks.encryption_key is not None:
         key_hook = hooks.encryption_key
-        keys = EnterpriseKeySource(lambda event: call_hook(key_hook, event), config.key_names)
+        enterprise = EnterpriseKeySource(lambda event: call_hook(key_hook, event), config.key_names)
+    if source is None:
+        source = "managed" if enterprise is None else "enterprise"
+    path = config.resolved_keyring_path()
+    keys: KeySource
+    if source == "enterprise":
+        if enterprise is None:
+            raise KeyringError(
+                "the enterprise key source needs a hooks module with encryptionKey (--hooks)"
+            )
+        keys = enterprise
+        if path.exists():  # records the managed keyring encrypted stay readable
+            keys = MigratingKeys(enterprise, load_keyring_file(path))
     else:
-        keys = load_or_create_keyring(config.resolved_keyring_path())
+        keyring = load_or_create_keyring(path) if create_keyring else load_keyring_file(path)
+        keys = keyring if enterprise is None else MigratingKeys(keyring, enterprise)
     return StateCipher(keys)
 
 
@@ -171,6 +282,16 @@ class Deployment:
             raise StoreError("this store keeps no idempotency records")
         return store
 
+    def start_sweeper(self, stop: threading.Event) -> threading.Thread | None:
+        """Run the retention sweep every ``sweep_interval_s`` until ``stop`` is set (``None``
+        when the sweep is turned off)."""
+        interval = self.config.sweep_interval_s
+        if not interval:
+            return None
+        return start_sweeper(
+            self.account, interval, stop, users=self.users.users, policy=self.config.retention
+        )
+
     def close(self) -> None:
         self.account.store.close()
 
@@ -180,6 +301,9 @@ def build_deployment(config: AccountConfig | None = None) -> Deployment:
     config.data_dir = Path(config.data_dir)
     check_search_behavior(config.search_behavior)
     config.today = parse_today(config.today)
+    config.idempotency_hours = check_idempotency_hours(config.idempotency_hours)
+    if config.sweep_interval_s < 0:
+        raise ValueError("the sweep interval must not be negative (0 turns the sweep off)")
     clock = config.clock if config.today is None else pinned_day(config.clock, config.today)
     agents = load_account(config.account_dir)
     hooks, hooks_error = load_configured_hooks(config)

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import sys
+import threading
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from datetime import timedelta
 
 from fastapi import FastAPI
 
@@ -38,15 +40,24 @@ def create_app(
     max_body_bytes: int = DEFAULT_MAX_BODY_BYTES,
     close_on_shutdown: bool = False,
 ) -> FastAPI:
-    """The HTTP API over ``deployment``; it closes the deployment on shutdown if told to."""
+    """The HTTP API over ``deployment``; it closes the deployment on shutdown if told to.
+
+    While the app runs (its lifespan), the deployment's retention sweeper runs in the background
+    unless its configuration turns it off.
+    """
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         previous = sys.getswitchinterval()
         sys.setswitchinterval(GIL_SWITCH_INTERVAL_S)
+        stop = threading.Event()
+        sweeper = app.state.sweeper = deployment.start_sweeper(stop)
         try:
             yield
         finally:
+            stop.set()
+            if sweeper is not None:
+                sweeper.join(5)
             sys.setswitchinterval(previous)
             if close_on_shutdown:
                 deployment.close()
@@ -65,9 +76,12 @@ def create_app(
     app.state.deployment = deployment
     app.state.idempotency = IdempotencyGuard(
         deployment.idempotency,
+        deployment.account.vault.cipher,
         deployment.account.clock,
         wait_s=deployment.config.time_limit_s + IDEMPOTENCY_GRACE_S,
+        ttl=timedelta(hours=deployment.config.idempotency_hours),
     )
+    app.state.sweeper = None
     agents = len(deployment.account.agents)
     kind = store_kind(deployment)
 

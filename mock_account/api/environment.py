@@ -15,12 +15,18 @@ from fastapi import FastAPI
 from mock_account.api.app import create_app
 from mock_account.api.body_limit import DEFAULT_MAX_BODY_BYTES
 from mock_account.deployment import (
+    FREE_DAYS_ENV,
     HOOKS_ENV,
+    IDEMPOTENCY_HOURS_ENV,
+    KEY_SOURCE_ENV,
+    PAID_DAYS_ENV,
     SEARCH_BEHAVIOR_ENV,
     SEARCH_ENV,
+    SWEEP_INTERVAL_ENV,
     TODAY_ENV,
     AccountConfig,
     build_deployment,
+    retention_from_environment,
 )
 
 DATA_DIR = "MOCK_ACCOUNT_DATA"
@@ -49,10 +55,18 @@ def environment_for(config: AccountConfig, max_body_bytes: int) -> dict[str, str
         env[KEYRING] = str(config.keyring_path)
     if config.hooks:
         env[HOOKS_ENV] = config.hooks  # AccountConfig reads it itself
+    if config.key_source:
+        env[KEY_SOURCE_ENV] = config.key_source  # and the key source
     env[SEARCH_ENV] = config.search  # so does the search mode
     env[SEARCH_BEHAVIOR_ENV] = config.search_behavior  # and the search behaviour
     if config.today:
         env[TODAY_ENV] = str(config.today)  # and the day the mock world calls today
+    # The retention sweep and its policy, read by AccountConfig itself too.
+    env[SWEEP_INTERVAL_ENV] = repr(config.sweep_interval_s) if config.sweep_interval_s else "off"
+    for plan, name in (("free", FREE_DAYS_ENV), ("paid", PAID_DAYS_ENV)):
+        days = config.retention.days_by_plan.get(plan)
+        env[name] = "none" if days is None else repr(days)
+    env[IDEMPOTENCY_HOURS_ENV] = repr(config.idempotency_hours)
     return env
 
 
@@ -69,6 +83,7 @@ def config_from_environment(env: Mapping[str, str] | None = None) -> tuple[Accou
             time_limit_s=float(env[TIME_LIMIT]) if env.get(TIME_LIMIT) else None,
             search_behavior=env.get(SEARCH_BEHAVIOR_ENV),
             today=env.get(TODAY_ENV),
+            **retention_from_environment(env),
         )
         max_body = int(env.get(MAX_BODY) or DEFAULT_MAX_BODY_BYTES)
     except ValueError as exc:

@@ -115,10 +115,11 @@ def exec_agent(
         content = compute()
     else:
         guard: IdempotencyGuard = request.app.state.idempotency
-        name = guard.record_key(user.account, user.email, idempotency_key)
         wanted = request_hash(request.url.path, body.model_dump(mode="json", by_alias=True))
         try:
-            content, replayed = guard.run(name, wanted, compute)
+            content, replayed = guard.run(
+                user.account, user.email, idempotency_key, wanted, compute
+            )
         except StoreError as exc:
             message = unavailable_message(exc)
             content = _encode(refusal_body(body.agent_name, "callFailed", message))

@@ -39,6 +39,7 @@ CONFIG_OPTIONS = {
     "time_limit": "time_limit_s",
     "keyring": "keyring_path",
     "key_names": "key_names",
+    "key_source": "key_source",
     "search_behavior": "search_behavior",
     "today": "today",
 }

@@ -3,13 +3,21 @@
     mock-account keys rotate [--data-dir D | --keyring F]   add a new current key, print its id
     mock-account keys reencrypt [--store URL] [--data-dir D] [--batch N]
                                                             re-encrypt onto the current key
-    mock-account keys status [--store URL] [--data-dir D]   records per key id
+    mock-account keys status [--store URL] [--data-dir D]   records per key id (and source)
+    mock-account keys migrate --to enterprise|managed [--hooks M] [--key-names A,B]
+                                                            move records to the other key source
     mock-account sweep [--now ISO-TIME] [--store URL] [--data-dir D]
                        [--free-days N|none] [--paid-days N|none]
                                                             delete conversations past retention
 
 Rotation order for a running server: ``rotate``, restart the server (it must know the new key),
 then ``reencrypt``. ``reencrypt`` can be interrupted and started again at any time.
+
+Moving from the managed keyring to an enterprise key hook: configure the hooks (``encryptionKey``)
+and restart the servers (they now encrypt with the hook's key and still read what the keyring
+encrypted), then ``keys migrate --to enterprise``; ``keys status`` shows how far it got, and an
+interrupted migration resumes where it stopped. ``--to managed`` is the way back (the servers run
+with ``MOCK_ACCOUNT_KEY_SOURCE=managed`` and the hooks still configured until it is done).
 """
 
 from __future__ import annotations
@@ -29,9 +37,14 @@ from mock_account.conversations.key_rotation import (
     key_status,
     reencrypt_store,
 )
-from mock_account.conversations.retention import DEFAULT_DAYS, RetentionPolicy, sweep
-from mock_account.crypto import StateCipher, load_keyring_file
-from mock_account.deployment import AccountConfig, build_cipher, load_configured_hooks
+from mock_account.conversations.retention import DEFAULT_DAYS, RetentionPolicy, parse_days, sweep
+from mock_account.crypto import EnterpriseKeySource, MigratingKeys, StateCipher
+from mock_account.deployment import (
+    KEY_SOURCES,
+    AccountConfig,
+    build_cipher,
+    load_configured_hooks,
+)
 from mock_account.stores import open_store
 from mock_account.users import UserDirectory
 
@@ -50,15 +63,10 @@ def _iso_time(text: str) -> datetime:
 
 
 def _days(text: str) -> float | None:
-    if text.strip().lower() in ("none", "unlimited", "never"):
-        return None
     try:
-        value = float(text)
+        return parse_days(text)
     except ValueError as exc:
-        raise argparse.ArgumentTypeError(f"not a number of days: {text!r}") from exc
-    if not value > 0 or value == float("inf"):
-        raise argparse.ArgumentTypeError(f"days must be a positive number, got {text!r}")
-    return value
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def _key_names(text: str) -> list[str]:
@@ -68,14 +76,25 @@ def _key_names(text: str) -> list[str]:
     return names
 
 
-def _cipher_for(config: AccountConfig) -> StateCipher:
-    """The account's cipher; an absent keyring is an error here, never silently created."""
+def _cipher_for(config: AccountConfig, *, create_keyring: bool = False) -> StateCipher:
+    """The account's cipher; an absent keyring is an error here unless told to create it."""
     hooks, error = load_configured_hooks(config)
     if error is not None:
         raise ValueError(error)
-    if hooks is not None and hooks.encryption_key is not None:
-        return build_cipher(config, hooks)
-    return StateCipher(load_keyring_file(config.resolved_keyring_path()))
+    return build_cipher(config, hooks, create_keyring=create_keyring)
+
+
+def _source_label(cipher: StateCipher) -> Callable[[str], str] | None:
+    """Key id -> the source it belongs to, while two sources are in use (else ``None``)."""
+    keys = cipher.keys
+    if not isinstance(keys, MigratingKeys):
+        return None
+    names = {"new": _kind(keys.new), "old": _kind(keys.old), "unknown": "unknown key"}
+    return lambda key_id: names[keys.source_of(key_id)]
+
+
+def _kind(keys: object) -> str:
+    return "enterprise" if isinstance(keys, EnterpriseKeySource) else "managed"
 
 
 def _rotate(args: argparse.Namespace) -> int:
@@ -116,9 +135,44 @@ def _status(args: argparse.Namespace) -> int:
     cipher = _cipher_for(config)
     with open_store(config.resolved_store_url()) as store:
         status = key_status(store)
-    for line in status.lines(cipher.keys.current_key_id()):
+    for line in status.lines(cipher.keys.current_key_id(), source_of=_source_label(cipher)):
         print(line)
     return 0
+
+
+def _migrate(args: argparse.Namespace) -> int:
+    config = config_from_args(args)
+    config.key_source = args.to
+    nothing = ValueError(
+        f"nothing to migrate to {args.to} keys from: configure both the managed keyring "
+        "and a hooks module with encryptionKey (--hooks)"
+    )
+    hooks, error = load_configured_hooks(config)
+    if error is not None:
+        raise ValueError(error)
+    if hooks is None or hooks.encryption_key is None:
+        raise nothing
+    cipher = build_cipher(config, hooks, create_keyring=args.to == "managed")
+    if not isinstance(cipher.keys, MigratingKeys):
+        raise nothing
+    label = _source_label(cipher)
+
+    def progress(report: ReencryptReport) -> None:
+        print(
+            f"... {report.conversations} conversations, {report.states} states and "
+            f"{report.titles} titles moved to {args.to} keys",
+            file=sys.stderr,
+        )
+
+    with open_store(config.resolved_store_url()) as store:
+        report = reencrypt_store(store, cipher, batch=args.batch, progress=progress)
+        status = key_status(store)
+    print(f"now encrypting with: {cipher.keys.current_key_id()} ({args.to})")
+    for line in report.lines():
+        print(line)
+    for line in status.lines(cipher.keys.current_key_id(), source_of=label):
+        print(line)
+    return 1 if report.unreadable or report.gave_up else 0
 
 
 def _sweep(args: argparse.Namespace) -> int:
@@ -130,7 +184,10 @@ def _sweep(args: argparse.Namespace) -> int:
         report = sweep(store, users, now, policy)
     for account, convid in report.deleted:
         print(f"deleted {account}/{convid}")
-    print(f"{len(report.deleted)} deleted, {report.kept} kept (as of {now.isoformat()})")
+    print(
+        f"{len(report.deleted)} deleted, {report.kept} kept, {report.purged} expired "
+        f"idempotency records removed (as of {now.isoformat()})"
+    )
     return 0
 
 
@@ -174,6 +231,23 @@ def add_security_commands(commands: Any, with_store: AddStoreOptions) -> None:
     with_store(status)
     key_source_options(status)
     status.set_defaults(func=_status)
+
+    migrate = actions.add_parser(
+        "migrate", help="move every record to the other key source (resumable)"
+    )
+    with_store(migrate)
+    key_source_options(migrate)
+    migrate.add_argument(
+        "--to", required=True, choices=KEY_SOURCES, help="the key source to move the records to"
+    )
+    migrate.add_argument(
+        "--batch",
+        type=positive_int,
+        default=DEFAULT_BATCH,
+        metavar="N",
+        help=f"report progress every N conversations (default {DEFAULT_BATCH})",
+    )
+    migrate.set_defaults(func=_migrate)
 
     sweeper = commands.add_parser("sweep", help="delete conversations past their retention")
     with_store(sweeper)

@@ -3,16 +3,24 @@
     mock-account serve [--host 127.0.0.1] [--port 9020] [--store URL] [--data-dir DIR]
                        [--account-dir DIR] [--workers N] [--max-body-bytes B] [--time-limit S]
                        [--search-behavior executeTopMatch|executeOnlyMatch|showResults]
+                       [--sweep-interval S | --no-sweep] [--free-days N|none]
+                       [--paid-days N|none] [--idempotency-hours H]
     mock-account bench-http [--requests N] [--concurrency C] [--workers W] [--store URL]
 
 ``serve`` runs the HTTP API with uvicorn. With ``--workers N`` (N > 1) uvicorn starts N processes
 that each build the deployment from environment variables (``mock_account.api.environment``);
 they then need a shared store (SQLite, PostgreSQL or Redis), not ``memory://``.
+
+The server runs the retention sweep itself every ``--sweep-interval`` seconds (default one hour;
+``--no-sweep`` turns it off, e.g. when operators run ``mock-account sweep`` from cron), deleting
+conversations past ``--free-days`` / ``--paid-days`` and idempotency records past their
+``--idempotency-hours``.
 """
 
 from __future__ import annotations
 
 import argparse
+import copy
 import os
 import socket
 import sys
@@ -21,9 +29,17 @@ from typing import Any
 
 from mock_account.api.body_limit import DEFAULT_MAX_BODY_BYTES
 from mock_account.cli.commands import config_from_args
+from mock_account.conversations.retention import RetentionPolicy, parse_days
 from mock_account.deployment import (
+    FREE_DAYS_ENV,
+    IDEMPOTENCY_HOURS_ENV,
+    KEY_SOURCE_ENV,
+    KEY_SOURCES,
+    PAID_DAYS_ENV,
     SEARCH_BEHAVIOR_ENV,
     SEARCH_BEHAVIORS,
+    SWEEP_INTERVAL_ENV,
+    AccountConfig,
     check_search_behavior,
 )
 
@@ -59,6 +75,80 @@ def _seconds(text: str) -> float:
     return value
 
 
+def _days(text: str) -> float | None:
+    try:
+        return parse_days(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def apply_retention_options(config: AccountConfig, args: argparse.Namespace) -> None:
+    """The sweep and retention options given on the command line, over the configuration."""
+    if getattr(args, "no_sweep", False):
+        config.sweep_interval_s = 0.0
+    elif getattr(args, "sweep_interval", None) is not None:
+        config.sweep_interval_s = args.sweep_interval
+    given = vars(args)  # the day options are absent unless given (None means no limit)
+    if "free_days" in given or "paid_days" in given:
+        days = config.retention.days_by_plan
+        config.retention = RetentionPolicy.of(
+            free_days=given.get("free_days", days.get("free")),
+            paid_days=given.get("paid_days", days.get("paid")),
+        )
+    if getattr(args, "idempotency_hours", None) is not None:
+        config.idempotency_hours = args.idempotency_hours
+
+
+def add_retention_options(p: argparse.ArgumentParser) -> None:
+    """``--sweep-interval`` / ``--no-sweep``, ``--free-days``, ``--paid-days``,
+    ``--idempotency-hours`` (for commands that run an account: the server, the demo)."""
+    sweep = p.add_mutually_exclusive_group()
+    sweep.add_argument(
+        "--sweep-interval",
+        type=_seconds,
+        metavar="S",
+        help=f"seconds between retention sweeps (default 3600, or ${SWEEP_INTERVAL_ENV})",
+    )
+    sweep.add_argument(
+        "--no-sweep", action="store_true", help="do not run the retention sweep in the server"
+    )
+    p.add_argument(
+        "--free-days",
+        type=_days,
+        default=argparse.SUPPRESS,
+        metavar="N|none",
+        help=f"days without use before a free-plan conversation goes (default 7, or "
+        f"${FREE_DAYS_ENV})",
+    )
+    p.add_argument(
+        "--paid-days",
+        type=_days,
+        default=argparse.SUPPRESS,
+        metavar="N|none",
+        help=f"same for the paid plan (default none: kept, or ${PAID_DAYS_ENV})",
+    )
+    p.add_argument(
+        "--idempotency-hours",
+        type=_seconds,
+        metavar="H",
+        help=f"hours an Idempotency-Key answer is kept (default 24, or ${IDEMPOTENCY_HOURS_ENV})",
+    )
+
+
+def log_config(level: str) -> dict[str, Any]:
+    """uvicorn's logging set-up, with the server's own messages (the retention sweep's counts,
+    warnings of the store) written the same way, in every worker."""
+    from uvicorn.config import LOGGING_CONFIG
+
+    config = copy.deepcopy(LOGGING_CONFIG)
+    config["loggers"]["mock_account"] = {
+        "handlers": ["default"],
+        "level": level.upper(),
+        "propagate": False,
+    }
+    return config
+
+
 def _check_can_listen(host: str, port: int) -> None:
     """Fail with one clear line (not uvicorn's log and exit) when the address is taken."""
     try:
@@ -77,6 +167,7 @@ def _serve(args: argparse.Namespace) -> int:
     from mock_account.deployment import build_deployment
 
     config = config_from_args(args)
+    apply_retention_options(config, args)
     # Checked before the port is probed, so a bad setting is the one error reported.
     check_search_behavior(config.search_behavior)
     store_url = config.resolved_store_url()
@@ -98,11 +189,18 @@ def _serve(args: argparse.Namespace) -> int:
         file=sys.stderr,
         flush=True,
     )
+    interval = config.sweep_interval_s
+    print(
+        f"mock-account: retention sweep {f'every {interval:g} s' if interval else 'off'}",
+        file=sys.stderr,
+        flush=True,
+    )
     common: dict[str, Any] = {
         "host": args.host,
         "port": args.port,
         "log_level": args.log_level,
         "access_log": args.log_level in ("debug", "info"),
+        "log_config": log_config(args.log_level),
     }
     if args.workers == 1:
         app = create_app(deployment, max_body_bytes=args.max_body_bytes)
@@ -146,6 +244,13 @@ def add_server_commands(
         help=f"larger request bodies get 413 (default {DEFAULT_MAX_BODY_BYTES})",
     )
     serve.add_argument("--hooks", metavar="MODULE", help="enterprise hooks module (import path)")
+    serve.add_argument(
+        "--key-source",
+        choices=KEY_SOURCES,
+        help="which keys encrypt new records: managed (the keyring) or enterprise (the hooks' "
+        "encryptionKey); the other keeps decrypting during `mock-account keys migrate` "
+        f"(default: enterprise when the hooks have encryptionKey; ${KEY_SOURCE_ENV})",
+    )
     serve.add_argument("--time-limit", type=_seconds, help="seconds an agent may run (default 5)")
     serve.add_argument(
         "--search-behavior",
@@ -154,6 +259,7 @@ def add_server_commands(
         "match), showResults (offer the matches; the demo offers the two best when close) or "
         f"executeOnlyMatch; default from ${SEARCH_BEHAVIOR_ENV}",
     )
+    add_retention_options(serve)
     serve.add_argument(
         "--log-level",
         default="info",

@@ -131,18 +131,37 @@ class KeyStatus:
     in_hooks: int = 0  # conversations whose state the state hooks keep
     unreadable: int = 0  # records whose header cannot be parsed
 
-    def lines(self, current: str | None = None) -> list[str]:
+    def lines(
+        self, current: str | None = None, source_of: Callable[[str], str] | None = None
+    ) -> list[str]:
+        """One line per key id; with ``source_of`` (key id -> source name), each line names its
+        source and a last line says how many records are on the current key's source."""
+
+        def named(key_id: str) -> str:
+            return f" [{source_of(key_id)}]" if source_of is not None else ""
+
         out = []
         for key_id in sorted(set(self.states) | set(self.titles)):
             mark = " (current)" if key_id == current else ""
             out.append(
-                f"{key_id}{mark}: {self.states[key_id]} states, {self.titles[key_id]} titles"
+                f"{key_id}{named(key_id)}{mark}: {self.states[key_id]} states, "
+                f"{self.titles[key_id]} titles"
             )
         if current is not None and current not in self.states and current not in self.titles:
-            out.append(f"{current} (current): 0 states, 0 titles")
+            out.append(f"{current}{named(current)} (current): 0 states, 0 titles")
         out.append(f"states kept by state hooks: {self.in_hooks}")
         if self.unreadable:
             out.append(f"unreadable records: {self.unreadable}")
+        if source_of is not None and current is not None:
+            target = source_of(current)
+            total = sum(self.states.values()) + sum(self.titles.values())
+            done = sum(
+                n
+                for counter in (self.states, self.titles)
+                for key_id, n in counter.items()
+                if source_of(key_id) == target
+            )
+            out.append(f"records on {target} keys: {done} of {total}")
         return out
 
 

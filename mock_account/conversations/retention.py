@@ -11,7 +11,13 @@ With enterprise state hooks the sweep removes only the entry: ``deleteConversati
 called, the state the hook keeps is the customer's business (its own retention rules apply).
 
 Time is always passed in (``now``), so the sweep is tested without waiting. A conversation used
-between the listing and its deletion is re-checked just before it is deleted.
+between the listing and its deletion is re-checked just before it is deleted. Deleting a
+conversation removes its idempotency records too, and each sweep also removes every idempotency
+record past its expiry (``purge_expired``).
+
+The server and the demo run the sweep themselves (``start_sweeper``, every hour by default;
+``DEFAULT_SWEEP_INTERVAL_S``), logging what each sweep removed; ``mock-account sweep`` is for
+operators.
 """
 
 from __future__ import annotations
@@ -23,7 +29,12 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
-from mock_account.stores import ConversationEntry, ConversationStore, StoreError
+from mock_account.stores import (
+    ConversationEntry,
+    ConversationStore,
+    IdempotencyRecords,
+    StoreError,
+)
 from mock_account.users import User
 
 if TYPE_CHECKING:
@@ -32,6 +43,34 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 DEFAULT_DAYS: dict[str, float | None] = {"free": 7.0, "paid": None}
+DEFAULT_SWEEP_INTERVAL_S = 3600.0
+NO_LIMIT_WORDS = ("none", "unlimited", "never")
+
+
+def parse_days(text: str) -> float | None:
+    """A retention in days from text: a positive number, or ``none`` for no limit."""
+    if text.strip().lower() in NO_LIMIT_WORDS:
+        return None
+    try:
+        value = float(text)
+    except ValueError:
+        raise ValueError(f"not a number of days: {text!r}") from None
+    if not value > 0 or value == float("inf"):
+        raise ValueError(f"days must be a positive number or 'none', got {text!r}")
+    return value
+
+
+def parse_interval(text: str) -> float:
+    """A sweep interval in seconds from text; ``off`` (or 0) turns the sweeper off (0.0)."""
+    if text.strip().lower() in ("off", "no", "false", "0"):
+        return 0.0
+    try:
+        value = float(text)
+    except ValueError:
+        raise ValueError(f"not a number of seconds: {text!r}") from None
+    if not value > 0 or value == float("inf"):
+        raise ValueError(f"the sweep interval must be a positive number of seconds, got {text!r}")
+    return value
 
 
 @dataclass(frozen=True)
@@ -66,6 +105,13 @@ class SweepReport:
 
     deleted: list[tuple[str, str]] = field(default_factory=list)
     kept: int = 0
+    purged: int = 0  # idempotency records past their expiry
+
+    def summary(self) -> str:
+        return (
+            f"{len(self.deleted)} conversation(s) deleted, {self.kept} kept, "
+            f"{self.purged} expired idempotency record(s) removed"
+        )
 
 
 def _plans(users: list[User]) -> Callable[[ConversationEntry], str | None]:
@@ -103,6 +149,8 @@ def sweep(
             continue
         if store.delete(fresh.account, fresh.convid):
             report.deleted.append((fresh.account, fresh.convid))
+    if isinstance(store, IdempotencyRecords):
+        report.purged = store.purge_expired(now)
     return report
 
 
@@ -127,8 +175,7 @@ def start_sweeper(
             except StoreError as exc:  # the store may come back: try again next interval
                 log.warning("retention sweep failed: %s", exc)
                 continue
-            if report.deleted:
-                log.info("retention sweep deleted %d conversation(s)", len(report.deleted))
+            log.info("retention sweep: %s", report.summary())
 
     thread = threading.Thread(target=loop, name="retention-sweeper", daemon=True)
     thread.start()

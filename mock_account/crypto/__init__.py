@@ -3,7 +3,8 @@
 - ``StateCipher`` encrypts and decrypts records bound to a conversation, owner and purpose.
 - Key sources: ``Keyring`` (managed keys, kept in a 0600 JSON file by ``load_or_create_keyring``
   and ``rotate_keyring_file``) and ``EnterpriseKeySource`` (keys from the customer's key hook,
-  kept in memory only).
+  kept in memory only); ``MigratingKeys`` joins the two while records move from one to the
+  other (the new one encrypts, both decrypt).
 - ``record_info`` / ``record_key_id`` describe a stored record without opening it; the record
   format is documented in ``mock_account.crypto.records``.
 - Errors: ``InvalidRecord`` (opaque, every bad record) and ``KeyringError`` (readable).
@@ -17,7 +18,7 @@ from mock_account.crypto.keyfile import (
     load_or_create_keyring,
     rotate_keyring_file,
 )
-from mock_account.crypto.keys import KEY_SIZE, Keyring, KeySource
+from mock_account.crypto.keys import KEY_SIZE, Keyring, KeySource, MigratingKeys
 from mock_account.crypto.records import FORMAT_VERSION, RecordInfo, record_info, record_key_id
 
 __all__ = [
@@ -30,6 +31,7 @@ __all__ = [
     "KeySource",
     "Keyring",
     "KeyringError",
+    "MigratingKeys",
     "Purpose",
     "RecordInfo",
     "StateCipher",

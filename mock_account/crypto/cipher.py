@@ -10,6 +10,11 @@ For a record of conversation ``convid`` under account key ``K`` (key id ``kid``)
   length and its UTF-8 bytes.  Length prefixes make the encoding unambiguous, so a record only
   opens for the exact conversation, owner, purpose, key id and format it was written for.
 
+Lookup keys (``lookup_keys``): an HMAC-SHA256 of a name under
+``HKDF-SHA256(ikm=K, info=b"search2o-state/v1|lookup")``, hex. They let the server find a record by
+a name the client chose (an ``Idempotency-Key``) without storing that name: without the account key
+nobody can tell which name a lookup key stands for, nor test a guess.
+
 ``owner`` is compared byte for byte: callers pass the owner in the one canonical form the server
 uses for identities.  Errors: a bad record is :class:`InvalidRecord`; a key source that fails is
 :class:`KeyringError` (propagated, never turned into ``InvalidRecord``); bad arguments are
@@ -19,6 +24,8 @@ uses for identities.  Errors: a bad record is :class:`InvalidRecord`; a key sour
 from __future__ import annotations
 
 import functools
+import hashlib
+import hmac
 import os
 from collections.abc import Callable
 from typing import Literal, get_args
@@ -29,7 +36,7 @@ from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
 from mock_account.crypto.errors import InvalidRecord
-from mock_account.crypto.keys import KEY_SIZE, KeySource
+from mock_account.crypto.keys import KEY_SIZE, KeySource, listed_key_ids
 from mock_account.crypto.records import (
     NONCE_SIZE,
     build_record,
@@ -38,9 +45,10 @@ from mock_account.crypto.records import (
     record_key_id,
 )
 
-Purpose = Literal["state", "title"]
+Purpose = Literal["state", "title", "idempotency"]
 PURPOSES: tuple[str, ...] = get_args(Purpose)
 CONVERSATION_INFO_PREFIX = b"search2o-state/v1|conv|"
+LOOKUP_INFO = b"search2o-state/v1|lookup"
 DEFAULT_CACHE_SIZE = 4096
 
 
@@ -52,6 +60,19 @@ def derive_conversation_key(account_key: bytes, convid: str) -> bytes:
         salt=None,  # the account key is uniformly random, so HKDF needs no salt (RFC 5869 §3.1)
         info=CONVERSATION_INFO_PREFIX + convid.encode("utf-8"),
     ).derive(account_key)
+
+
+def derive_lookup_key(account_key: bytes) -> bytes:
+    """The 32-byte HMAC key of lookup keys, derived from an account key."""
+    return HKDF(algorithm=hashes.SHA256(), length=KEY_SIZE, salt=None, info=LOOKUP_INFO).derive(
+        account_key
+    )
+
+
+def _known_key_ids(keys: KeySource) -> tuple[str, ...]:
+    """The ids a source can give keys for, current first."""
+    current = keys.current_key_id()
+    return (current, *[k for k in reversed(listed_key_ids(keys)) if k != current])
 
 
 def _length_prefixed(*fields: bytes) -> bytes:
@@ -100,6 +121,9 @@ class StateCipher:
         self._aead: Callable[[str, bytes, str], AESGCM] = functools.lru_cache(maxsize=cache_size)(
             self._new_aead
         )
+        self._lookup_key: Callable[[str, bytes], bytes] = functools.lru_cache(maxsize=64)(
+            lambda key_id, account_key: derive_lookup_key(account_key)
+        )
 
     @property
     def keys(self) -> KeySource:
@@ -134,6 +158,20 @@ class StateCipher:
         except InvalidTag:
             # Opaque on purpose: no chained cause, nothing that tells why it failed.
             raise InvalidRecord() from None
+
+    def lookup_keys(self, name: bytes) -> list[str]:
+        """The lookup key of ``name`` under every key the source knows, the current key's first.
+
+        A record is written under the first; a reader tries them all, so records written before
+        a key rotation are still found.
+        """
+        if not isinstance(name, bytes | bytearray | memoryview):
+            raise TypeError(f"a lookup name must be bytes, not {type(name).__name__}")
+        found: list[str] = []
+        for key_id in _known_key_ids(self._keys):
+            mac_key = self._lookup_key(key_id, self._keys.key(key_id))
+            found.append(hmac.new(mac_key, bytes(name), hashlib.sha256).hexdigest())
+        return found
 
     def needs_reencryption(self, blob: bytes) -> bool:
         """True when the record is not under the current key (rotation should rewrite it)."""

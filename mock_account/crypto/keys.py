@@ -130,3 +130,60 @@ class Keyring:
 
     def __repr__(self) -> str:
         return f"Keyring(key_ids={list(self._ids)!r})"
+
+
+def listed_key_ids(keys: KeySource) -> tuple[str, ...]:
+    """The ids a source can give keys for, oldest first (the current one alone if it cannot
+    list them)."""
+    listed = getattr(keys, "key_ids", None) or getattr(keys, "key_names", None)
+    return tuple(listed) if listed else (keys.current_key_id(),)
+
+
+class MigratingKeys:
+    """Two key sources during a move from one to the other (managed keys <-> a key hook).
+
+    New records are encrypted under the current key of ``new``; a record opens under whichever
+    source knows its key id, so every conversation stays readable while ``keys migrate``
+    re-encrypts the old ones. The two sources must not share a key id (a record names only its
+    key id, so a shared one would be ambiguous): that is refused with :class:`KeyringError`.
+    Implements :class:`KeySource`.
+    """
+
+    __slots__ = ("new", "old", "_new_ids", "_old_ids")
+
+    def __init__(self, new: KeySource, old: KeySource) -> None:
+        for name, source in (("new", new), ("old", old)):
+            if not isinstance(source, KeySource):
+                raise KeyringError(f"the {name} key source must provide current_key_id and key")
+        self.new = new
+        self.old = old
+        self._new_ids = listed_key_ids(new)
+        self._old_ids = listed_key_ids(old)
+        shared = sorted(set(self._new_ids) & set(self._old_ids))
+        if shared:
+            raise KeyringError(
+                f"key id {shared[0]!r} is in both key sources; rename the enterprise key name "
+                "so that records of the two sources can be told apart"
+            )
+
+    @property
+    def key_ids(self) -> tuple[str, ...]:
+        """Ids of both sources, the old source's first; the last is current."""
+        return (*self._old_ids, *self._new_ids)
+
+    def source_of(self, key_id: str) -> str:
+        """``"new"``, ``"old"`` or ``"unknown"``: which source a record's key id belongs to."""
+        if key_id in self._new_ids:
+            return "new"
+        return "old" if key_id in self._old_ids else "unknown"
+
+    def current_key_id(self) -> str:
+        return self.new.current_key_id()
+
+    def key(self, key_id: str) -> bytes:
+        if key_id in self._old_ids and key_id not in self._new_ids:
+            return self.old.key(key_id)
+        return self.new.key(key_id)
+
+    def __repr__(self) -> str:
+        return f"MigratingKeys(new={self.new!r}, old={self.old!r})"

@@ -10,8 +10,10 @@ concurrent saves of any of them. Every backend also keeps the HTTP layer's idemp
 from mock_account.stores.base import (
     ConversationEntry,
     ConversationStore,
+    IdempotencyRecord,
     IdempotencyRecords,
     StoredState,
+    check_idempotency_record,
 )
 from mock_account.stores.errors import (
     InvalidCursor,
@@ -26,6 +28,7 @@ from mock_account.stores.factory import open_store
 __all__ = [
     "ConversationEntry",
     "ConversationStore",
+    "IdempotencyRecord",
     "IdempotencyRecords",
     "InvalidCursor",
     "StoreConfigError",
@@ -33,6 +36,7 @@ __all__ = [
     "StoreUnavailable",
     "StoredState",
     "VersionConflict",
+    "check_idempotency_record",
     "open_store",
     "unavailable_message",
 ]

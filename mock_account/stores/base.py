@@ -68,22 +68,63 @@ class CommitRequest:
 CommitOutcome = ConversationEntry | Exception
 
 
+@dataclass(frozen=True)
+class IdempotencyRecord:
+    """One remembered record of the HTTP layer's ``Idempotency-Key``.
+
+    ``record`` is opaque to the store (the server seals it before it gets here); ``convid`` is the
+    conversation it answered (empty for a claim, or an answer that started none), so deleting the
+    conversation removes it; after ``expires`` it counts as absent and may be replaced.
+    """
+
+    account: str
+    convid: str
+    record: bytes
+    expires: datetime
+
+    def expired(self, now: datetime) -> bool:
+        return now >= self.expires
+
+
 class IdempotencyRecords(ABC):
-    """Insert-if-absent records of answers (the HTTP layer's ``Idempotency-Key``).
+    """Insert-if-absent records of answers (the HTTP layer's ``Idempotency-Key``), with expiry.
 
     Every backend keeps them next to its conversations (same connection, same durability), so
-    the backends implement both contracts; the conversation service never sees these.
+    the backends implement both contracts; the conversation service never sees these. Deleting a
+    conversation (``ConversationStore.delete``) removes the records that name it.
     """
 
     @abstractmethod
     def remember(
-        self, key: str, request_hash: str, response: bytes, now: datetime
-    ) -> tuple[str, bytes] | None:
-        """Record an idempotent response: ``None`` if newly stored, else what was stored first."""
+        self, key: str, record: IdempotencyRecord, now: datetime
+    ) -> IdempotencyRecord | None:
+        """Store ``record`` under ``key``: ``None`` if stored, else the live record kept there.
+
+        A record expired at ``now`` is replaced (an abandoned claim is taken over). The check and
+        the write are one atomic step. ``record.expires`` must be later than ``now``.
+        """
 
     @abstractmethod
-    def recall(self, key: str) -> tuple[str, bytes] | None:
-        """The ``(request_hash, response)`` remembered under ``key``, if any."""
+    def recall(self, key: str, now: datetime) -> IdempotencyRecord | None:
+        """The record under ``key`` unless there is none or it expired at ``now``."""
+
+    @abstractmethod
+    def forget(self, key: str) -> bool:
+        """Remove the record under ``key``; ``False`` if there was none."""
+
+    @abstractmethod
+    def purge_expired(self, now: datetime) -> int:
+        """Remove every record expired at ``now``; how many were removed."""
+
+
+def check_idempotency_record(record: IdempotencyRecord, now: datetime) -> None:
+    """``ValueError`` unless ``record`` can be stored at ``now``."""
+    if not isinstance(record.record, bytes | bytearray | memoryview):
+        raise TypeError(f"an idempotency record is bytes, not {type(record.record).__name__}")
+    if record.expires.tzinfo is None or now.tzinfo is None:
+        raise ValueError("idempotency times must be timezone-aware")
+    if record.expires <= now:
+        raise ValueError("an idempotency record must expire after it is stored")
 
 
 class ConversationStore(ABC):
@@ -171,7 +212,10 @@ class ConversationStore(ABC):
 
     @abstractmethod
     def delete(self, account: str, convid: str) -> bool:
-        """Remove the entry and its state; ``False`` if there was nothing to remove."""
+        """Remove the entry, its state and the idempotency records naming it.
+
+        ``False`` if there was no entry to remove (records naming it are removed all the same).
+        """
 
     @abstractmethod
     def list_pinned(self, account: str, owner: str) -> list[ConversationEntry]:

@@ -34,6 +34,7 @@ from mock_account.stores.base import (
     CommitRequest,
     ConversationEntry,
     ConversationStore,
+    IdempotencyRecord,
     IdempotencyRecords,
     StoredState,
 )
@@ -304,12 +305,18 @@ class BatchingStore(ConversationStore, IdempotencyRecords):
         return self.inner
 
     def remember(
-        self, key: str, request_hash: str, response: bytes, now: datetime
-    ) -> tuple[str, bytes] | None:
-        return self._records().remember(key, request_hash, response, now)
+        self, key: str, record: IdempotencyRecord, now: datetime
+    ) -> IdempotencyRecord | None:
+        return self._records().remember(key, record, now)
 
-    def recall(self, key: str) -> tuple[str, bytes] | None:
-        return self._records().recall(key)
+    def recall(self, key: str, now: datetime) -> IdempotencyRecord | None:
+        return self._records().recall(key, now)
+
+    def forget(self, key: str) -> bool:
+        return self._records().forget(key)
+
+    def purge_expired(self, now: datetime) -> int:
+        return self._records().purge_expired(now)
 
     def check_integrity(self) -> list[str]:
         return self.inner.check_integrity()

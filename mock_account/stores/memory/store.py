@@ -11,8 +11,10 @@ from mock_account.stores.base import (
     CommitRequest,
     ConversationEntry,
     ConversationStore,
+    IdempotencyRecord,
     IdempotencyRecords,
     StoredState,
+    check_idempotency_record,
 )
 from mock_account.stores.codec import decode_cursor, encode_cursor, is_after_cursor, sort_key, utc
 from mock_account.stores.errors import VersionConflict
@@ -27,7 +29,7 @@ class MemoryStore(ConversationStore, IdempotencyRecords):
         self._lock = threading.Lock()
         self._entries: dict[_Key, ConversationEntry] = {}
         self._blobs: dict[_Key, bytes | None] = {}
-        self._idempotency: dict[str, tuple[str, bytes, datetime]] = {}
+        self._idempotency: dict[str, IdempotencyRecord] = {}
 
     def commit(self, request: CommitRequest) -> ConversationEntry:
         r = request
@@ -115,6 +117,12 @@ class MemoryStore(ConversationStore, IdempotencyRecords):
     def delete(self, account: str, convid: str) -> bool:
         with self._lock:
             self._blobs.pop((account, convid), None)
+            for key in [
+                k
+                for k, r in self._idempotency.items()
+                if r.account == account and r.convid == convid
+            ]:
+                del self._idempotency[key]
             return self._entries.pop((account, convid), None) is not None
 
     def _owned(self, account: str, owner: str, pinned: bool) -> list[ConversationEntry]:
@@ -148,20 +156,36 @@ class MemoryStore(ConversationStore, IdempotencyRecords):
         return iter([e for e in snapshot if account is None or e.account == account])
 
     def remember(
-        self, key: str, request_hash: str, response: bytes, now: datetime
-    ) -> tuple[str, bytes] | None:
+        self, key: str, record: IdempotencyRecord, now: datetime
+    ) -> IdempotencyRecord | None:
+        now = utc(now, "now")
+        check_idempotency_record(record, now)
+        with self._lock:
+            stored = self._idempotency.get(key)
+            if stored is not None and not stored.expired(now):
+                return stored
+            self._idempotency[key] = dataclasses.replace(
+                record, record=bytes(record.record), expires=utc(record.expires, "expires")
+            )
+            return None
+
+    def recall(self, key: str, now: datetime) -> IdempotencyRecord | None:
         now = utc(now, "now")
         with self._lock:
             stored = self._idempotency.get(key)
-            if stored is not None:
-                return stored[0], stored[1]
-            self._idempotency[key] = (request_hash, bytes(response), now)
-            return None
+        return None if stored is None or stored.expired(now) else stored
 
-    def recall(self, key: str) -> tuple[str, bytes] | None:
+    def forget(self, key: str) -> bool:
         with self._lock:
-            stored = self._idempotency.get(key)
-        return None if stored is None else (stored[0], stored[1])
+            return self._idempotency.pop(key, None) is not None
+
+    def purge_expired(self, now: datetime) -> int:
+        now = utc(now, "now")
+        with self._lock:
+            gone = [k for k, r in self._idempotency.items() if r.expired(now)]
+            for key in gone:
+                del self._idempotency[key]
+        return len(gone)
 
     def check_integrity(self) -> list[str]:
         with self._lock:

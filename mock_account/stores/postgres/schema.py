@@ -56,6 +56,24 @@ MIGRATIONS: list[tuple[int, tuple[str, ...]]] = [
     ),
     # The agent of the latest saved run, so routing a follow-up needs no decryption.
     (2, ("ALTER TABLE {s}.entries ADD COLUMN last_agent text NOT NULL DEFAULT ''",)),
+    # Idempotency records sealed by the server, with the conversation they answered (deleted with
+    # it) and an expiry. The old table held answers in plaintext: it is dropped, not converted; a
+    # retry of a request answered before the upgrade runs again.
+    (
+        3,
+        (
+            "DROP TABLE {s}.idempotency",
+            """CREATE TABLE {s}.idempotency (
+                key text PRIMARY KEY,
+                account text COLLATE "C" NOT NULL,
+                convid text COLLATE "C" NOT NULL,
+                record bytea NOT NULL,
+                expires timestamptz NOT NULL
+            )""",
+            "CREATE INDEX idempotency_by_conversation ON {s}.idempotency (account, convid)",
+            "CREATE INDEX idempotency_by_expiry ON {s}.idempotency (expires)",
+        ),
+    ),
 ]
 
 LATEST = MIGRATIONS[-1][0]

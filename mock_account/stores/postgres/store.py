@@ -21,8 +21,10 @@ from mock_account.stores.base import (
     CommitRequest,
     ConversationEntry,
     ConversationStore,
+    IdempotencyRecord,
     IdempotencyRecords,
     StoredState,
+    check_idempotency_record,
 )
 from mock_account.stores.codec import decode_cursor, encode_cursor, from_micros, utc
 from mock_account.stores.errors import (
@@ -70,9 +72,16 @@ _SQL = {
     "ORDER BY account, convid LIMIT %s",
     "iter_account": f"SELECT {_COLUMNS} FROM {{s}}.entries WHERE account = %s "
     "AND convid > %s ORDER BY convid LIMIT %s",
-    "remember": "INSERT INTO {s}.idempotency VALUES (%s, %s, %s, %s) "
-    "ON CONFLICT DO NOTHING RETURNING 1",
-    "recall": "SELECT request_hash, response FROM {s}.idempotency WHERE key = %s",
+    # Insert, or take over a record that expired: the conditional upsert is one atomic step,
+    # and no returned row means a live record is kept (read back with "recall").
+    "remember": "INSERT INTO {s}.idempotency AS i VALUES (%s, %s, %s, %s, %s) "
+    "ON CONFLICT (key) DO UPDATE SET account = excluded.account, convid = excluded.convid, "
+    "record = excluded.record, expires = excluded.expires WHERE i.expires <= %s RETURNING 1",
+    "recall": "SELECT account, convid, record, expires FROM {s}.idempotency "
+    "WHERE key = %s AND expires > %s",
+    "forget": "DELETE FROM {s}.idempotency WHERE key = %s",
+    "purge": "DELETE FROM {s}.idempotency WHERE expires <= %s",
+    "forget_conversation": "DELETE FROM {s}.idempotency WHERE account = %s AND convid = %s",
     "version": "SELECT max(version) FROM {s}.schema_version",
     "stale": "SELECT account, convid FROM {s}.entries "
     "WHERE last_used <> GREATEST(last_executed, last_read)",
@@ -325,7 +334,8 @@ class PostgresStore(ConversationStore, IdempotencyRecords):
 
     def delete(self, account: str, convid: str) -> bool:
         # The state goes with the entry: ON DELETE CASCADE.
-        with self._cursor() as cur:
+        with self._cursor(transaction=True) as cur:
+            cur.execute(self._sql["forget_conversation"], (account, convid))
             return cur.execute(self._sql["delete"], (account, convid)).rowcount == 1
 
     def list_pinned(self, account: str, owner: str) -> list[ConversationEntry]:
@@ -362,17 +372,34 @@ class PostgresStore(ConversationStore, IdempotencyRecords):
             position = (last.account, last.convid) if account is None else (account, last.convid)
 
     def remember(
-        self, key: str, request_hash: str, response: bytes, now: datetime
-    ) -> tuple[str, bytes] | None:
+        self, key: str, record: IdempotencyRecord, now: datetime
+    ) -> IdempotencyRecord | None:
         t = utc(now, "now")
-        with self._cursor() as cur:
-            if cur.execute(self._sql["remember"], (key, request_hash, response, t)).fetchone():
-                return None
-        return self.recall(key)
+        check_idempotency_record(record, t)
+        params = (key, record.account, record.convid, bytes(record.record), record.expires, t)
+        while True:
+            with self._cursor() as cur:
+                if cur.execute(self._sql["remember"], params).fetchone():
+                    return None
+            kept = self.recall(key, t)
+            if kept is not None:
+                return kept
+            # Expired or forgotten between the two statements: try again.
 
-    def recall(self, key: str) -> tuple[str, bytes] | None:
-        rows = self._rows("recall", (key,))
-        return (rows[0][0], bytes(rows[0][1])) if rows else None
+    def recall(self, key: str, now: datetime) -> IdempotencyRecord | None:
+        rows = self._rows("recall", (key, utc(now, "now")))
+        if not rows:
+            return None
+        account, convid, record, expires = rows[0]
+        return IdempotencyRecord(account, convid, bytes(record), expires.astimezone(UTC))
+
+    def forget(self, key: str) -> bool:
+        with self._cursor() as cur:
+            return cur.execute(self._sql["forget"], (key,)).rowcount == 1
+
+    def purge_expired(self, now: datetime) -> int:
+        with self._cursor() as cur:
+            return cur.execute(self._sql["purge"], (utc(now, "now"),)).rowcount
 
     def check_integrity(self) -> list[str]:
         problems: list[str] = []

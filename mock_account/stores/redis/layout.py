@@ -25,6 +25,11 @@ def conv_keys(prefix: str, account: str, convid: str) -> list[str]:
     return [f"{tag}:entry", f"{tag}:state"]
 
 
+def conv_idempotency_key(prefix: str, account: str, convid: str) -> str:
+    """The set of idempotency keys naming a conversation (in the conversation's slot)."""
+    return f"{prefix}:conv:{{{q(account)}/{q(convid)}}}:idem"
+
+
 def user_keys(prefix: str, account: str, owner: str) -> list[str]:
     """``[recent, pinned, revs]`` index keys of one user, in one slot."""
     tag = f"{prefix}:user:{{{q(account)}/{q(owner)}}}"

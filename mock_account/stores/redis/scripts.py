@@ -78,11 +78,11 @@ return redis.call('HGETALL', KEYS[1])
 """
 )
 
-# KEYS: entry, state. Returns the entry as it was before deletion.
+# KEYS: entry, state, idempotency set. Returns the entry as it was before deletion.
 DELETE = """
 local entry = redis.call('HGETALL', KEYS[1])
+redis.call('DEL', KEYS[1], KEYS[2], KEYS[3])
 if #entry == 0 then return nil end
-redis.call('DEL', KEYS[1], KEYS[2])
 return entry
 """
 
@@ -109,10 +109,35 @@ redis.call('ZREM', KEYS[2], ARGV[1])
 return 1
 """
 
-# KEYS: idempotency hash. ARGV: request_hash, response, now. Returns nil when newly stored.
+# KEYS: idempotency hash. ARGV: account, convid, record, expires, now (microseconds), ttl (ms).
+# Stores the record unless a live one is there (returned as account, convid, record, expires).
+# The key also expires by itself ttl ms later (server time), so an idle store is cleaned too.
 REMEMBER = """
-local stored = redis.call('HMGET', KEYS[1], 'request_hash', 'response')
-if stored[1] then return stored end
-redis.call('HSET', KEYS[1], 'request_hash', ARGV[1], 'response', ARGV[2], 'created', ARGV[3])
+local stored = redis.call('HMGET', KEYS[1], 'account', 'convid', 'record', 'expires')
+if stored[3] and tonumber(stored[4]) > tonumber(ARGV[5]) then return stored end
+redis.call('DEL', KEYS[1])
+redis.call('HSET', KEYS[1], 'account', ARGV[1], 'convid', ARGV[2], 'record', ARGV[3],
+           'expires', ARGV[4])
+redis.call('PEXPIRE', KEYS[1], ARGV[6])
+return nil
+"""
+
+# KEYS: the conversation's set of idempotency keys. ARGV: idempotency key, ttl (ms). The set
+# lives as long as the longest-lived record it names.
+NOTE_IDEMPOTENCY = """
+local ttl = redis.call('PTTL', KEYS[1])
+redis.call('SADD', KEYS[1], ARGV[1])
+if ttl < tonumber(ARGV[2]) then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+return 1
+"""
+
+# KEYS: idempotency hash. ARGV: now (microseconds). Deletes the record if it expired by then
+# and returns its account and convid (nil otherwise).
+PURGE = """
+local found = redis.call('HMGET', KEYS[1], 'expires', 'account', 'convid')
+if found[1] and tonumber(found[1]) <= tonumber(ARGV[1]) then
+  redis.call('DEL', KEYS[1])
+  return {found[2], found[3]}
+end
 return nil
 """

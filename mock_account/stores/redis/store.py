@@ -7,7 +7,8 @@ Key layout (``P`` is the store's prefix, components are percent-encoded)::
     P:user:{account/owner}:recent    sorted set of unpinned convids, score = last_used
     P:user:{account/owner}:pinned    sorted set of pinned convids, score = last_used
     P:user:{account/owner}:revs      hash: convid -> rev it was indexed at
-    P:idem:{key}                     hash: request_hash, response, created
+    P:conv:{account/convid}:idem     set: idempotency keys of records naming the conversation
+    P:idem:{key}                     hash: account, convid, record, expires (with a TTL)
 
 The hash tags keep a conversation's keys (and a user's keys) in one cluster slot, so each script
 touches a single slot. The entry is the truth; the user's index is updated right after each change,
@@ -22,6 +23,7 @@ import re
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from datetime import datetime
+from urllib.parse import unquote
 
 import redis
 from redis.backoff import NoBackoff
@@ -32,10 +34,12 @@ from mock_account.stores.base import (
     CommitRequest,
     ConversationEntry,
     ConversationStore,
+    IdempotencyRecord,
     IdempotencyRecords,
     StoredState,
+    check_idempotency_record,
 )
-from mock_account.stores.codec import decode_cursor, encode_cursor, to_micros
+from mock_account.stores.codec import decode_cursor, encode_cursor, from_micros, to_micros
 from mock_account.stores.errors import (
     StoreConfigError,
     StoreError,
@@ -47,6 +51,7 @@ from mock_account.stores.redis.index import UserIndex
 from mock_account.stores.redis.layout import (
     Fields,
     as_fields,
+    conv_idempotency_key,
     conv_keys,
     entry_of,
     idempotency_key,
@@ -56,7 +61,7 @@ from mock_account.stores.redis.layout import (
 log = logging.getLogger(__name__)
 PREFIX_RE = re.compile(r"[A-Za-z0-9_.:-]{1,64}")
 _BATCH = 200
-_SCRIPTS = ("COMMIT", "UPDATE", "REPLACE", "DELETE", "REMEMBER")
+_SCRIPTS = ("COMMIT", "UPDATE", "REPLACE", "DELETE", "REMEMBER", "NOTE_IDEMPOTENCY", "PURGE")
 
 
 def _filled(outcomes: list[CommitOutcome | None]) -> list[CommitOutcome]:
@@ -64,6 +69,12 @@ def _filled(outcomes: list[CommitOutcome | None]) -> list[CommitOutcome]:
     if missing:
         raise AssertionError(f"batch requests {missing} got no outcome")
     return [o for o in outcomes if o is not None]
+
+
+def _idempotency_record(found: list[bytes]) -> IdempotencyRecord:
+    return IdempotencyRecord(
+        found[0].decode(), found[1].decode(), found[2], from_micros(int(found[3]))
+    )
 
 
 class RedisStore(ConversationStore, IdempotencyRecords):
@@ -229,13 +240,21 @@ class RedisStore(ConversationStore, IdempotencyRecords):
             raise VersionConflict.lost(convid, expected_version)
 
     def delete(self, account: str, convid: str) -> bool:
+        noted = conv_idempotency_key(self.prefix, account, convid)
         with self._errors():
-            fields = as_fields(
-                self._scripts["DELETE"](keys=conv_keys(self.prefix, account, convid), args=[])
-            )
+            # The records live in slots of their own: read their keys, delete the conversation
+            # (and the set), then each record. A record a crash leaves behind expires by its TTL.
+            members = self._redis.smembers(noted)
+            keys = [*conv_keys(self.prefix, account, convid), noted]
+            fields = as_fields(self._scripts["DELETE"](keys=keys, args=[]))
             entry = entry_of(fields)
             if entry is not None:
                 self._index.remove(account, entry.owner, convid, fields[b"rev"])
+            if members:
+                pipe = self._redis.pipeline(transaction=False)
+                for member in members:
+                    pipe.delete(idempotency_key(self.prefix, member.decode()))
+                pipe.execute()
         return entry is not None
 
     # -- listing ---------------------------------------------------------------------------------
@@ -281,19 +300,62 @@ class RedisStore(ConversationStore, IdempotencyRecords):
     # -- idempotency, health ---------------------------------------------------------------------
 
     def remember(
-        self, key: str, request_hash: str, response: bytes, now: datetime
-    ) -> tuple[str, bytes] | None:
+        self, key: str, record: IdempotencyRecord, now: datetime
+    ) -> IdempotencyRecord | None:
+        check_idempotency_record(record, now)
+        expires = to_micros(record.expires, "expires")
+        t = to_micros(now, "now")
+        ttl_ms = max(1, -(-(expires - t) // 1000))
         with self._errors():
+            if record.convid:
+                # Noted first: a record is never left without its conversation knowing of it.
+                self._scripts["NOTE_IDEMPOTENCY"](
+                    keys=[conv_idempotency_key(self.prefix, record.account, record.convid)],
+                    args=[key, ttl_ms],
+                )
             stored = self._scripts["REMEMBER"](
                 keys=[idempotency_key(self.prefix, key)],
-                args=[request_hash, response, to_micros(now, "now")],
+                args=[record.account, record.convid, bytes(record.record), expires, t, ttl_ms],
             )
-        return None if stored is None else (stored[0].decode(), stored[1])
+        return None if stored is None else _idempotency_record(stored)
 
-    def recall(self, key: str) -> tuple[str, bytes] | None:
+    def recall(self, key: str, now: datetime) -> IdempotencyRecord | None:
+        t = to_micros(now, "now")
         with self._errors():
-            found = self._redis.hmget(idempotency_key(self.prefix, key), "request_hash", "response")
-        return None if found[0] is None else (found[0].decode(), found[1])
+            found = self._redis.hmget(
+                idempotency_key(self.prefix, key), "account", "convid", "record", "expires"
+            )
+        if found[2] is None or int(found[3]) <= t:
+            return None
+        return _idempotency_record(found)
+
+    def forget(self, key: str) -> bool:
+        with self._errors():
+            return bool(self._redis.delete(idempotency_key(self.prefix, key)))
+
+    def purge_expired(self, now: datetime) -> int:
+        """Records expired at ``now`` (Redis drops them itself by TTL; this serves an injected
+        clock ahead of the server's)."""
+        t = to_micros(now, "now")
+        removed = 0
+        with self._errors():
+            keys = list(self._redis.scan_iter(match=f"{self.prefix}:idem:*", count=_BATCH))
+            for start in range(0, len(keys), _BATCH):
+                pipe = self._redis.pipeline(transaction=False)
+                chunk = keys[start : start + _BATCH]
+                for key in chunk:
+                    self._scripts["PURGE"](keys=[key], args=[t], client=pipe)
+                purged = [(k, r) for k, r in zip(chunk, pipe.execute(), strict=True) if r]
+                removed += len(purged)
+                # Unnote them from their conversations (an emptied set goes by itself).
+                pipe = self._redis.pipeline(transaction=False)
+                for key, (account, convid) in purged:
+                    if convid:
+                        noted = conv_idempotency_key(self.prefix, account.decode(), convid.decode())
+                        name = unquote(key.decode().split("{", 1)[1].rsplit("}", 1)[0])
+                        pipe.srem(noted, name)
+                pipe.execute()
+        return removed
 
     def check_integrity(self) -> list[str]:
         with self._errors():

@@ -58,6 +58,8 @@ class SqliteConnections:
                 self.path, timeout=self._timeout, isolation_level=None, check_same_thread=False
             )
             conn.execute(f"PRAGMA synchronous={self._synchronous}")
+            # Deleted rows are overwritten with zeros, not left in free space of the file.
+            conn.execute("PRAGMA secure_delete=ON")
             self._local.conn = conn
             with self._all_lock:
                 self._all.append(conn)
@@ -81,6 +83,17 @@ class SqliteConnections:
                 raise
         finally:
             self._writer.release()
+
+    def checkpoint_truncate(self, busy_ms: int = 200) -> None:
+        """Copy the WAL into the file and empty it, waiting at most ``busy_ms`` for readers and
+        writers in the way (then it stops short: SQLite reports that as a result, not an error).
+        """
+        conn = self.conn()
+        conn.execute(f"PRAGMA busy_timeout={int(busy_ms)}")
+        try:
+            conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
+        finally:
+            conn.execute(f"PRAGMA busy_timeout={int(self._timeout * 1000)}")
 
     @contextmanager
     def errors(self) -> Iterator[None]:

@@ -49,6 +49,25 @@ MIGRATIONS: list[tuple[int, tuple[str, ...]]] = [
     ),
     # The agent of the latest saved run, so routing a follow-up needs no decryption.
     (2, ("ALTER TABLE entries ADD COLUMN last_agent TEXT NOT NULL DEFAULT ''",)),
+    # Idempotency records sealed by the server, with the conversation they answered (deleted with
+    # it) and an expiry. The old table held answers in plaintext: it is dropped, not converted
+    # (with secure_delete on, its pages are zeroed); a retry of a request answered before the
+    # upgrade runs again.
+    (
+        3,
+        (
+            "DROP TABLE idempotency",
+            """CREATE TABLE idempotency (
+                key TEXT PRIMARY KEY,
+                account TEXT NOT NULL,
+                convid TEXT NOT NULL,
+                record BLOB NOT NULL,
+                expires INTEGER NOT NULL
+            )""",
+            "CREATE INDEX idempotency_by_conversation ON idempotency (account, convid)",
+            "CREATE INDEX idempotency_by_expiry ON idempotency (expires)",
+        ),
+    ),
 ]
 
 LATEST = MIGRATIONS[-1][0]

@@ -9,6 +9,7 @@ and the write are one atomic step across threads and processes alike; other writ
 
 from __future__ import annotations
 
+import logging
 import sqlite3
 from collections.abc import Iterator, Sequence
 from datetime import datetime
@@ -19,13 +20,17 @@ from mock_account.stores.base import (
     CommitRequest,
     ConversationEntry,
     ConversationStore,
+    IdempotencyRecord,
     IdempotencyRecords,
     StoredState,
+    check_idempotency_record,
 )
 from mock_account.stores.codec import decode_cursor, encode_cursor, from_micros, to_micros
 from mock_account.stores.errors import StoreError, VersionConflict
 from mock_account.stores.sqlite import schema as sqlite_schema
 from mock_account.stores.sqlite.connections import SqliteConnections
+
+log = logging.getLogger(__name__)
 
 _COLUMNS = (
     "account, convid, owner, title, created, last_executed, last_read, pinned, state_version, "
@@ -49,6 +54,11 @@ _LOAD = (
     "FROM entries e LEFT JOIN states s ON s.account = e.account AND s.convid = e.convid "
     "WHERE e.account = ? AND e.convid = ?"
 )
+_RECALL = "SELECT account, convid, record, expires FROM idempotency WHERE key = ? AND expires > ?"
+
+
+def _idempotency_record(row: tuple) -> IdempotencyRecord:
+    return IdempotencyRecord(row[0], row[1], bytes(row[2]), from_micros(row[3]))
 
 
 def _entry(row: tuple) -> ConversationEntry:
@@ -195,9 +205,30 @@ class SqliteStore(ConversationStore, IdempotencyRecords):
                 raise VersionConflict.lost(convid, expected_version)
             self._put_blob(conn, (account, convid), blob)
 
+    def _scrub_wal(self) -> None:
+        """Copy the WAL into the file and empty it, so deleted rows do not linger in old frames.
+
+        Best effort, and quick: with a reader or writer in the way for more than a moment the
+        checkpoint stops short, and the frames are overwritten by later writes instead.
+        """
+        try:
+            self._db.checkpoint_truncate()
+        except sqlite3.Error as exc:  # the deletion itself is committed: only report this
+            log.warning(
+                "SQLite store %s: WAL checkpoint after a deletion failed: %s", self.path, exc
+            )
+
     def delete(self, account: str, convid: str) -> bool:
+        deleted = self._delete(account, convid)
+        self._scrub_wal()
+        return deleted
+
+    def _delete(self, account: str, convid: str) -> bool:
         with self._db.errors(), self._db.write() as conn:
             conn.execute("DELETE FROM states WHERE account = ? AND convid = ?", (account, convid))
+            conn.execute(
+                "DELETE FROM idempotency WHERE account = ? AND convid = ?", (account, convid)
+            )
             cur = conn.execute(
                 "DELETE FROM entries WHERE account = ? AND convid = ?", (account, convid)
             )
@@ -257,23 +288,38 @@ class SqliteStore(ConversationStore, IdempotencyRecords):
     # -- idempotency, health ---------------------------------------------------------------------
 
     def remember(
-        self, key: str, request_hash: str, response: bytes, now: datetime
-    ) -> tuple[str, bytes] | None:
+        self, key: str, record: IdempotencyRecord, now: datetime
+    ) -> IdempotencyRecord | None:
         t = to_micros(now, "now")
+        check_idempotency_record(record, now)
+        expires = to_micros(record.expires, "expires")
         with self._db.errors(), self._db.write() as conn:
-            row = conn.execute(
-                "SELECT request_hash, response FROM idempotency WHERE key = ?", (key,)
-            ).fetchone()
+            row = conn.execute(_RECALL, (key, t)).fetchone()
             if row is not None:
-                return row[0], bytes(row[1])
+                return _idempotency_record(row)
             conn.execute(
-                "INSERT INTO idempotency VALUES (?, ?, ?, ?)", (key, request_hash, response, t)
+                "INSERT INTO idempotency VALUES (?, ?, ?, ?, ?) ON CONFLICT (key) DO UPDATE SET "
+                "account = excluded.account, convid = excluded.convid, "
+                "record = excluded.record, expires = excluded.expires",
+                (key, record.account, record.convid, bytes(record.record), expires),
             )
             return None
 
-    def recall(self, key: str) -> tuple[str, bytes] | None:
-        row = self._read_one("SELECT request_hash, response FROM idempotency WHERE key = ?", (key,))
-        return None if row is None else (row[0], bytes(row[1]))
+    def recall(self, key: str, now: datetime) -> IdempotencyRecord | None:
+        row = self._read_one(_RECALL, (key, to_micros(now, "now")))
+        return None if row is None else _idempotency_record(row)
+
+    def forget(self, key: str) -> bool:
+        with self._db.errors(), self._db.write() as conn:
+            return conn.execute("DELETE FROM idempotency WHERE key = ?", (key,)).rowcount == 1
+
+    def purge_expired(self, now: datetime) -> int:
+        t = to_micros(now, "now")
+        with self._db.errors(), self._db.write() as conn:
+            removed = conn.execute("DELETE FROM idempotency WHERE expires <= ?", (t,)).rowcount
+        if removed:
+            self._scrub_wal()
+        return removed
 
     def check_integrity(self) -> list[str]:
         with self._db.errors():

@@ -4,15 +4,23 @@ from __future__ import annotations
 
 import threading
 from concurrent.futures import ThreadPoolExecutor
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
 
 from mock_account.api.errors import IdempotencyInProgress, IdempotencyKeyReused
 from mock_account.api.idempotency import IdempotencyGuard, request_hash
+from mock_account.crypto import (
+    Keyring,
+    StateCipher,
+    load_keyring_file,
+    load_or_create_keyring,
+    rotate_keyring_file,
+)
 from mock_account.deployment import Deployment
-from mock_account.stores import open_store
+from mock_account.stores.memory import MemoryStore
 
 EXEC = "/api/exec/execAgent"
 BODY = {"agentName": "InvoiceStatus", "inputs": {"query": "show the open invoice status"}}
@@ -101,61 +109,179 @@ def test_concurrent_duplicates_run_the_agent_once(
 
 
 NOW = datetime(2026, 3, 1, tzinfo=UTC)
+ACME, ADA = "acme", "a@acme.example"
 
 
-def guard(wait_s: float = 0.2) -> IdempotencyGuard:
-    return IdempotencyGuard(open_store("memory://"), lambda: NOW, wait_s=wait_s, poll_s=0.01)
+class Clock:
+    def __init__(self) -> None:
+        self.now = NOW
+
+    def __call__(self) -> datetime:
+        return self.now
+
+
+def guard(
+    wait_s: float = 0.2, clock: Clock | None = None, store: MemoryStore | None = None
+) -> IdempotencyGuard:
+    return IdempotencyGuard(
+        store or MemoryStore(),
+        StateCipher(Keyring.generate()),
+        clock or Clock(),
+        wait_s=wait_s,
+        ttl=timedelta(hours=24),
+        claim_ttl=timedelta(seconds=30),
+        poll_s=0.01,
+    )
+
+
+def died() -> bytes:
+    raise RuntimeError("the server died while the agent ran")
+
+
+def claim_and_die(g: IdempotencyGuard, wanted: str, key: str = "k") -> None:
+    """What a server that died mid-run leaves behind: a claim and no answer."""
+    with pytest.raises(RuntimeError):
+        g.run(ACME, ADA, key, wanted, died)
 
 
 def test_guard_waits_for_an_answer_another_process_is_computing() -> None:
-    g = guard(wait_s=5)
-    name = g.record_key("acme", "a@acme.example", "k")
+    store = MemoryStore()
+    g, other = guard(wait_s=5, store=store), guard(store=store)
+    other.cipher = g.cipher  # two workers of one account
     wanted = request_hash("/p", {"x": 1})
-    # Another worker claimed the key and answers a little later.
-    g.store.remember(f"{name}/claim", wanted, b"{}", NOW)
-    threading.Timer(0.1, g.store.remember, (f"{name}/answer", wanted, b'{"a":1}', NOW)).start()
-    ran = []
-    response, replayed = g.run(name, wanted, lambda: ran.append(1) or b"{}")
+    started, release = threading.Event(), threading.Event()
+
+    def slow() -> bytes:
+        started.set()
+        release.wait(5)
+        return b'{"a":1}'
+
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        first = pool.submit(other.run, ACME, ADA, "k", wanted, slow)
+        assert started.wait(5)
+        threading.Timer(0.1, release.set).start()
+        ran: list[int] = []
+        response, replayed = g.run(ACME, ADA, "k", wanted, lambda: ran.append(1) or b"{}")
+        assert first.result() == (b'{"a":1}', False)
     assert (response, replayed, ran) == (b'{"a":1}', True, [])
 
 
-def test_guard_refuses_with_409_when_the_first_never_answers() -> None:
+def test_guard_refuses_with_409_while_the_claim_is_live() -> None:
     g = guard()
-    name = g.record_key("acme", "a@acme.example", "k")
     wanted = request_hash("/p", {"x": 1})
-    g.store.remember(f"{name}/claim", wanted, b"{}", NOW)
+    claim_and_die(g, wanted)
     with pytest.raises(IdempotencyInProgress):
-        g.run(name, wanted, lambda: b"{}")
+        g.run(ACME, ADA, "k", wanted, lambda: b"{}")
+
+
+def test_an_abandoned_claim_is_taken_over_after_its_time_and_runs_once() -> None:
+    clock = Clock()
+    g = guard(clock=clock)
+    wanted = request_hash("/p", {"x": 1})
+    claim_and_die(g, wanted)
+    clock.now += timedelta(seconds=31)
+    runs: list[int] = []
+    assert g.run(ACME, ADA, "k", wanted, lambda: runs.append(1) or b"second") == (
+        b"second",
+        False,
+    )
+    assert g.run(ACME, ADA, "k", wanted, lambda: runs.append(1) or b"third") == (b"second", True)
+    assert runs == [1]
 
 
 def test_guard_refuses_another_request_on_a_claimed_key() -> None:
     g = guard()
-    name = g.record_key("acme", "a@acme.example", "k")
-    g.store.remember(f"{name}/claim", request_hash("/p", {"x": 1}), b"{}", NOW)
+    claim_and_die(g, request_hash("/p", {"x": 1}))
     with pytest.raises(IdempotencyKeyReused):
-        g.run(name, request_hash("/p", {"x": 2}), lambda: b"{}")
+        g.run(ACME, ADA, "k", request_hash("/p", {"x": 2}), lambda: b"{}")
 
 
-def test_guard_serves_the_first_answer_when_a_start_was_answered() -> None:
-    g = guard()
-    name = g.record_key("acme", "a@acme.example", "k")
+def test_guard_serves_the_first_answer_until_it_expires() -> None:
+    clock = Clock()
+    g = guard(clock=clock)
     wanted = request_hash("/p", {"x": 1})
-    assert g.run(name, wanted, lambda: b"first") == (b"first", False)
-    assert g.run(name, wanted, lambda: b"second") == (b"first", True)
+    assert g.run(ACME, ADA, "k", wanted, lambda: b"first") == (b"first", False)
+    clock.now += timedelta(hours=23, minutes=59)
+    assert g.run(ACME, ADA, "k", wanted, lambda: b"second") == (b"first", True)
+    clock.now += timedelta(minutes=1)
+    assert g.run(ACME, ADA, "k", wanted, lambda: b"third") == (b"third", False)
+    assert g.store.purge_expired(clock.now + timedelta(hours=24)) == 1  # only the last answer
 
 
-def test_in_progress_is_answered_409(
+def test_records_hold_neither_the_key_nor_the_answer_and_open_only_for_their_user() -> None:
+    g = guard()
+    wanted = request_hash("/p", {"x": 1})
+    answer = b'{"convid":"c-1","text":"I booked flight LH-Marker-77 to Berlin"}'
+    g.run(ACME, ADA, "order-Marker-55", wanted, lambda: answer)
+    records = dict(g.store._idempotency)
+    assert len(records) == 1  # the answer; its claim is gone
+    ((name, stored),) = records.items()
+    raw = name.encode() + stored.record
+    for needle in (b"order-Marker-55", b"LH-Marker-77", b"Berlin", ADA.encode()):
+        assert needle not in raw
+    assert stored.convid == "c-1" and stored.account == ACME
+    # Another user with the same key finds nothing of Ada's ...
+    assert g.run(ACME, "b@acme.example", "order-Marker-55", wanted, lambda: b"b") == (b"b", False)
+    # ... and Ada's record copied under Bob's name does not open: it is removed and Bob's runs.
+    bob = g.record_names(ACME, "b@acme.example", "other")[0]
+    g.store.remember(f"{bob}/answer", stored, NOW)
+    assert g.run(ACME, "b@acme.example", "other", wanted, lambda: b"bob") == (b"bob", False)
+
+
+def test_records_written_before_a_key_rotation_are_still_found(tmp_path: Path) -> None:
+    path = tmp_path / "keyring.json"
+    store = MemoryStore()
+    before = IdempotencyGuard(store, StateCipher(load_or_create_keyring(path)), Clock(), wait_s=1)
+    wanted = request_hash("/p", {"x": 1})
+    assert before.run(ACME, ADA, "k", wanted, lambda: b"first") == (b"first", False)
+    rotate_keyring_file(path)
+    after = IdempotencyGuard(store, StateCipher(load_keyring_file(path)), Clock(), wait_s=1)
+    assert after.run(ACME, ADA, "k", wanted, lambda: b"again") == (b"first", True)
+
+
+def test_in_progress_is_answered_409_then_taken_over(
     client: TestClient, deployment: Deployment, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     guard_of_app: IdempotencyGuard = client.app.state.idempotency  # type: ignore[attr-defined]
     monkeypatch.setattr(guard_of_app, "wait_s", 0.1)
+    frozen = Clock()
+    monkeypatch.setattr(guard_of_app, "clock", frozen)
     user = deployment.users.users[0]
-    name = guard_of_app.record_key(user.account, user.email, "stuck")
     wanted = request_hash(EXEC, {**BODY, "convid": None, "stream": False})
-    deployment.account.store.remember(f"{name}/claim", wanted, b"{}", NOW)
+    with pytest.raises(RuntimeError):
+        guard_of_app.run(user.account, user.email, "stuck", wanted, died)
     reply = client.post(EXEC, json=BODY, headers={"Idempotency-Key": "stuck"})
     assert reply.status_code == 409
     assert "has not answered yet" in reply.json()["error"]["message"]
+    frozen.now += guard_of_app.claim_ttl
+    taken = client.post(EXEC, json=BODY, headers={"Idempotency-Key": "stuck"})
+    assert taken.status_code == 200 and taken.json()["resultCode"] == "success"
+    assert "idempotent-replayed" not in taken.headers
+    assert runs_of(client, taken.json()["convid"]) == 1
+
+
+def test_deleting_the_conversation_removes_its_idempotency_records(
+    client: TestClient, deployment: Deployment
+) -> None:
+    first = client.post(EXEC, json=BODY, headers={"Idempotency-Key": "del-1"}).json()
+    store = deployment.account.store
+    assert [r.convid for r in store._idempotency.values()] == [first["convid"]]
+    deleted = client.post("/api/user/deleteConversation", json={"convid": first["convid"]})
+    assert deleted.status_code == 200
+    assert store._idempotency == {}
+    again = client.post(EXEC, json=BODY, headers={"Idempotency-Key": "del-1"})
+    assert "idempotent-replayed" not in again.headers
+    assert again.json()["convid"] != first["convid"]
+
+
+def test_guard_checks_its_arguments() -> None:
+    cipher = StateCipher(Keyring.generate())
+    with pytest.raises(ValueError, match="positive"):
+        IdempotencyGuard(MemoryStore(), cipher, Clock(), wait_s=0)
+    with pytest.raises(ValueError, match="positive time"):
+        IdempotencyGuard(MemoryStore(), cipher, Clock(), wait_s=1, ttl=timedelta(0))
+    with pytest.raises(TypeError, match="StateCipher"):
+        IdempotencyGuard(MemoryStore(), object(), Clock(), wait_s=1)  # type: ignore[arg-type]
 
 
 def test_request_hash_is_canonical() -> None:

@@ -112,6 +112,7 @@ def test_appended_bytes_fail_closed(cipher: StateCipher, blob: bytes, suffix: by
         {"owner": OTHER_OWNER},
         {"owner": OWNER.upper()},
         {"purpose": "title"},
+        {"purpose": "idempotency"},
         {"convid": OTHER_CONVID, "owner": OTHER_OWNER},
         # Moving a boundary between fields must not give the same associated data.
         {"convid": CONVID + "a", "owner": OWNER[1:]},
@@ -233,3 +234,24 @@ def test_conversation_keys_differ(keyring: Keyring) -> None:
     first = cipher.encrypt(PLAINTEXT, **CONTEXT)
     second = cipher.encrypt(PLAINTEXT, **{**CONTEXT, "convid": OTHER_CONVID})
     assert first[19:-16] != second[19:-16]
+
+
+def test_lookup_keys_are_keyed_and_stable(keyring: Keyring) -> None:
+    cipher = StateCipher(keyring)
+    name = b"acme\0alice@example.com\0order-42"
+    [first] = cipher.lookup_keys(name)
+    assert cipher.lookup_keys(name) == [first] == StateCipher(keyring).lookup_keys(name)
+    assert len(first) == 64 and b"order-42" not in first.encode()
+    assert cipher.lookup_keys(name + b"3") != [first]
+    # Without the account key the lookup key cannot be recomputed (another key, another hash).
+    assert StateCipher(Keyring([("k1", os.urandom(32))])).lookup_keys(name) != [first]
+    with pytest.raises(TypeError, match="bytes"):
+        cipher.lookup_keys("order-42")  # type: ignore[arg-type]
+
+
+def test_lookup_keys_after_a_rotation_come_current_first(keyring: Keyring) -> None:
+    name = b"acme\0alice@example.com\0order-42"
+    [old] = StateCipher(keyring).lookup_keys(name)
+    rotated = keyring.rotated("k2")
+    new, still_old = StateCipher(rotated).lookup_keys(name)
+    assert still_old == old and new != old

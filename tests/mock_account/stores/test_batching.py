@@ -24,7 +24,7 @@ from mock_account.stores import (
     VersionConflict,
     open_store,
 )
-from mock_account.stores.base import CommitOutcome, CommitRequest
+from mock_account.stores.base import CommitOutcome, CommitRequest, IdempotencyRecord
 from mock_account.stores.batching import BatchingStore
 from mock_account.stores.memory import MemoryStore
 
@@ -304,7 +304,8 @@ def test_other_methods_go_straight_to_the_inner_store() -> None:
         assert store.update_entry(ACCOUNT, "c1", pinned=True, last_read=T0 + timedelta(1))
         assert inner.get_entry(ACCOUNT, "c1") == store.get_entry(ACCOUNT, "c1")
         assert [e.convid for e in store.list_pinned(ACCOUNT, OWNER)] == ["c1"]
-        assert store.remember("k", "h", b"r", T0) is None and inner.recall("k") == ("h", b"r")
+        kept = IdempotencyRecord(ACCOUNT, "c1", b"r", T0 + timedelta(hours=1))
+        assert store.remember("k", kept, T0) is None and inner.recall("k", T0) == kept
         store.replace_blob(ACCOUNT, "c1", expected_version=1, blob=b"rekeyed")
         assert inner.load(ACCOUNT, "c1").blob == b"rekeyed"
         assert store.delete(ACCOUNT, "c1") and inner.get_entry(ACCOUNT, "c1") is None

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Iterator
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 from server_stores import REDIS_URL, with_option
 from store_backends import backend_url, open_or_skip
 
-from mock_account.stores import ConversationStore, open_store
+from mock_account.stores import ConversationStore, IdempotencyRecord, open_store
 
 redis = pytest.importorskip("redis")
 key_slot = pytest.importorskip("redis.crc").key_slot
@@ -58,11 +58,11 @@ def test_keys_stay_under_the_prefix_and_share_slots(redis_url: str, raw: redis.R
     prefix = _prefix(redis_url)
     with open_store(redis_url) as store:
         _create(store, "c1")
-        store.remember("req/1", "h", b"r", NOW)
+        store.remember("req/1", IdempotencyRecord("acme", "c1", b"r", NOW + timedelta(1)), NOW)
     keys = sorted(k.decode() for k in raw.scan_iter(match=f"{prefix}:*"))
     conv = [k for k in keys if ":conv:" in k]
     user = [k for k in keys if ":user:" in k]
-    assert len(conv) == 2 and len(user) == 2 and len(keys) == 5
+    assert len(conv) == 3 and len(user) == 2 and len(keys) == 6  # entry, state, idempotency set
     assert len({key_slot(k.encode()) for k in conv}) == 1
     assert len({key_slot(k.encode()) for k in user}) == 1
     assert any(k.endswith("{req%2F1}") for k in keys)

@@ -70,6 +70,31 @@ def test_a_first_version_file_is_migrated_and_keeps_its_conversations(tmp_path: 
         assert store.check_integrity() == []
 
 
+def test_plaintext_idempotency_records_of_version_two_are_dropped_and_zeroed(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "store.db"
+    marker = b"I booked flight to Berlin-Marker-0042"
+    with sqlite3.connect(path) as conn:  # the file as the second schema left it
+        conn.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)")
+        for _, statements in MIGRATIONS[:2]:
+            for statement in statements:
+                conn.execute(statement)
+        conn.execute("INSERT INTO schema_version VALUES (2)")
+        conn.executemany(
+            "INSERT INTO idempotency VALUES (?, 'h', ?, 1)",
+            [(f"execAgent/{i}/answer", marker * 40) for i in range(50)],
+        )
+    assert marker in path.read_bytes()
+    with open_store(f"sqlite:///{path}") as store:
+        columns = [r[1] for r in store._db.conn().execute("PRAGMA table_info(idempotency)")]
+        assert columns == ["key", "account", "convid", "record", "expires"]
+        assert store._db.conn().execute("SELECT count(*) FROM idempotency").fetchone() == (0,)
+        assert store._db.conn().execute("PRAGMA secure_delete").fetchone() == (1,)
+    # Closing checkpoints the WAL into the file: the dropped pages were zeroed, not just freed.
+    assert marker not in path.read_bytes()
+
+
 def test_absolute_path_and_data_survive_reopening(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'store.db'}"
     assert url.startswith("sqlite:////")

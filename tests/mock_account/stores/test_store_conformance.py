@@ -18,6 +18,7 @@ import pytest
 from mock_account.stores import (
     ConversationEntry,
     ConversationStore,
+    IdempotencyRecord,
     InvalidCursor,
     StoreConfigError,
     StoreError,
@@ -379,13 +380,54 @@ def test_iter_entries_covers_all_or_one_account(store: ConversationStore) -> Non
 # -- idempotency, health -------------------------------------------------------------------------
 
 
-def test_remember_keeps_the_first_response(store: ConversationStore) -> None:
-    assert store.recall("req-1") is None
-    assert store.remember("req-1", "hash-a", b'{"ok": 1}', at(0)) is None
-    assert store.remember("req-1", "hash-b", b"other", at(1)) == ("hash-a", b'{"ok": 1}')
-    assert store.recall("req-1") == ("hash-a", b'{"ok": 1}')
-    assert store.remember("req-2", "hash-c", b"", at(2)) is None
-    assert store.recall("req-2") == ("hash-c", b"")
+def record(convid: str = "", body: bytes = b"sealed", *, expires: float = 60) -> IdempotencyRecord:
+    return IdempotencyRecord(ACCOUNT, convid, body, at(expires))
+
+
+def test_remember_keeps_the_first_record(store: ConversationStore) -> None:
+    assert store.recall("req-1", at(0)) is None
+    first = record("c1", b'{"ok": 1}')
+    assert store.remember("req-1", first, at(0)) is None
+    assert store.remember("req-1", record("c2", b"other"), at(1)) == first
+    assert store.recall("req-1", at(1)) == first
+    assert store.remember("req-2", record(body=b""), at(2)) is None
+    assert store.recall("req-2", at(2)) == record(body=b"")
+
+
+def test_an_expired_record_is_absent_and_can_be_taken_over(store: ConversationStore) -> None:
+    assert store.remember("claim", record(expires=10), at(0)) is None
+    assert store.recall("claim", at(9.9)) is not None
+    assert store.recall("claim", at(10)) is None  # expiry is exclusive: at 10 s it is gone
+    taker = record(body=b"taker", expires=40)
+    assert store.remember("claim", taker, at(10)) is None
+    assert store.remember("claim", record(body=b"late", expires=50), at(11)) == taker
+
+
+def test_records_are_forgotten_purged_and_deleted_with_their_conversation(
+    store: ConversationStore,
+) -> None:
+    create(store, "c1")
+    create(store, "c2")
+    store.remember("a1", record("c1"), at(0))
+    store.remember("a2", record("c1", expires=600), at(0))
+    store.remember("b1", record("c2"), at(0))
+    store.remember("short", record(expires=5), at(0))
+    store.remember("gone", record(), at(0))
+    assert store.forget("gone") and not store.forget("gone")
+    assert store.purge_expired(at(5)) == 1 and store.recall("a1", at(5)) is not None
+    assert store.delete(ACCOUNT, "c1")
+    assert store.recall("a1", at(6)) is None and store.recall("a2", at(6)) is None
+    assert store.recall("b1", at(6)) == record("c2")
+    # A record naming a conversation that is gone (or never saved) still goes with a delete.
+    store.remember("orphan", record("never"), at(7))
+    assert not store.delete(ACCOUNT, "never")
+    assert store.recall("orphan", at(8)) is None
+    assert store.purge_expired(at(60)) == 1 and store.recall("b1", at(59)) is None
+
+
+def test_a_record_must_expire_after_now(store: ConversationStore) -> None:
+    with pytest.raises(ValueError, match="expire after"):
+        store.remember("k", record(expires=0), at(0))
 
 
 def test_healthy_store_has_no_integrity_problems(store: ConversationStore) -> None:
