@@ -51,7 +51,12 @@ BAD_BODY = {
     413: error_doc("The request body is over the size limit."),
     422: error_doc("The body is not valid; the message names the field."),
 }
-UNKNOWN = {404: error_doc("Unknown conversation (also another user's).")}
+UNKNOWN = {
+    404: error_doc(
+        "Could not get this conversation. It probably expired. (The same for an unknown, an "
+        "expired and another user's conversation.)"
+    )
+}
 STORE_DOWN = {
     502: error_doc("A configured state hook failed; nothing was changed."),
     503: error_doc("The conversation store is unavailable."),
