@@ -177,6 +177,13 @@ class UnpinnedRequest(RequestModel):
     def _empty_cursor_is_first_page(cls, value: Any) -> Any:
         return None if value == "" else value
 
+    @field_validator("limit", mode="before")
+    @classmethod
+    def _not_a_boolean(cls, value: Any) -> Any:
+        if isinstance(value, bool):  # lax coercion reads "5" as 5, but true is not a page size
+            raise ValueError("must be a whole number")
+        return value
+
 
 class SetTitleRequest(RequestModel):
     """Rename a conversation."""
