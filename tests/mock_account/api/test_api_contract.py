@@ -334,19 +334,20 @@ def test_unknown_expired_and_foreign_conversations_are_byte_identical(live: Live
         ).json()["convid"]
         unknown = "Zz" * 11
         calls: list[tuple[str, dict[str, Any]]] = [
-            ("getConversation", {}),
-            ("setConversationTitle", {"title": "mine now"}),
-            ("setPinned", {"pinned": True}),
-            ("deleteConversation", {}),
-            ("execAgent", {"agentName": "InvoiceStatus", "inputs": {"query": TRIP}}),
+            (PATHS["getConversation"], {}),
+            (PATHS["setConversationTitle"], {"title": "mine now"}),
+            (PATHS["setPinned"], {"pinned": True}),
+            (PATHS["deleteConversation"], {}),
+            ("/api/harness/getConversationState", {}),
+            (PATHS["execAgent"], {"agentName": "InvoiceStatus", "inputs": {"query": TRIP}}),
         ]
-        for operation, extra in calls:
+        for path, extra in calls:
             answers = [
-                me.post(PATHS[operation], json={"convid": convid, **extra})
+                me.post(path, json={"convid": convid, **extra})
                 for convid in (unknown, expired, foreign)
             ]
-            assert len({(a.status_code, a.content) for a in answers}) == 1, operation
-            if operation == "execAgent":
+            assert len({(a.status_code, a.content) for a in answers}) == 1, path
+            if path == PATHS["execAgent"]:
                 assert answers[0].json()["resultCode"] == "unknownConversation"
                 assert answers[0].json()["error"]["message"] == (
                     "This conversation has expired. Please start a new one."
