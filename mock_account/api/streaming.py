@@ -100,6 +100,7 @@ async def run_lines(
     task.add_done_callback(_running.discard)
     try:
         yield line({"type": "progress", "value": f"Running {agent_name}"})
+        sent = 0
         while True:
             try:
                 kind, item = await asyncio.wait_for(queue.get(), timeout=heartbeat_s)
@@ -109,9 +110,14 @@ async def run_lines(
                 yield line({"type": "noop"})
                 continue
             if kind == "data":
+                sent += 1
                 yield line({"type": "data", "value": item})
                 continue
             result: ExecResult = item
+            # Parts the engine did not hand out while running (an ask repeated because the
+            # answers did not fit) still reach the client before the final line.
+            for part in (result.parts or [])[sent:]:
+                yield line({"type": "data", "value": part})
             for trace in trace_lines(result.timings):
                 yield trace
             yield final_line(result)

@@ -172,6 +172,18 @@ def test_an_ask_streams_its_questions_in_the_agent_line(http: httpx.Client) -> N
     assert answered["resultCode"] == "success"
 
 
+def test_answers_that_do_not_fit_stream_the_problem_and_the_ask_again(
+    http: httpx.Client,
+) -> None:
+    asked = http.post(EXEC, json={"agentName": "BookTrip", "inputs": {"query": TRIP}}).json()
+    body = {"agentName": "BookTrip", "convid": asked["convid"], "inputs": {"seat": "middle"}}
+    plain_lines = streamed(http, body)[1]
+    data = [line["value"] for line in plain_lines if line["type"] == "data"]
+    assert data == [{"contentType": "text", "text": "'Seat' must be one of: aisle, window."}]
+    assert plain_lines[-1]["value"]["resultCode"] == "ask"
+    assert plain_lines[-1]["value"]["askInput"]["message"] == "Which seat do you prefer?"
+
+
 def test_a_failed_run_ends_with_its_error_and_no_convid(http: httpx.Client) -> None:
     _, lines = streamed(http, {"agentName": "IssueRefund", "inputs": {"query": TRIP}})
     final = lines[-1]
