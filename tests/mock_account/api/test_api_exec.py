@@ -313,3 +313,12 @@ def test_every_ask_input_has_all_seven_keys(client: TestClient) -> None:
             "hidden",
         ]
         assert isinstance(field["hidden"], bool)
+
+
+def test_an_empty_or_null_tag_searches_every_department(client: TestClient) -> None:
+    everywhere = client.post("/api/exec/search", json={"query": TRIP}).json()
+    for tag in ("", None):
+        same = client.post("/api/exec/search", json={"query": TRIP, "tag": tag})
+        assert same.status_code == 200 and same.json() == everywhere
+    finance = client.post("/api/exec/search", json={"query": TRIP, "tag": "finance"}).json()
+    assert finance["searchResults"] != everywhere["searchResults"]
