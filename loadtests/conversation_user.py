@@ -9,8 +9,9 @@ run, encrypt, save) go into microsecond histograms (see ``locust_support``).
 
 The ``stream`` task (``LOADTEST_WEIGHT_STREAM``, default 1 against 8 plain journeys) runs the same
 journey with ``stream: true``: its requests are named ``[new, stream]``..., the phases come from
-the trailing trace lines, and the time to the first line and to the final ``agent`` line go into
-the ``stream first line`` and ``stream final line`` histograms. Only the Search2o shapes are used.
+the trailing trace lines, and the time to the first byte of the body and to the final ``agent``
+line go into the ``stream first byte`` and ``stream final line`` histograms. Only the Search2o
+shapes are used.
 
 Run it with:
 
@@ -131,8 +132,8 @@ class ApiUser(FastHttpUser):
             if code in SERVER_FAILURES or code is None:
                 response.failure(f"{code}: {(data.get('error') or {}).get('message')}")
                 return None
-            if outcome.first_line_s is not None:
-                record_us("stream first line", outcome.first_line_s * 1e6)
+            if outcome.first_byte_s is not None:
+                record_us("stream first byte", outcome.first_byte_s * 1e6)
             if outcome.final_line_s is not None:
                 record_us("stream final line", outcome.final_line_s * 1e6)
             for phase, ms in outcome.phases_ms.items():

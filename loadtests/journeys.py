@@ -127,10 +127,12 @@ def answer_ask(ask_input: Mapping[str, Any]) -> dict[str, Any]:
 
 @dataclass
 class StreamOutcome:
-    """What a streamed ``execAgent`` sent: its lines, when the first and the last came (seconds
-    after the request started), the final ``agent`` line's value and the trace phases (ms)."""
+    """What a streamed ``execAgent`` sent: its lines, when its first byte, first line and final
+    line came (seconds after the request started), the final ``agent`` line's value and the
+    trace phases (ms)."""
 
     lines: list[dict[str, Any]] = dataclasses.field(default_factory=list)
+    first_byte_s: float | None = None
     first_line_s: float | None = None
     final_line_s: float | None = None
     final: dict[str, Any] | None = None
@@ -143,7 +145,8 @@ def read_stream(
     started: float,
     clock: Callable[[], float] = time.perf_counter,
 ) -> StreamOutcome:
-    """Read an NDJSON ``execAgent`` stream chunk by chunk, timing its first and final lines.
+    """Read an NDJSON ``execAgent`` stream chunk by chunk, timing its first byte, first line and
+    final line.
 
     ``problem`` says what was wrong (a line that is not a JSON object, no final ``agent`` line,
     lines after it); the outcome is still filled as far as it got.
@@ -178,6 +181,8 @@ def read_stream(
             outcome.final, outcome.final_line_s = value, now
 
     for chunk in chunks:
+        if chunk and outcome.first_byte_s is None:
+            outcome.first_byte_s = clock() - started
         buffer += chunk.encode("utf-8") if isinstance(chunk, str) else chunk
         *complete, buffer = buffer.split(b"\n")
         for raw in complete:

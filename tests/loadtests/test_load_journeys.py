@@ -88,7 +88,9 @@ def test_a_stream_is_read_across_chunks_with_its_first_and_final_line_timed() ->
     outcome = read_stream(chunks, started=0.0, clock=_ticks())
     assert outcome.problem is None
     assert outcome.lines == lines
-    assert outcome.first_line_s == 1.0 and outcome.final_line_s == 5.0
+    # One clock reading for the first chunk, then one per line.
+    assert outcome.first_byte_s == 1.0
+    assert outcome.first_line_s == 2.0 and outcome.final_line_s == 6.0
     assert outcome.final == {"success": True, "resultCode": "success", "output": None}
     assert outcome.phases_ms == {"run": 1.5}
 
