@@ -49,7 +49,7 @@ def test_streamed_journeys_record_first_byte_and_final_line_times(tmp_path: Path
     assert all(name.endswith(", stream]") for name in runs), sorted(runs)
     assert summary["totals"]["failures"] == 0
     histograms = summary["state_us"]
-    first, final = histograms["stream first byte"], histograms["stream final line"]
+    first, final = histograms["stream first-byte"], histograms["stream final-line"]
     assert first["count"] > 0 and first["count"] == final["count"]
     assert 0 < first["p50_us"] <= final["p50_us"]
     assert histograms["server run"]["count"] > 0  # the phases, from the trailing trace lines
