@@ -144,9 +144,10 @@ def test_a_client_that_leaves_stops_the_run_and_nothing_is_saved(
     before = http.post("/api/harness/getConversationState", json={"convid": convid}).json()
     body = {"agentName": "TwoParts", "convid": convid, "inputs": {"query": TWO}, "stream": True}
     with http.stream("POST", EXEC, json=body) as response:
-        first = json.loads(next(response.iter_lines()))
+        lines = response.iter_lines()  # kept: dropping it would close the connection at once
+        first = json.loads(next(lines))
         assert first["type"] == "progress"
-        assert held.entered.wait(5)
+        assert held.entered.wait(5), [(r.result_code, r.error) for r in results]
     # The connection is closed; the run resumes and must see that it was stopped.
     time.sleep(0.3)
     held.release.set()
