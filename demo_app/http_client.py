@@ -1,13 +1,15 @@
 """The demo's client for a server speaking the Search2o API (base URL + bearer token).
 
-Hand-off markers are computed from the harness's state view (the latest run's reads
-against earlier runs' writes), exactly as in-process; a server without that extra simply
-shows none. Phase timings come from the ``Server-Timing`` header.
+Only the Search2o shapes are needed: search, execAgent, the conversation lists and
+``getConversation`` (which agent answered last). Hand-off markers are computed from the harness's
+state view (the latest run's reads against earlier runs' writes), exactly as in-process; a server
+without that extra simply shows none. Phase timings come from the ``Server-Timing`` header.
 """
 
 from __future__ import annotations
 
 import re
+from datetime import UTC, datetime
 from typing import Any
 
 import httpx
@@ -40,6 +42,13 @@ DEFAULT_SEARCH_BEHAVIOR = "executeTopMatch"
 def timings_in_seconds(header: str | None) -> dict[str, float]:
     """The ``Server-Timing`` phases in seconds, the unit of the in-process client's timings."""
     return {phase: ms / 1000.0 for phase, ms in parse_server_timing(header).items()}
+
+
+def iso_time(epoch_ms: Any) -> str:
+    """``lastExecuted`` (epoch milliseconds on the wire) as ISO 8601 UTC, or "" if absent."""
+    if isinstance(epoch_ms, bool) or not isinstance(epoch_ms, int | float):
+        return ""
+    return datetime.fromtimestamp(epoch_ms / 1000, UTC).isoformat()
 
 
 def _short_token(token: str) -> str:
@@ -134,13 +143,23 @@ class HttpClient:
         ]
         return matches, str(data.get("searchBehavior") or DEFAULT_SEARCH_BEHAVIOR)
 
+    def last_agent(self, convid: str) -> str | None:
+        """The agent that answered last in ``convid``, from the Search2o ``getConversation``."""
+        data, _ = self._post("/api/user/getConversation", {"convid": convid})
+        turns = [t for t in data.get("conversation") or () if isinstance(t, dict)]
+        if not turns:
+            return None
+        response = turns[-1].get("response")
+        name = response.get("agentName") if isinstance(response, dict) else None
+        return str(name) if name else None
+
     def search(self, user: str, query: str, tag: str | None = None) -> list[Match]:
         return self._search(query, tag)[0]
 
     def find(self, user: str, query: str, convid: str | None = None) -> SearchOutcome:
         text = check_query(query)
         matches, behavior = self._search(text)
-        previous = self.state(user, convid).last_agent if convid and not matches else None
+        previous = self.last_agent(convid) if convid and not matches else None
         return SearchOutcome(text, tuple(matches), behavior, previous)
 
     def run(
@@ -217,21 +236,24 @@ class HttpClient:
     # --- conversations ------------------------------------------------------------------
 
     @staticmethod
-    def _items(data: dict[str, Any]) -> tuple[ConversationItem, ...]:
+    def _items(data: dict[str, Any], key: str) -> tuple[ConversationItem, ...]:
         return tuple(
             ConversationItem(
                 str(c["convid"]),
                 str(c.get("title") or ""),
-                str(c.get("lastExecuted") or ""),
+                iso_time(c.get("lastExecuted")),
                 bool(c.get("pinned")),
             )
-            for c in data.get("conversations") or data.get("results") or ()
+            for c in data.get(key) or ()
         )
 
     def conversations(self, user: str) -> ConversationLists:
         pinned, _ = self._post("/api/user/getPinnedConversations", {})
         recent, _ = self._post("/api/user/getUnpinnedConversations", {"limit": RECENT_LIMIT})
-        return ConversationLists(self._items(pinned), self._items(recent))
+        return ConversationLists(
+            self._items(pinned, "pinnedConversations"),
+            self._items(recent, "unpinnedConversations"),
+        )
 
     def rename(self, user: str, convid: str, title: str) -> None:
         self._post("/api/user/setConversationTitle", {"convid": convid, "title": title.strip()})

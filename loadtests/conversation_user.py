@@ -7,6 +7,13 @@ conversations, pins or unpins one, renames one or deletes one. Requests are grou
 (``/api/exec/execAgent [follow-up]``...), and the ``Server-Timing`` phases of every run (restore,
 run, encrypt, save) go into microsecond histograms (see ``locust_support``).
 
+The ``stream`` task (``LOADTEST_WEIGHT_STREAM``, default 1 against 8 plain journeys) runs the same
+journey with ``stream: true``: its requests are named ``[new, stream]``..., the phases come from
+the trailing trace lines, and the time to the first byte of the body and to the final ``agent``
+line go into the ``stream first-byte`` and ``stream final-line`` histograms (printed with the
+server phases). Only the Search2o
+shapes are used.
+
 Run it with:
 
     locust -f loadtests/conversation_user.py --host http://127.0.0.1:9020
@@ -18,11 +25,13 @@ from __future__ import annotations
 
 import itertools
 import random
+import time
+from collections.abc import Iterator
 from typing import Any
 
 from locust import FastHttpUser, between, task
 
-from loadtests.journeys import JourneyPlanner, Request, answer_ask
+from loadtests.journeys import JourneyPlanner, Request, answer_ask, read_stream
 from loadtests.locust_support import record_us
 from loadtests.settings import bearer_token, env_int, random_seed, think_time, weight
 from mock_account.api.timing import parse_server_timing
@@ -36,6 +45,20 @@ MAX_ASKS = 3
 KEPT_CONVERSATIONS = 20
 
 
+def _arriving(response: Any) -> Iterator[bytes]:
+    """The body of a streamed response line by line, each as soon as it has arrived.
+
+    ``iter_content(n)`` waits for ``n`` bytes (or the end), which would time every line at the
+    end of the stream; the HTTP client's own ``readline`` returns a line once it is complete.
+    """
+    raw = getattr(response, "_response", None)
+    if raw is None or not hasattr(raw, "readline"):
+        yield from response.iter_content(1, decode_content=False)
+        return
+    while line := raw.readline(b"\n"):
+        yield bytes(line)
+
+
 class ApiUser(FastHttpUser):
     """A signed-in user of the API: JSON calls with the bearer token, phases recorded."""
 
@@ -45,6 +68,7 @@ class ApiUser(FastHttpUser):
 
     def on_start(self) -> None:
         self.headers = {"Authorization": f"Bearer {TOKEN}"}
+        self.streaming = False
         seed = random_seed()
         # Each user its own stream, reproducible when a seed is given.
         self.rng = random.Random(None if seed is None else seed * 100_003 + next(self._numbers))
@@ -78,9 +102,11 @@ class ApiUser(FastHttpUser):
         self, agent: str, convid: str | None, inputs: dict[str, Any], kind: str
     ) -> dict[str, Any] | None:
         """Run ``agent``; the answer, or ``None`` when the server failed."""
-        body: dict[str, Any] = {"agentName": agent, "inputs": inputs, "stream": False}
+        body: dict[str, Any] = {"agentName": agent, "inputs": inputs, "stream": self.streaming}
         if convid:
             body["convid"] = convid
+        if self.streaming:
+            return self._exec_streamed(body, kind)
         with self.client.post(
             "/api/exec/execAgent",
             json=body,
@@ -96,6 +122,37 @@ class ApiUser(FastHttpUser):
                 response.failure(f"{code}: {(data.get('error') or {}).get('message')}")
                 return None
             for phase, ms in parse_server_timing(response.headers.get("Server-Timing")).items():
+                record_us(f"server {phase}", ms * 1000.0)
+            return data
+
+    def _exec_streamed(self, body: dict[str, Any], kind: str) -> dict[str, Any] | None:
+        """``execAgent`` with ``stream: true``: the final line's answer, lines timed."""
+        started = time.perf_counter()
+        with self.client.post(
+            "/api/exec/execAgent",
+            json=body,
+            headers=self.headers,
+            name=f"/api/exec/execAgent [{kind}, stream]",
+            catch_response=True,
+            stream=True,
+        ) as response:
+            if response.status_code != 200:
+                response.failure(f"HTTP {response.status_code}")
+                return None
+            outcome = read_stream(_arriving(response), started)
+            if outcome.problem or outcome.final is None:
+                response.failure(outcome.problem or "no final line")
+                return None
+            data = outcome.final
+            code = data.get("resultCode")
+            if code in SERVER_FAILURES or code is None:
+                response.failure(f"{code}: {(data.get('error') or {}).get('message')}")
+                return None
+            if outcome.first_byte_s is not None:
+                record_us("stream first-byte", outcome.first_byte_s * 1e6)
+            if outcome.final_line_s is not None:
+                record_us("stream final-line", outcome.final_line_s * 1e6)
+            for phase, ms in outcome.phases_ms.items():
                 record_us(f"server {phase}", ms * 1000.0)
             return data
 
@@ -128,6 +185,19 @@ class ConversationUser(ApiUser):
 
     @task(weight("journey", 8))
     def conversation(self) -> None:
+        self.streaming = False
+        self.journey()
+
+    @task(weight("stream", 1))
+    def streamed_conversation(self) -> None:
+        """The same journey, every execAgent with ``stream: true``."""
+        self.streaming = True
+        try:
+            self.journey()
+        finally:
+            self.streaming = False
+
+    def journey(self) -> None:
         ran = self.run_request(PLANNER.first_request(self.rng), None, None, "new")
         if ran is None:
             return

@@ -8,8 +8,11 @@ saved state. Nothing here talks to a server; the Locust users do.
 
 from __future__ import annotations
 
+import dataclasses
+import json
 import random
-from collections.abc import Mapping, Sequence
+import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -120,3 +123,71 @@ def answer_ask(ask_input: Mapping[str, Any]) -> dict[str, Any]:
             value = TEXT_ANSWER
         answers[name] = value
     return answers
+
+
+@dataclass
+class StreamOutcome:
+    """What a streamed ``execAgent`` sent: its lines, when its first byte, first line and final
+    line came (seconds after the request started), the final ``agent`` line's value and the
+    trace phases (ms)."""
+
+    lines: list[dict[str, Any]] = dataclasses.field(default_factory=list)
+    first_byte_s: float | None = None
+    first_line_s: float | None = None
+    final_line_s: float | None = None
+    final: dict[str, Any] | None = None
+    phases_ms: dict[str, float] = dataclasses.field(default_factory=dict)
+    problem: str | None = None
+
+
+def read_stream(
+    chunks: Iterable[bytes | str],
+    started: float,
+    clock: Callable[[], float] = time.perf_counter,
+) -> StreamOutcome:
+    """Read an NDJSON ``execAgent`` stream chunk by chunk, timing its first byte, first line and
+    final line.
+
+    ``problem`` says what was wrong (a line that is not a JSON object, no final ``agent`` line,
+    lines after it); the outcome is still filled as far as it got.
+    """
+    outcome = StreamOutcome()
+    buffer = b""
+
+    def take(raw: bytes) -> None:
+        if not raw.strip() or outcome.problem:
+            return
+        now = clock() - started
+        try:
+            line = json.loads(raw)
+        except ValueError:
+            outcome.problem = f"a line is not JSON: {raw[:80]!r}"
+            return
+        if not isinstance(line, dict) or "type" not in line:
+            outcome.problem = f"a line is not a typed JSON object: {raw[:80]!r}"
+            return
+        if outcome.final is not None:
+            outcome.problem = "a line came after the final agent line"
+            return
+        if outcome.first_line_s is None:
+            outcome.first_line_s = now
+        outcome.lines.append(line)
+        value = line.get("value")
+        if line["type"] == "trace" and isinstance(value, dict):
+            duration = value.get("duration")
+            if isinstance(duration, int | float) and isinstance(value.get("path"), str):
+                outcome.phases_ms[value["path"]] = float(duration)
+        elif line["type"] == "agent" and isinstance(value, dict):
+            outcome.final, outcome.final_line_s = value, now
+
+    for chunk in chunks:
+        if chunk and outcome.first_byte_s is None:
+            outcome.first_byte_s = clock() - started
+        buffer += chunk.encode("utf-8") if isinstance(chunk, str) else chunk
+        *complete, buffer = buffer.split(b"\n")
+        for raw in complete:
+            take(raw)
+    take(buffer)
+    if outcome.final is None and outcome.problem is None:
+        outcome.problem = "the stream ended without the final agent line"
+    return outcome

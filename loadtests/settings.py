@@ -4,8 +4,9 @@ LOADTEST_TOKEN            bearer token (default: the first mock user's token)
 LOADTEST_SEED             seed of the mock users, to find that token (default 7)
 LOADTEST_THINK_MIN/MAX    seconds an HTTP user waits between tasks (default 0.5 / 2.0)
 LOADTEST_THINK_MIN_MS/MAX_MS  milliseconds an in-process user waits (default 0 / 50)
-LOADTEST_WEIGHT_<TASK>    task weights: ConversationUser JOURNEY (8), LIST (2), PIN (1),
-                          RENAME (1), DELETE (1); StateStoreUser SAVE, RESTORE (1, 1);
+LOADTEST_WEIGHT_<TASK>    task weights: ConversationUser JOURNEY (8), STREAM (1: the journey
+                          with stream: true), LIST (2), PIN (1), RENAME (1), DELETE (1);
+                          StateStoreUser SAVE, RESTORE (1, 1);
                           CryptoUser ENCRYPT, DECRYPT (1, 1)
 LOADTEST_MAX_FOLLOWUPS    follow-ups per journey, at most (default 3)
 LOADTEST_STORE_URL        store of StateStoreUser (default: a temporary SQLite file)
@@ -88,6 +89,7 @@ def check_settings() -> None:
         "journey",
         "list",
         "pin",
+        "stream",
         "rename",
         "delete",
         "save",

@@ -16,6 +16,7 @@ from mock_account.api.docs import DESCRIPTION, TAGS, TITLE
 from mock_account.api.handlers import install_handlers
 from mock_account.api.idempotency import IdempotencyGuard
 from mock_account.api.models import HealthResponse
+from mock_account.api.streaming import DEFAULT_HEARTBEAT_S
 from mock_account.deployment import Deployment
 
 #: How long a duplicate waits for the first request with its Idempotency-Key, beyond the
@@ -39,11 +40,13 @@ def create_app(
     *,
     max_body_bytes: int = DEFAULT_MAX_BODY_BYTES,
     close_on_shutdown: bool = False,
+    heartbeat_s: float = DEFAULT_HEARTBEAT_S,
 ) -> FastAPI:
     """The HTTP API over ``deployment``; it closes the deployment on shutdown if told to.
 
     While the app runs (its lifespan), the deployment's retention sweeper runs in the background
-    unless its configuration turns it off.
+    unless its configuration turns it off. ``heartbeat_s``: how long a streamed run may stay
+    quiet before a ``noop`` line goes out.
     """
 
     @asynccontextmanager
@@ -68,12 +71,14 @@ def create_app(
         version="1.0.0",
         openapi_tags=TAGS,
         lifespan=lifespan,
-        # Only a body declared as JSON is read as JSON: with the session cookie, a cross-site
-        # request without a JSON content type must not be able to act for the user.
-        strict_content_type=True,
+        # A body without a Content-Type is read as JSON, as the agent server does; a call with
+        # the session cookie must still declare JSON (``auth.current_user``), so a cross-site
+        # form cannot act for the user.
+        strict_content_type=False,
     )
     deployment.account.warm_up()
     app.state.deployment = deployment
+    app.state.heartbeat_s = heartbeat_s
     app.state.idempotency = IdempotencyGuard(
         deployment.idempotency,
         deployment.account.vault.cipher,
@@ -85,7 +90,13 @@ def create_app(
     agents = len(deployment.account.agents)
     kind = store_kind(deployment)
 
-    @app.get("/health", response_model=HealthResponse, tags=["service"], summary="Liveness")
+    @app.get(
+        "/health",
+        response_model=HealthResponse,
+        tags=["service"],
+        summary="Liveness",
+        operation_id="health",
+    )
     def health() -> HealthResponse:
         """Whether the server answers, how many agents it has and which store it uses."""
         return HealthResponse(status="ok", agents=agents, store=kind)

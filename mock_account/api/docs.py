@@ -9,25 +9,33 @@ from mock_account.api.models import ErrorResponse
 TITLE = "Mock agent server (Search2o-compatible)"
 
 DESCRIPTION = """
-The agent server of the conversation-state harness, wire-compatible with the Search2o REST API:
-search the account's agents, run one (`execAgent`), and manage the caller's conversations.
+The agent server of the conversation-state harness, wire-compatible with the Search2o agent
+server: search the account's agents, run one (`execAgent`), and manage the caller's
+conversations. Shapes, messages and operation ids are the reference's.
 
-* Every call is `POST` with a JSON body (`Content-Type: application/json`) and
-  `Authorization: Bearer <token>` (or the `search2o_session` cookie), except `GET /health`.
-  `mock-account users` prints the tokens of the mock users.
-* Unknown fields are refused. Refusals answer `{"success": false, "error": {"message": ...}}`:
-  401 without a valid token, 404 for an unknown (or another user's) conversation, 409 when the
-  pin limit is reached, 413 for a body over the size limit (1 MiB by default), 422 for a bad body
-  (the message names the field), 502 when a configured state hook fails, 503 when the
-  conversation store is unavailable.
-* `execAgent` always answers HTTP 200; its `resultCode` says what happened.
+* Every call is `POST` with a JSON body and `Authorization: Bearer <token>` (security scheme
+  `bearerAuth`) or the `search2o_session` cookie (`cookieAuth`), except `GET /health`.
+  `mock-account users` prints the tokens of the mock users. A body without a `Content-Type` is
+  read as JSON; a call signed in with the cookie must declare `application/json` (415).
+* Scalars are coerced as the reference does (`"5"`, `"true"`); unknown fields are refused.
+  Refusals answer `{"success": false, "error": {"message": ..., "data": {}}}`: 401 without a
+  valid token, 404 for a conversation that does not exist, expired or is another user's (the
+  same bytes for all three: "Could not get this conversation. It probably expired."), 409 when
+  the pin limit is reached, 413 for a body over the size limit (1 MiB by default), 422 for a bad
+  body (the message names the field; `data.fields` lists them), 502 when a configured state hook
+  fails, 503 when the conversation store is unavailable.
+* `execAgent` always answers HTTP 200 (also `mustLogin` without a valid token); its
+  `resultCode` says what happened. With `stream: true` it answers `application/x-ndjson`: a
+  `progress` line, a `data` line per output part as the run produces it, `noop` heartbeats,
+  `trace` lines (the Server-Timing phases) and last the `agent` line (the response with
+  `output: null`). A client that closes the connection stops the run; nothing of it is saved.
 
 **Harness extras** (tag `harness`, not part of the Search2o API): a `score` per search result,
 `POST /api/harness/getConversationState` (the owner's decrypted state), the `Server-Timing`
-header of `execAgent` (restore, run, encrypt and save in milliseconds), and the
-`Idempotency-Key` header of `execAgent` (a retry with the same key and body returns the first
-answer with `Idempotent-Replayed: true` and does not run the agent again; the same key with
-another body is refused with 422).
+header of `execAgent` (restore, run, encrypt and save in milliseconds), the field list in a
+422's `error.data.fields`, and the `Idempotency-Key` header of `execAgent` (a retry with the
+same key and body returns the first answer with `Idempotent-Replayed: true` and does not run the
+agent again; the same key with another body is refused with 422; not with `stream: true`).
 """
 
 TAGS: list[dict[str, Any]] = [
@@ -51,7 +59,12 @@ BAD_BODY = {
     413: error_doc("The request body is over the size limit."),
     422: error_doc("The body is not valid; the message names the field."),
 }
-UNKNOWN = {404: error_doc("Unknown conversation (also another user's).")}
+UNKNOWN = {
+    404: error_doc(
+        "Could not get this conversation. It probably expired. (The same for an unknown, an "
+        "expired and another user's conversation.)"
+    )
+}
 STORE_DOWN = {
     502: error_doc("A configured state hook failed; nothing was changed."),
     503: error_doc("The conversation store is unavailable."),

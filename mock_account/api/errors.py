@@ -5,7 +5,9 @@
         ├── NotAuthenticated         no valid bearer token or session cookie (401)
         ├── BodyTooLarge             the request body is over the size limit (413)
         ├── IdempotencyKeyReused     an Idempotency-Key sent again with another body (422)
-        └── IdempotencyInProgress    the first request with that key has not answered yet (409)
+        ├── IdempotencyInProgress    the first request with that key has not answered yet (409)
+        ├── StreamNotReplayable      an Idempotency-Key on a streamed execAgent (422)
+        └── CookieNeedsJson          a session-cookie call without a JSON content type (415)
 
 The core's errors (``mock_account.errors``, ``stores.errors``, ``crypto.errors``) are answered
 through the same table: ``STATUS_CODES`` is the one the exception handlers use; ``status_for``
@@ -13,7 +15,10 @@ looks an exception up by its class hierarchy, most specific first, and ``public_
 what the caller may be told.
 
 ``/api/exec/execAgent`` is the exception: it always answers HTTP 200 with a ``resultCode``
-(``unknownConversation``, ``callFailed``...), as the agent server it is compatible with does.
+(``unknownConversation``, ``callFailed``, ``mustLogin``...), as the agent server it is compatible
+with does; only a body it cannot read at all is refused with 422 (or 413).
+
+Every refusal's body is ``{"success": false, "error": {"message": ..., "data": {}}}``.
 """
 
 from __future__ import annotations
@@ -53,6 +58,24 @@ class IdempotencyInProgress(ApiError):
     """The first request with this ``Idempotency-Key`` is still running (or never answered)."""
 
 
+class StreamNotReplayable(ApiError):
+    """An ``Idempotency-Key`` sent with ``stream: true``: a stream cannot be replayed."""
+
+
+class CookieNeedsJson(ApiError):
+    """A call signed in with the session cookie but not sent as ``application/json``.
+
+    Bodies are read as JSON whatever their declared type (as the agent server does), but a
+    browser can send a cross-site form with the cookie: such a call must declare JSON, which
+    a cross-site form cannot do without the server's consent.
+    """
+
+
+#: What every endpoint but ``execAgent`` says of a conversation that does not exist, expired or
+#: belongs to someone else: the same words, byte for byte.
+CONVERSATION_GONE = "Could not get this conversation. It probably expired."
+
+
 #: Error class -> HTTP status. Looked up along the exception's MRO, so subclasses inherit.
 STATUS_CODES: dict[type[BaseException], int] = {
     UnknownConversation: 404,
@@ -61,6 +84,8 @@ STATUS_CODES: dict[type[BaseException], int] = {
     BodyTooLarge: 413,
     IdempotencyKeyReused: 422,
     IdempotencyInProgress: 409,
+    StreamNotReplayable: 422,
+    CookieNeedsJson: 415,
     InvalidCursor: 422,
     VersionConflict: 409,
     StoreUnavailable: 503,
@@ -82,7 +107,7 @@ def status_for(exc: BaseException) -> int | None:
 def public_message(exc: BaseException) -> str:
     """What the caller is told: never more about a conversation than that it is unknown."""
     if isinstance(exc, UnknownConversation):
-        return UnknownConversation.MESSAGE
+        return CONVERSATION_GONE
     if isinstance(exc, InvalidRecord):
         return "This conversation's stored record cannot be opened; nothing was changed."
     if isinstance(exc, InvalidCursor):

@@ -1,9 +1,11 @@
 """The wire models of the HTTP API: request bodies (strict) and documented response bodies.
 
-Field names are camelCase on the wire. Request models refuse unknown fields and do not coerce
-types (``"25"`` is not a number, ``"true"`` is not a boolean), so a client's mistake is reported
-instead of guessed at. Every string and value that reaches the account is also checked for what
-JSON allows but the conversation state cannot keep (lone surrogates, NaN, deep nesting).
+Field names are camelCase on the wire. Request models refuse unknown fields and coerce types the
+way the Search2o agent server does (``"5"`` is read as 5, ``"true"`` as true), so a client
+written for it works unchanged. Every string and value that reaches the account is also checked
+for what JSON allows but the conversation state cannot keep (lone surrogates, NaN, deep nesting).
+The response models follow SPEC §5 exactly: keys a client reads are always present (``null``
+when empty).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from mock_account.engine.state import ResultCode
 CONVID_PATTERN = rf"^[0-9A-Za-z]{{{CONVID_LENGTH}}}$"
 QUERY_MIN, QUERY_MAX = 8, 10_000
 PAGE_MAX = 25
+PAGE_DEFAULT = 10
 MAX_INPUT_DEPTH = 32
 CURSOR_MAX = 1000
 IDEMPOTENCY_KEY_PATTERN = r"^[\x21-\x7e]{1,255}$"
@@ -70,9 +73,9 @@ class WireModel(BaseModel):
 
 
 class RequestModel(BaseModel):
-    """A request body: camelCase only, no unknown fields, no type coercion."""
+    """A request body: camelCase only, no unknown fields, lax coercion of scalars."""
 
-    model_config = ConfigDict(alias_generator=to_camel, extra="forbid", strict=True)
+    model_config = ConfigDict(alias_generator=to_camel, extra="forbid")
 
     @model_validator(mode="after")
     def _storable_strings(self) -> RequestModel:
@@ -106,35 +109,14 @@ class SearchRequest(RequestModel):
         default=None,
         max_length=16,
         pattern=TAG_PATTERN,
-        description="Only agents of this department (tag); omitted or null searches all.",
+        description='Only agents of this department (tag); omitted, null or "" searches all.',
         examples=["travel"],
     )
 
-
-class ExecInputs(BaseModel):
-    """The inputs of a run: ``query`` for a new request, or the answers of an ``ask``.
-
-    Answers come flat, one field per input name of the ``askInput`` being answered.
-    """
-
-    model_config = ConfigDict(extra="allow", strict=True)
-
-    query: str | None = Field(
-        default=None,
-        min_length=QUERY_MIN,
-        max_length=QUERY_MAX,
-        description=(
-            f"The user's request, {QUERY_MIN} to {QUERY_MAX} characters. Required to start a "
-            "conversation; a follow-up carries its own query; answers to an ask need none."
-        ),
-    )
-
-    def as_dict(self) -> dict[str, Any]:
-        """The inputs as sent, without a null query (which means "no query")."""
-        sent = self.model_dump(exclude_unset=True)
-        if sent.get("query", "") is None:
-            del sent["query"]
-        return sent
+    @field_validator("tag", mode="before")
+    @classmethod
+    def _empty_tag_is_every_tag(cls, value: Any) -> Any:
+        return None if value == "" else value
 
 
 class ExecAgentRequest(RequestModel):
@@ -152,29 +134,17 @@ class ExecAgentRequest(RequestModel):
         pattern=CONVID_PATTERN,
         description="The conversation to continue; omitted or null starts a new one.",
     )
-    inputs: ExecInputs = Field(
-        description="``query`` and/or the flat answers to the pending ask.",
+    inputs: dict[str, Any] = Field(
+        default_factory=dict,
+        description="Any JSON values: ``query`` carries the request; the answers to a pending "
+        'ask come flat by input name (a short answer such as ``"yes"`` is valid).',
         examples=[{"query": "I need to fly to Berlin next week"}, {"seat": "aisle"}],
     )
     stream: bool = Field(
-        default=False, description="Must be false: this server answers in one response."
+        default=False,
+        description="true: answer with ``application/x-ndjson`` lines as the run goes "
+        "(progress, data, trace, noop heartbeats, then the ``agent`` line).",
     )
-
-    @field_validator("stream")
-    @classmethod
-    def _no_streaming(cls, value: bool) -> bool:
-        if value:
-            raise ValueError('streaming is not supported by this server; send "stream": false')
-        return value
-
-    @model_validator(mode="after")
-    def _new_conversation_needs_query(self) -> ExecAgentRequest:
-        if self.convid is None and self.inputs.query is None:
-            raise ValueError(
-                f"inputs.query: is required to start a conversation ({QUERY_MIN} to {QUERY_MAX} "
-                "characters)"
-            )
-        return self
 
 
 class ConversationRequest(RequestModel):
@@ -192,13 +162,27 @@ class UnpinnedRequest(RequestModel):
 
     next_cursor: str | None = Field(
         default=None,
-        min_length=1,
         max_length=CURSOR_MAX,
-        description="The nextCursor of the previous page; omitted or null for the first page.",
+        description='The nextCursor of the previous page; omitted, null or "" for the first page.',
     )
     limit: int = Field(
-        default=PAGE_MAX, ge=1, le=PAGE_MAX, description=f"Page size, 1 to {PAGE_MAX}."
+        default=PAGE_DEFAULT,
+        ge=1,
+        le=PAGE_MAX,
+        description=f"Page size, 1 to {PAGE_MAX} (default {PAGE_DEFAULT}).",
     )
+
+    @field_validator("next_cursor", mode="before")
+    @classmethod
+    def _empty_cursor_is_first_page(cls, value: Any) -> Any:
+        return None if value == "" else value
+
+    @field_validator("limit", mode="before")
+    @classmethod
+    def _not_a_boolean(cls, value: Any) -> Any:
+        if isinstance(value, bool):  # lax coercion reads "5" as 5, but true is not a page size
+            raise ValueError("must be a whole number")
+        return value
 
 
 class SetTitleRequest(RequestModel):
@@ -229,23 +213,26 @@ class SetPinnedRequest(RequestModel):
 # --- responses ----------------------------------------------------------------------------
 
 
-class ErrorDetail(WireModel):
-    message: str = Field(description="What went wrong, in one readable line.")
-    fields: list[FieldProblem] | None = Field(
-        default=None, description="For 422: each offending field and what is wrong with it."
-    )
-
-
 class FieldProblem(WireModel):
     field: str = Field(description="The field, dotted (``inputs.query``), or ``body``.")
     message: str = Field(description="What is wrong with it (``must be at least 8 characters``).")
 
 
-ErrorDetail.model_rebuild()
+class ErrorData(WireModel):
+    """Empty, as the agent server sends it; on 422 the harness adds the offending fields."""
+
+    fields: list[FieldProblem] | None = Field(
+        default=None, description="Harness extra, on 422 only: each offending field and why."
+    )
+
+
+class ErrorDetail(WireModel):
+    message: str = Field(description="What went wrong, in one readable line.")
+    data: ErrorData = Field(description="``{}`` (on 422 the harness extra ``fields``).")
 
 
 class ErrorResponse(WireModel):
-    """Every non-2xx answer (and a few 200 refusals) has this shape."""
+    """Every non-2xx answer has this shape."""
 
     success: Literal[False] = Field(description="Always false.")
     error: ErrorDetail = Field(description="Why the request was refused.")
@@ -289,13 +276,17 @@ class AgentOutput(WireModel):
 
 
 class AskInputField(WireModel):
+    """One question of an ask; all seven keys are always present."""
+
     name: str = Field(description="The name the answer is sent back under, flat in ``inputs``.")
-    type: str = Field(description="str, password, text, chooseOne or chooseMany.")
+    type: Literal["str", "password", "text", "chooseOne", "chooseMany"] = Field(
+        description="What kind of answer it takes."
+    )
     label: str = Field(description="The question's label.")
-    description: str | None = Field(default=None, description="Help text.")
-    options: list[str] | None = Field(default=None, description="The choices (choose types).")
-    default: str | list[str] | None = Field(default=None, description="The default answer.")
-    hidden: bool | None = Field(default=None, description="Whether the input is not shown.")
+    description: str | None = Field(description="Help text, or null.")
+    options: list[str] | None = Field(description="The choices (choose types), or null.")
+    default: Any = Field(description="The default answer, or null.")
+    hidden: bool = Field(description="Whether the input is not shown.")
 
 
 class AskInput(WireModel):
@@ -303,38 +294,62 @@ class AskInput(WireModel):
     inputs: list[AskInputField] = Field(description="The answers it needs.")
 
 
+class ExecError(WireModel):
+    message: str = Field(description="Why the run failed or was refused.")
+    data: dict[str, Any] = Field(description="Always ``{}``.")
+
+
 class ExecAgentResponse(WireModel):
-    """Always sent with HTTP 200; ``resultCode`` says what happened."""
+    """Always sent with HTTP 200; ``resultCode`` says what happened. Every key is present."""
 
     success: bool = Field(description="True for ``success`` and ``ask``.")
     convid: str | None = Field(description="The conversation id; null on failure.")
     agent_name: str = Field(description="The agent that was asked to run.")
-    output: AgentOutput | None = Field(description="The output; null on failure.")
-    result_code: ResultCode = Field(description="What happened.")
-    ask_input: AskInput | None = Field(
-        default=None, description="With ``ask``: the questions; answer them flat in ``inputs``."
+    output: AgentOutput | None = Field(
+        description="The output; null on failure (and in the final line of a stream)."
     )
-    error: ErrorDetail | None = Field(default=None, description="On failure: why.")
+    result_code: ResultCode = Field(description="What happened (``mustLogin``: no valid token).")
+    ask_input: AskInput | None = Field(
+        description="With ``ask``: the questions, answered flat in ``inputs``; null otherwise."
+    )
+    error: ExecError | None = Field(description="On failure: why; null otherwise.")
 
 
-class Conversation(WireModel):
+class ConversationItem(WireModel):
     convid: str = Field(description="The conversation id.")
     title: str = Field(description="The first query (cut at 200 characters) or the new title.")
-    last_executed: str = Field(description="When an agent last ran in it (ISO 8601, UTC).")
+    last_executed: int = Field(description="When an agent last ran in it (epoch milliseconds).")
     pinned: bool = Field(description="Whether it is pinned.")
+
+
+class AgentResponse(WireModel):
+    agent_name: str = Field(description="The agent that answered.")
+    parts: list[OutputPart] = Field(description="Its output, in order.")
+
+
+class ConversationTurn(WireModel):
+    query: str = Field(description='The request of the run ("" when it had none).')
+    response: AgentResponse = Field(description="What the agent answered.")
+    result_code: Literal["success", "ask"] = Field(description="How the run ended.")
+    responded_at: int = Field(description="When it answered (epoch milliseconds).")
 
 
 class ConversationResponse(WireModel):
     success: bool = Field(description="Always true.")
-    conversation: Conversation = Field(description="The conversation.")
+    convid: str = Field(description="The conversation id.")
+    conversation: list[ConversationTurn] = Field(
+        description="One element per saved run, oldest first."
+    )
 
 
-class ConversationsResponse(WireModel):
+class PinnedResponse(WireModel):
     success: bool = Field(description="Always true.")
-    conversations: list[Conversation] = Field(description="Most recently used first.")
+    pinned_conversations: list[ConversationItem] = Field(description="Most recently used first.")
 
 
-class UnpinnedResponse(ConversationsResponse):
+class UnpinnedResponse(WireModel):
+    success: bool = Field(description="Always true.")
+    unpinned_conversations: list[ConversationItem] = Field(description="Most recently used first.")
     next_cursor: str | None = Field(
         description="Pass it as nextCursor for the next page; null when this is the last page."
     )

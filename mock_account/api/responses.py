@@ -1,4 +1,8 @@
-"""The JSON error body every refusal uses: ``{"success": false, "error": {"message": ...}}``."""
+"""The JSON error body every refusal uses.
+
+``{"success": false, "error": {"message": ..., "data": {}}}``, as the agent server sends it; on 422
+``data`` carries the harness extra ``fields`` (each offending field and why).
+"""
 
 from __future__ import annotations
 
@@ -11,10 +15,10 @@ from mock_account.api.problems import Problem
 
 
 def error_body(message: str, fields: list[Problem] | None = None) -> dict[str, Any]:
-    error: dict[str, Any] = {"message": message}
+    data: dict[str, Any] = {}
     if fields:
-        error["fields"] = [{"field": p.field, "message": p.message} for p in fields]
-    return {"success": False, "error": error}
+        data["fields"] = [{"field": p.field, "message": p.message} for p in fields]
+    return {"success": False, "error": {"message": message, "data": data}}
 
 
 def error_response(

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import json
 import logging
+import threading
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Header, Request
-from fastapi.responses import Response
+from fastapi.responses import Response, StreamingResponse
 
-from mock_account.api.auth import CurrentUser, DeploymentDep
+from mock_account.api.auth import CurrentUser, DeploymentDep, UserOrRefusal
 from mock_account.api.docs import BAD_BODY, UNAUTHORIZED, error_doc
+from mock_account.api.errors import NotAuthenticated, StreamNotReplayable
 from mock_account.api.idempotency import HEADER, REPLAYED_HEADER, IdempotencyGuard, request_hash
 from mock_account.api.models import (
     IDEMPOTENCY_KEY_PATTERN,
@@ -19,10 +21,12 @@ from mock_account.api.models import (
     SearchRequest,
     SearchResponse,
 )
+from mock_account.api.streaming import MEDIA_TYPE, RunStream, run_lines, single_line
 from mock_account.api.timing import server_timing
 from mock_account.api.wire import exec_agent_body, refusal_body
 from mock_account.conversations.account import ExecResult
 from mock_account.deployment import Deployment
+from mock_account.engine.runtime import PartListener
 from mock_account.search.routing import DEFAULT_FOLLOWUP_BEHAVIOR
 from mock_account.stores import StoreError, unavailable_message
 from mock_account.users import User
@@ -32,7 +36,9 @@ log = logging.getLogger(__name__)
 router = APIRouter(prefix="/api/exec", tags=["exec"], responses={**UNAUTHORIZED, **BAD_BODY})
 
 
-@router.post("/search", response_model=SearchResponse, summary="Search the agents")
+@router.post(
+    "/search", response_model=SearchResponse, summary="Search the agents", operation_id="search"
+)
 def search(body: SearchRequest, user: CurrentUser, deployment: DeploymentDep) -> dict[str, Any]:
     """The agents that match a request, best first (the harness adds a 0..1 ``score``).
 
@@ -58,10 +64,16 @@ def _encode(body: dict[str, Any]) -> bytes:
         return json.dumps(body, separators=(",", ":")).encode("ascii")
 
 
-def _run(deployment: Deployment, user: User, body: ExecAgentRequest) -> ExecResult:
+def _run(
+    deployment: Deployment,
+    user: User,
+    body: ExecAgentRequest,
+    stop: threading.Event | None = None,
+    on_part: PartListener | None = None,
+) -> ExecResult:
     try:
         return deployment.account.exec_agent(
-            user, body.agent_name, body.inputs.as_dict(), body.convid
+            user, body.agent_name, body.inputs, body.convid, stop, on_part=on_part
         )
     except Exception:  # execAgent answers 200 whatever happens; the log keeps the details
         log.exception("execAgent failed unexpectedly")
@@ -74,23 +86,52 @@ def _run(deployment: Deployment, user: User, body: ExecAgentRequest) -> ExecResu
         )
 
 
+def _streamed(
+    request: Request, user: User | NotAuthenticated, body: ExecAgentRequest
+) -> StreamingResponse:
+    stop = threading.Event()
+    if isinstance(user, NotAuthenticated):
+        refused = ExecResult(False, "mustLogin", None, body.agent_name, error=str(user))
+        return RunStream(single_line(refused), stop)
+    deployment: Deployment = request.app.state.deployment
+    heartbeat_s: float = request.app.state.heartbeat_s
+
+    def runner(stop: threading.Event, on_part: PartListener) -> ExecResult:
+        return _run(deployment, user, body, stop, on_part)
+
+    return RunStream(run_lines(body.agent_name, runner, stop, heartbeat_s), stop)
+
+
 @router.post(
     "/execAgent",
     response_model=ExecAgentResponse,
     summary="Run an agent",
+    operation_id="execAgent",
     responses={
         200: {
-            "description": "Always 200: `resultCode` says what happened. Harness extras: the "
-            "`Server-Timing` header (restore, run, encrypt, save in ms) and, on a replay, "
-            "`Idempotent-Replayed: true`.",
+            "description": "Always 200: `resultCode` says what happened (`mustLogin` without a "
+            "valid token). With `stream: true`, `application/x-ndjson` lines: `progress`, "
+            "`data` (each output part as it is produced), `noop` heartbeats, `trace` "
+            "(Server-Timing phases, after the run), and last `agent` (this response with "
+            "`output: null`). Harness extras: the `Server-Timing` header (restore, run, "
+            "encrypt, save in ms) and, on a replay, `Idempotent-Replayed: true`.",
+            "content": {
+                MEDIA_TYPE: {
+                    "schema": {
+                        "type": "object",
+                        "description": "One line: {type: progress|data|trace|noop|agent, ...}",
+                    }
+                }
+            },
         },
         409: error_doc("The first request with this Idempotency-Key has not answered yet."),
+        415: error_doc("Signed in with the session cookie but not sent as application/json."),
     },
 )
 def exec_agent(
     body: ExecAgentRequest,
     request: Request,
-    user: CurrentUser,
+    user: UserOrRefusal,
     deployment: DeploymentDep,
     idempotency_key: Annotated[
         str | None,
@@ -98,15 +139,26 @@ def exec_agent(
             alias=HEADER,
             pattern=IDEMPOTENCY_KEY_PATTERN,
             description="Harness extra: retrying with the same key and body returns the first "
-            "answer without running the agent again.",
+            "answer without running the agent again (not with `stream: true`).",
         ),
     ] = None,
 ) -> Response:
     """Start a conversation (no ``convid``), follow up in one, or answer its pending ask."""
+    if body.stream:
+        if idempotency_key is not None:
+            raise StreamNotReplayable(
+                f"{HEADER} cannot be used with stream: true (a stream is not replayed); "
+                "send one of them."
+            )
+        return _streamed(request, user, body)
+    if isinstance(user, NotAuthenticated):
+        content = _encode(refusal_body(body.agent_name, "mustLogin", str(user)))
+        return Response(content=content, media_type="application/json")
+    signed_in: User = user
     timings: dict[str, float] = {}
 
     def compute() -> bytes:
-        result = _run(deployment, user, body)
+        result = _run(deployment, signed_in, body)
         timings.update(result.timings)
         return _encode(exec_agent_body(result))
 
@@ -118,7 +170,7 @@ def exec_agent(
         wanted = request_hash(request.url.path, body.model_dump(mode="json", by_alias=True))
         try:
             content, replayed = guard.run(
-                user.account, user.email, idempotency_key, wanted, compute
+                signed_in.account, signed_in.email, idempotency_key, wanted, compute
             )
         except StoreError as exc:
             message = unavailable_message(exc)

@@ -21,6 +21,7 @@ router = APIRouter(
     "/getConversationState",
     response_model=StateViewResponse,
     summary="Harness extra: the decrypted state",
+    operation_id="getConversationState",
 )
 def get_conversation_state(
     body: ConversationRequest, user: CurrentUser, deployment: DeploymentDep

@@ -1,8 +1,9 @@
 """``/api/user``: the caller's conversations (Search2o API).
 
-An unknown conversation and another user's conversation get the same answer: 404 with
-``{"success": false, "error": {"message": "Unknown conversation"}}``. Pinning beyond the
-limit is refused with 409 (the message says the limit and what to do).
+An unknown, expired and another user's conversation get the same answer, byte for byte: 404
+with ``{"success": false, "error": {"message": "Could not get this conversation. It probably
+expired.", "data": {}}}``. Pinning beyond the limit is refused with 409 (the message says the
+limit and what to do). Operation ids are the endpoint names, as in the agent server.
 """
 
 from __future__ import annotations
@@ -16,15 +17,15 @@ from mock_account.api.docs import BAD_BODY, STORE_DOWN, UNAUTHORIZED, UNKNOWN, e
 from mock_account.api.models import (
     ConversationRequest,
     ConversationResponse,
-    ConversationsResponse,
     PinnedRequest,
+    PinnedResponse,
     SetPinnedRequest,
     SetTitleRequest,
     SuccessResponse,
     UnpinnedRequest,
     UnpinnedResponse,
 )
-from mock_account.api.wire import conversation_item
+from mock_account.api.wire import conversation_item, conversation_turn
 
 router = APIRouter(
     prefix="/api/user", tags=["user"], responses={**UNAUTHORIZED, **BAD_BODY, **STORE_DOWN}
@@ -36,19 +37,29 @@ DONE = {"success": True}
 @router.post(
     "/getConversation",
     response_model=ConversationResponse,
+    response_model_exclude_none=True,
     responses=UNKNOWN,
     summary="One conversation",
+    operation_id="getConversation",
 )
 def get_conversation(
     body: ConversationRequest, user: CurrentUser, deployment: DeploymentDep
 ) -> dict[str, Any]:
-    """The conversation's entry (counts as a use for retention)."""
-    view = deployment.account.get_conversation(user, body.convid)
-    return {"success": True, "conversation": conversation_item(view)}
+    """Every saved run of the conversation, oldest first: the query, the agent's response, how
+    it ended (``success`` or ``ask``) and when (counts as a use for retention)."""
+    turns = deployment.account.turns(user, body.convid)
+    return {
+        "success": True,
+        "convid": body.convid,
+        "conversation": [conversation_turn(t) for t in turns],
+    }
 
 
 @router.post(
-    "/getPinnedConversations", response_model=ConversationsResponse, summary="Pinned conversations"
+    "/getPinnedConversations",
+    response_model=PinnedResponse,
+    summary="Pinned conversations",
+    operation_id="getPinnedConversations",
 )
 def get_pinned(
     user: CurrentUser,
@@ -58,7 +69,7 @@ def get_pinned(
     """Every pinned conversation of the caller, most recently used first. The body may be empty."""
     return {
         "success": True,
-        "conversations": [conversation_item(v) for v in deployment.account.list_pinned(user)],
+        "pinnedConversations": [conversation_item(v) for v in deployment.account.list_pinned(user)],
     }
 
 
@@ -66,6 +77,7 @@ def get_pinned(
     "/getUnpinnedConversations",
     response_model=UnpinnedResponse,
     summary="Recent conversations, paged",
+    operation_id="getUnpinnedConversations",
 )
 def get_unpinned(
     user: CurrentUser,
@@ -77,7 +89,7 @@ def get_unpinned(
     views, cursor = deployment.account.list_recent(user, limit=page.limit, cursor=page.next_cursor)
     return {
         "success": True,
-        "conversations": [conversation_item(v) for v in views],
+        "unpinnedConversations": [conversation_item(v) for v in views],
         "nextCursor": cursor,
     }
 
@@ -87,6 +99,7 @@ def get_unpinned(
     response_model=SuccessResponse,
     responses=UNKNOWN,
     summary="Rename a conversation",
+    operation_id="setConversationTitle",
 )
 def set_title(
     body: SetTitleRequest, user: CurrentUser, deployment: DeploymentDep
@@ -101,6 +114,7 @@ def set_title(
     response_model=SuccessResponse,
     responses={**UNKNOWN, 409: error_doc("The pin limit is reached; unpin one first.")},
     summary="Pin or unpin a conversation",
+    operation_id="setPinned",
 )
 def set_pinned(
     body: SetPinnedRequest, user: CurrentUser, deployment: DeploymentDep
@@ -115,6 +129,7 @@ def set_pinned(
     response_model=SuccessResponse,
     responses=UNKNOWN,
     summary="Delete a conversation",
+    operation_id="deleteConversation",
 )
 def delete_conversation(
     body: ConversationRequest, user: CurrentUser, deployment: DeploymentDep

@@ -21,7 +21,7 @@ from agents_catalog.agent_format import AgentDefinition
 from mock_account.conversations.hooks import LoadedHooks
 from mock_account.conversations.vault import Restored, Vault, new_convid, title_from_query
 from mock_account.crypto import InvalidRecord, StateCipher
-from mock_account.engine.runtime import Engine, RunOutcome
+from mock_account.engine.runtime import Engine, PartListener, RunOutcome
 from mock_account.engine.state import (
     DEFAULT_MAX_STATE_BYTES,
     Handoff,
@@ -48,6 +48,8 @@ from mock_account.stores import (
 from mock_account.users import User
 
 DEFAULT_PIN_LIMIT = 20
+#: What ``execAgent`` says of a conversation that does not exist, expired or is someone else's.
+EXPIRED_MESSAGE = "This conversation has expired. Please start a new one."
 
 Clock = Callable[[], datetime]
 
@@ -69,6 +71,17 @@ class ExecResult:
     error: str | None = None
     timings: dict[str, float] = field(default_factory=dict)
     handoffs: list[Handoff] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One saved run as ``getConversation`` lists it."""
+
+    query: str
+    agent_name: str
+    parts: list[dict[str, Any]]
+    result_code: ResultCode
+    responded_at: datetime
 
 
 @dataclass(frozen=True)
@@ -160,6 +173,24 @@ class MockAccount:
         self.store.update_entry(user.account, convid, last_read=self.clock())
         return self._view(user, entry)
 
+    def turns(self, user: User, convid: str) -> list[Turn]:
+        """Every saved run of a user's conversation, oldest first (counts as a use)."""
+        restored = self.restore(user, convid)
+        self.store.update_entry(user.account, convid, last_read=self.clock())
+        turns = []
+        for run in restored.state.get("runs") or []:
+            query = (run.get("inputs") or {}).get("query")
+            turns.append(
+                Turn(
+                    query=query if isinstance(query, str) else "",
+                    agent_name=run["agent"],
+                    parts=list((run.get("output") or {}).get("parts") or []),
+                    result_code=run["resultCode"],
+                    responded_at=datetime.fromisoformat(run["ranAt"]),
+                )
+            )
+        return turns
+
     def list_pinned(self, user: User) -> list[ConversationView]:
         return [self._view(user, e) for e in self.store.list_pinned(user.account, user.email)]
 
@@ -221,11 +252,14 @@ class MockAccount:
         stop: threading.Event | None = None,
         *,
         validation: bool = False,
+        on_part: PartListener | None = None,
     ) -> ExecResult:
         """Run an agent; ``validation`` runs keep their state in the cloud even with state hooks.
 
         Notification hooks see every run: ``onAgentStart`` before, then ``onAgentEnd`` (success)
-        or ``onAgentError`` (any other result), each with ``isValidation``.
+        or ``onAgentError`` (any other result), each with ``isValidation``. ``stop`` ends the
+        run (``stopped``, nothing saved) if set before it is saved; ``on_part`` gets each output
+        part as it is produced.
         """
         hooks = self.vault.hooks if self.vault.hooks_error is None else None
         event = {
@@ -236,7 +270,7 @@ class MockAccount:
         }
         if hooks is not None:
             hooks.notify("onAgentStart", event)
-        result = self._exec_agent(user, agent_name, inputs, convid, stop, validation)
+        result = self._exec_agent(user, agent_name, inputs, convid, stop, validation, on_part)
         if hooks is not None:
             done = {**event, "convid": result.convid or convid, "resultCode": result.result_code}
             if result.success:
@@ -258,6 +292,7 @@ class MockAccount:
         convid: str | None,
         stop: threading.Event | None,
         validation: bool,
+        on_part: PartListener | None = None,
     ) -> ExecResult:
         timings: dict[str, float] = {}
         started = time.perf_counter()
@@ -276,7 +311,7 @@ class MockAccount:
             try:
                 restored = self.restore(user, convid)
             except UnknownConversation:
-                return failed("unknownConversation", "This conversation does not exist.")
+                return failed("unknownConversation", EXPIRED_MESSAGE)
             except InvalidRecord:
                 return failed(
                     "callFailed", "This conversation cannot be read; nothing was changed."
@@ -301,6 +336,7 @@ class MockAccount:
             now=now,
             stop=stop,
             owned=True,
+            on_part=on_part,
         )
         timings["run"] = time.perf_counter() - mark
         if outcome.result_code == "ask" and not outcome.saves:
@@ -320,6 +356,9 @@ class MockAccount:
             if expected_version:
                 self._touch(user, convid)
             return failed(outcome.result_code, outcome.error or "The agent did not finish.")
+        if stop is not None and stop.is_set():
+            # The caller left after the run's last step: nothing of a stopped run is saved.
+            return failed("stopped", "The run was stopped.")
 
         try:
             saved = self.vault.save(

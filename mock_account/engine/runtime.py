@@ -57,7 +57,13 @@ from mock_account.world import World, understand_request
 
 MAX_CALL_DEPTH = 32
 MAX_STEPS = 20_000
-WAITING_MESSAGE = "This conversation is waiting for your answers to another agent ({agent})."
+WAITING_MESSAGE = (
+    "This conversation is waiting for your answers to another agent. Continue it with that agent."
+)
+
+
+#: Called with each output part as a run produces it.
+PartListener = Callable[[dict[str, Any]], None]
 
 
 class AgentError(Exception):
@@ -114,6 +120,7 @@ class _Run:
         self.deadline = deadline
         self.stop = stop
         self.parts: list[dict[str, Any]] = []
+        self.on_part: PartListener | None = None
         self.local_prompts: dict[str, dict[str, Any]] = {}
         self.reads: set[str] = set()
         self.writes: set[str] = set()
@@ -249,6 +256,12 @@ class _Run:
 
     # --- execution ----------------------------------------------------------
 
+    def emit(self, part: dict[str, Any]) -> None:
+        """Add an output part, telling the listener (a stream) at once."""
+        self.parts.append(part)
+        if self.on_part is not None:
+            self.on_part(part)
+
     def check_limits(self) -> None:
         self.steps += 1
         if self.steps > self.engine.limits.max_steps:
@@ -331,7 +344,7 @@ class _Run:
             }
             if spec.mimeType:
                 part["mimeType"] = spec.mimeType
-            self.parts.append(part)
+            self.emit(part)
         elif isinstance(args, AskArgs):
             return ("ask", args)
         elif isinstance(args, FailArgs):
@@ -501,11 +514,14 @@ class Engine:
         now: datetime,
         stop: threading.Event | None = None,
         owned: bool = False,
+        on_part: PartListener | None = None,
     ) -> RunOutcome:
         """Run (or resume) an agent. Never raises for anything the agent does.
 
         The state is copied first unless the caller hands it over (``owned=True``, for a
-        state it has just parsed and will drop if the run fails).
+        state it has just parsed and will drop if the run fails). ``on_part`` is called with
+        each output part as the run produces it (a resumed run first replays the parts it had
+        produced before it paused), for a caller that streams them.
         """
         agent = self.agents.get(agent_name)
         if agent is None:
@@ -518,11 +534,10 @@ class Engine:
         if waiting is not None and (
             waiting["agent"] != agent.name or waiting["version"] != agent.version
         ):
-            return RunOutcome(
-                "unknownConversation", error=WAITING_MESSAGE.format(agent=waiting["agent"])
-            )
+            return RunOutcome("unknownConversation", error=WAITING_MESSAGE)
+        query = inputs.get("query")
         sys_vars = {
-            "query": inputs.get("query", ""),
+            "query": query if isinstance(query, str) else "" if query is None else str(query),
             "inputs": copy.deepcopy(inputs),
             "user": user,
             "agent": agent.name,
@@ -535,6 +550,7 @@ class Engine:
             # not eat the run's time limit.
             self.warm_up()
         run = _Run(self, agent, work, sys_vars, self.clock() + self.limits.time_limit_s, stop)
+        run.on_part = on_part
         if waiting is not None:
             resumed = _resume(run, waiting, inputs)
             if isinstance(resumed, RunOutcome):
@@ -581,7 +597,8 @@ def _resume(
     run.sys["query"] = waiting["inputs"].get("query", "")
     run.reads.update(waiting.get("reads", []))
     run.writes.update(waiting.get("writes", []))
-    run.parts = list(waiting.get("output", {}).get("parts", []))
+    for part in waiting.get("output", {}).get("parts", []):
+        run.emit(part)
     run.state["runs"].pop()
     # Passwords reach the agent as locals but are never written into the run record.
     kept = {

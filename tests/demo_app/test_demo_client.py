@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import threading
 import time
 from collections.abc import Iterator
@@ -260,3 +261,62 @@ def test_chat_page_in_server_mode_follows_the_servers_search_behavior(
         assert at.session_state["transcript"][0].answer.success
     finally:
         deployment.config.search_behavior = "executeTopMatch"
+
+
+class ReferenceOnly(httpx.BaseTransport):
+    """Talks to the server as if it were the reference agent server: no harness extras.
+
+    ``/api/harness/...`` does not exist, there is no ``Server-Timing`` header and search results
+    carry no ``score``.
+    """
+
+    def __init__(self) -> None:
+        self.inner = httpx.HTTPTransport()
+        self.paths: list[str] = []
+
+    def handle_request(self, request: httpx.Request) -> httpx.Response:
+        self.paths.append(request.url.path)
+        if request.url.path.startswith("/api/harness/"):
+            message = f"There is no endpoint {request.url.path}."
+            return httpx.Response(404, json={"success": False, "error": {"message": message}})
+        response = self.inner.handle_request(request)
+        body = response.read()
+        if request.url.path == "/api/exec/search" and response.status_code == 200:
+            data = json.loads(body)
+            for result in data["searchResults"]:
+                del result["score"]
+            body = json.dumps(data).encode()
+        dropped = {"server-timing", "content-length", "content-encoding", "transfer-encoding"}
+        headers = [(k, v) for k, v in response.headers.items() if k.lower() not in dropped]
+        return httpx.Response(response.status_code, headers=headers, content=body)
+
+    def close(self) -> None:
+        self.inner.close()
+
+
+def test_the_http_client_needs_nothing_but_the_reference_api(
+    deployment: Deployment, server_url: str
+) -> None:
+    transport = ReferenceOnly()
+    client = HttpClient(server_url, _token(deployment, 2), transport=transport)
+    user = _user(client)
+    first = client.ask(user, BERLIN)
+    assert first.success and first.agent == "BookBusinessFlight" and first.timings == {}
+    assert client.last_agent(str(first.convid)) == "BookBusinessFlight"
+    paused = client.ask(user, EXPENSES, first.convid)
+    assert paused.is_ask and paused.agent == "SubmitExpenseClaim"
+    done = client.answer_ask(
+        user, paused, {"category": "travel", "business_reason": "Client meeting"}
+    )
+    assert done.success and "Berlin" in done.parts[0].text
+    assert done.handoffs == ()  # the markers need the harness's state view
+    convid = str(first.convid)
+    client.rename(user, convid, "Berlin, reference only")
+    client.pin(user, convid, True)
+    pinned = client.conversations(user).pinned
+    assert [(c.convid, c.title) for c in pinned] == [(convid, "Berlin, reference only")]
+    assert pinned[0].last_executed.startswith("20") and "T" in pinned[0].last_executed
+    client.delete(user, convid)
+    assert convid not in [c.convid for c in client.conversations(user).all()]
+    assert "/api/harness/getConversationState" in transport.paths  # tried, and did without
+    client.close()

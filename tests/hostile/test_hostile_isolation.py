@@ -119,7 +119,9 @@ def listed(client: TestClient) -> set[str]:
     """Every convid the client's lists show (all pages)."""
     found = {
         c["convid"]
-        for c in client.post("/api/user/getPinnedConversations", json={}).json()["conversations"]
+        for c in client.post("/api/user/getPinnedConversations", json={}).json()[
+            "pinnedConversations"
+        ]
     }
     cursor = None
     while True:
@@ -127,7 +129,7 @@ def listed(client: TestClient) -> set[str]:
         if cursor:
             body["nextCursor"] = cursor
         page = client.post("/api/user/getUnpinnedConversations", json=body).json()
-        found |= {c["convid"] for c in page["conversations"]}
+        found |= {c["convid"] for c in page["unpinnedConversations"]}
         cursor = page["nextCursor"]
         if not cursor:
             return found

@@ -1,12 +1,15 @@
-"""Journey planning: follow-ups hand off along the graph, asks get answers, Server-Timing parses."""
+"""Journey planning: follow-ups hand off along the graph, asks get answers, streams are read."""
 
 from __future__ import annotations
 
+import itertools
+import json
 import random
+from collections.abc import Callable
 
 import pytest
 
-from loadtests.journeys import JourneyPlanner, answer_ask
+from loadtests.journeys import JourneyPlanner, answer_ask, read_stream
 
 
 @pytest.fixture(scope="module")
@@ -65,3 +68,42 @@ def test_asks_are_answered_with_defaults_then_first_options() -> None:
 def test_an_empty_account_folder_is_a_clear_error(tmp_path) -> None:  # noqa: ANN001
     with pytest.raises(ValueError, match="no agent files"):
         JourneyPlanner.from_account(tmp_path)
+
+
+def _ticks() -> Callable[[], float]:
+    counter = itertools.count(1)
+    return lambda: float(next(counter))
+
+
+def test_a_stream_is_read_across_chunks_with_its_first_and_final_line_timed() -> None:
+    lines = [
+        {"type": "progress", "value": "Running BookTrip"},
+        {"type": "data", "value": {"contentType": "text", "text": "héllo"}},
+        {"type": "noop"},
+        {"type": "trace", "traceType": "serverTiming", "value": {"path": "run", "duration": 1.5}},
+        {"type": "agent", "value": {"success": True, "resultCode": "success", "output": None}},
+    ]
+    raw = b"".join(json.dumps(line, ensure_ascii=False).encode() + b"\n" for line in lines)
+    chunks = [raw[i : i + 7] for i in range(0, len(raw), 7)]  # cut mid-line, mid-character
+    outcome = read_stream(chunks, started=0.0, clock=_ticks())
+    assert outcome.problem is None
+    assert outcome.lines == lines
+    # One clock reading for the first chunk, then one per line.
+    assert outcome.first_byte_s == 1.0
+    assert outcome.first_line_s == 2.0 and outcome.final_line_s == 6.0
+    assert outcome.final == {"success": True, "resultCode": "success", "output": None}
+    assert outcome.phases_ms == {"run": 1.5}
+
+
+@pytest.mark.parametrize(
+    ("raw", "problem"),
+    [
+        (b'{"type": "progress", "value": "x"}\n', "the stream ended without the final agent line"),
+        (b'{"type": "noop"}\nnot json\n', "a line is not JSON"),
+        (b"[1, 2]\n", "a line is not a typed JSON object"),
+        (b'{"type": "agent", "value": {}}\n{"type": "noop"}\n', "a line came after the final"),
+    ],
+)
+def test_a_broken_stream_says_what_is_wrong(raw: bytes, problem: str) -> None:
+    outcome = read_stream([raw], started=0.0, clock=_ticks())
+    assert outcome.problem is not None and outcome.problem.startswith(problem)

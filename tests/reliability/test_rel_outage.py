@@ -161,5 +161,5 @@ def test_server_rides_out_a_store_outage(kind: str, tmp_path: Path) -> None:
     assert runs == [q for q, _ in stream.results if q in saved or q in unclear]
     assert state["record"]["stateVersion"] == len(runs) + 1
     assert listed.status_code == 200
-    assert stream.convid in {c["convid"] for c in listed.json()["conversations"]}
+    assert stream.convid in {c["convid"] for c in listed.json()["unpinnedConversations"]}
     assert integrity == []

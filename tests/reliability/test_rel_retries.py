@@ -62,7 +62,7 @@ def test_retried_requests_run_once(tmp_path: Path) -> None:
             with client(server.url) as http:
                 first_runs = run_queries(state_of(http, convid)["state"])
                 listed = http.post("/api/user/getUnpinnedConversations", json={"limit": 25}).json()[
-                    "conversations"
+                    "unpinnedConversations"
                 ]
             twice += first_runs != [query]
             twice += sum(c["title"] == query for c in listed) != 1

@@ -42,12 +42,13 @@ def test_health(anonymous: TestClient) -> None:
     assert reply.json() == {"status": "ok", "agents": 6, "store": "memory"}
 
 
-@pytest.mark.parametrize("path", ALL_POST_PATHS)
+@pytest.mark.parametrize("path", [p for p in ALL_POST_PATHS if p != EXEC])
 def test_every_api_call_needs_a_token(anonymous: TestClient, path: str) -> None:
     reply = anonymous.post(path, json={})
     assert reply.status_code == 401
     assert "Authorization: Bearer" in refusal(reply)
     assert reply.headers["www-authenticate"].startswith("Bearer")
+    assert reply.json()["error"]["data"] == {}
 
 
 @pytest.mark.parametrize(
@@ -65,9 +66,33 @@ def test_a_wrong_token_is_401(anonymous: TestClient, headers: dict[str, str]) ->
     refusal(reply)
 
 
-def test_exec_agent_401_also_says_must_login(anonymous: TestClient) -> None:
-    reply = anonymous.post(EXEC, json={"agentName": "BookTrip", "inputs": {"query": TRIP}})
-    assert reply.status_code == 401 and reply.json()["resultCode"] == "mustLogin"
+@pytest.mark.parametrize(
+    "headers", [{}, {"Authorization": "Bearer s2o_wrong"}, {"Authorization": "Basic eDp5"}]
+)
+def test_exec_agent_without_a_valid_token_is_200_must_login(
+    anonymous: TestClient, headers: dict[str, str]
+) -> None:
+    reply = anonymous.post(
+        EXEC, json={"agentName": "BookTrip", "inputs": {"query": TRIP}}, headers=headers
+    )
+    assert reply.status_code == 200
+    body = reply.json()
+    assert body == {
+        "success": False,
+        "convid": None,
+        "agentName": "BookTrip",
+        "output": None,
+        "resultCode": "mustLogin",
+        "askInput": None,
+        "error": {"message": body["error"]["message"], "data": {}},
+    }
+    assert "token" in body["error"]["message"].lower()
+
+
+def test_exec_agent_with_a_bad_body_and_no_token_is_still_422(anonymous: TestClient) -> None:
+    reply = anonymous.post(EXEC, json={})
+    assert reply.status_code == 422
+    assert refusal(reply) == "agentName: is required"
 
 
 def test_the_session_cookie_signs_in_too(app: FastAPI, deployment: Deployment) -> None:
@@ -113,10 +138,33 @@ def test_a_body_that_is_not_json_is_refused_not_guessed(client: TestClient) -> N
     assert refusal(reply) == "the body must be JSON, sent with Content-Type: application/json"
 
 
-def test_a_body_without_content_type_is_not_read_as_json(client: TestClient) -> None:
+def test_a_body_without_content_type_is_read_as_json(client: TestClient) -> None:
     reply = client.post(SEARCH, content=f'{{"query": "{TRIP}"}}'.encode())
-    assert reply.status_code == 422
-    assert refusal(reply) == "the body must be JSON, sent with Content-Type: application/json"
+    assert reply.status_code == 200
+    assert reply.json()["searchResults"][0]["agentName"] == "BookTrip"
+
+
+def test_with_the_session_cookie_the_body_must_be_declared_json(
+    app: FastAPI, deployment: Deployment
+) -> None:
+    token = token_of(deployment, deployment.users.users[0])
+    with TestClient(app, cookies={"search2o_session": token}) as browser:
+        bare = browser.post(SEARCH, content=f'{{"query": "{TRIP}"}}'.encode())
+        declared = browser.post(SEARCH, json={"query": TRIP})
+    assert bare.status_code == 415
+    assert refusal(bare).endswith("must be sent with Content-Type: application/json.")
+    assert declared.status_code == 200
+
+
+def test_scalars_are_coerced_as_the_agent_server_does(client: TestClient) -> None:
+    convid = client.post(
+        EXEC, json={"agentName": "InvoiceStatus", "inputs": {"query": TRIP}}
+    ).json()["convid"]
+    pinned = client.post("/api/user/setPinned", json={"convid": convid, "pinned": "true"})
+    page = client.post("/api/user/getUnpinnedConversations", json={"limit": "5"})
+    assert pinned.status_code == 200 and page.status_code == 200
+    listed = client.post("/api/user/getPinnedConversations", json={}).json()
+    assert [c["convid"] for c in listed["pinnedConversations"]] == [convid]
 
 
 def test_a_missing_body_is_422(client: TestClient) -> None:
@@ -154,7 +202,7 @@ def test_several_problems_are_all_named(client: TestClient) -> None:
     reply = client.post(SEARCH, json={"query": "short", "tag": "Not A Tag", "extra": 1})
     assert reply.status_code == 422
     body = reply.json()
-    assert {f["field"] for f in body["error"]["fields"]} == {"query", "tag", "extra"}
+    assert {f["field"] for f in body["error"]["data"]["fields"]} == {"query", "tag", "extra"}
     message = body["error"]["message"]
     assert "query: must be at least 8 characters" in message
     assert "tag: must be lower-case words" in message
@@ -240,4 +288,19 @@ def test_openapi_documents_every_model_field(client: TestClient) -> None:
     assert undocumented == []
     errors = spec["paths"][SEARCH]["post"]["responses"]
     assert errors["422"]["content"]["application/json"]["schema"]["$ref"].endswith("/ErrorResponse")
-    assert {"bearer", "session"} <= set(spec["components"]["securitySchemes"])
+    assert set(spec["components"]["securitySchemes"]) == {"bearerAuth", "cookieAuth"}
+    operations = {
+        path: op["operationId"] for path, ops in spec["paths"].items() for op in ops.values()
+    }
+    assert operations == {
+        "/health": "health",
+        SEARCH: "search",
+        EXEC: "execAgent",
+        "/api/user/getConversation": "getConversation",
+        "/api/user/getPinnedConversations": "getPinnedConversations",
+        "/api/user/getUnpinnedConversations": "getUnpinnedConversations",
+        "/api/user/setConversationTitle": "setConversationTitle",
+        "/api/user/setPinned": "setPinned",
+        "/api/user/deleteConversation": "deleteConversation",
+        "/api/harness/getConversationState": "getConversationState",
+    }

@@ -104,12 +104,16 @@ def test_a_hand_off_conversation_over_real_http(
 
         # Listing, renaming, pinning.
         recent = alice.post("/api/user/getUnpinnedConversations", json={}).json()
-        assert [(c["convid"], c["title"]) for c in recent["conversations"]] == [(convid, TRIP)]
+        assert [(c["convid"], c["title"]) for c in recent["unpinnedConversations"]] == [
+            (convid, TRIP)
+        ]
         alice.post(
             "/api/user/setConversationTitle", json={"convid": convid, "title": "Berlin trip"}
         ).raise_for_status()
         alice.post("/api/user/setPinned", json={"convid": convid, "pinned": True})
-        pinned = alice.post("/api/user/getPinnedConversations", json={}).json()["conversations"]
+        pinned = alice.post("/api/user/getPinnedConversations", json={}).json()[
+            "pinnedConversations"
+        ]
         assert [(c["convid"], c["title"], c["pinned"]) for c in pinned] == [
             (convid, "Berlin trip", True)
         ]
@@ -118,9 +122,21 @@ def test_a_hand_off_conversation_over_real_http(
         for path in ("/api/user/getConversation", "/api/harness/getConversationState"):
             hidden = bob.post(path, json={"convid": convid})
             assert hidden.status_code == 404
-            assert hidden.json() == {"success": False, "error": {"message": "Unknown conversation"}}
-        assert bob.post("/api/user/getPinnedConversations", json={}).json()["conversations"] == []
-        assert bob.post("/api/user/getUnpinnedConversations", json={}).json()["conversations"] == []
+            assert hidden.json() == {
+                "success": False,
+                "error": {
+                    "message": "Could not get this conversation. It probably expired.",
+                    "data": {},
+                },
+            }
+        assert (
+            bob.post("/api/user/getPinnedConversations", json={}).json()["pinnedConversations"]
+            == []
+        )
+        assert (
+            bob.post("/api/user/getUnpinnedConversations", json={}).json()["unpinnedConversations"]
+            == []
+        )
         intruder = bob.post(
             "/api/exec/execAgent",
             json={"agentName": "FileExpenses", "convid": convid, "inputs": {"query": EXPENSES}},
@@ -133,7 +149,10 @@ def test_a_hand_off_conversation_over_real_http(
             "success": True
         }
         assert alice.post("/api/user/getConversation", json={"convid": convid}).status_code == 404
-        assert alice.post("/api/user/getPinnedConversations", json={}).json()["conversations"] == []
+        assert (
+            alice.post("/api/user/getPinnedConversations", json={}).json()["pinnedConversations"]
+            == []
+        )
 
     # No token, no access.
     assert httpx.post(f"{server.url}/api/exec/search", json={"query": TRIP}).status_code == 401

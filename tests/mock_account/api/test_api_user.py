@@ -3,27 +3,56 @@
 from __future__ import annotations
 
 import pytest
-from api_helpers import TRIP, new_conversation, start_trip
+from api_helpers import START, TRIP, new_conversation, start_trip
 from fastapi.testclient import TestClient
 
 from mock_account.deployment import Deployment
 from mock_account.stores import StoreUnavailable
 
 USER = "/api/user"
-UNKNOWN = {"success": False, "error": {"message": "Unknown conversation"}}
+EXPENSES = "file my travel expenses for that trip"
+UNKNOWN = {
+    "success": False,
+    "error": {"message": "Could not get this conversation. It probably expired.", "data": {}},
+}
+MARCH_1_9AM_MS = int(START.timestamp() * 1000)
 
 
-def test_get_conversation_shows_the_entry(client: TestClient) -> None:
+def test_get_conversation_lists_every_saved_run(client: TestClient) -> None:
     convid = start_trip(client)
     reply = client.post(f"{USER}/getConversation", json={"convid": convid})
     assert reply.status_code == 200
     body = reply.json()
-    assert body["success"] is True
-    conversation = body["conversation"]
-    assert conversation["convid"] == convid
-    assert conversation["title"] == TRIP
-    assert conversation["pinned"] is False
-    assert conversation["lastExecuted"].startswith("2026-03-01T09:")
+    assert list(body) == ["success", "convid", "conversation"]
+    assert body["success"] is True and body["convid"] == convid
+    (turn,) = body["conversation"]  # the ask and its answer are one run
+    assert list(turn) == ["query", "response", "resultCode", "respondedAt"]
+    assert turn["query"] == TRIP and turn["resultCode"] == "success"
+    assert turn["response"]["agentName"] == "BookTrip"
+    assert "Booked your trip to Berlin" in turn["response"]["parts"][-1]["text"]
+    assert MARCH_1_9AM_MS <= turn["respondedAt"] < MARCH_1_9AM_MS + 3_600_000
+
+    client.post(
+        "/api/exec/execAgent",
+        json={"agentName": "FileExpenses", "convid": convid, "inputs": {"query": EXPENSES}},
+    )
+    client.post(
+        "/api/exec/execAgent", json={"agentName": "BookTrip", "inputs": {"query": TRIP}}
+    )  # another conversation: not listed here
+    turns = client.post(f"{USER}/getConversation", json={"convid": convid}).json()
+    assert [(t["response"]["agentName"], t["query"]) for t in turns["conversation"]] == [
+        ("BookTrip", TRIP),
+        ("FileExpenses", EXPENSES),
+    ]
+    assert turns["conversation"][0]["respondedAt"] <= turns["conversation"][1]["respondedAt"]
+
+
+def test_a_run_paused_on_ask_is_listed_as_ask(client: TestClient) -> None:
+    asked = client.post(
+        "/api/exec/execAgent", json={"agentName": "BookTrip", "inputs": {"query": TRIP}}
+    ).json()
+    body = client.post(f"{USER}/getConversation", json={"convid": asked["convid"]}).json()
+    assert [t["resultCode"] for t in body["conversation"]] == ["ask"]
 
 
 def test_unknown_and_foreign_conversations_get_the_same_404(
@@ -44,16 +73,16 @@ def test_unknown_and_foreign_conversations_get_the_same_404(
     foreign = other_client.post("/api/harness/getConversationState", json={"convid": convid})
     assert foreign.status_code == 404 and foreign.json() == UNKNOWN
     # ...and nothing the other user tried changed the owner's conversation.
-    mine = client.post(f"{USER}/getConversation", json={"convid": convid}).json()["conversation"]
-    assert mine["title"] == TRIP and mine["pinned"] is False
+    mine = client.post(f"{USER}/getUnpinnedConversations", json={}).json()
+    assert [(c["title"], c["pinned"]) for c in mine["unpinnedConversations"]] == [(TRIP, False)]
 
 
 def test_the_other_user_lists_nothing(client: TestClient, other_client: TestClient) -> None:
     start_trip(client)
     pinned = other_client.post(f"{USER}/getPinnedConversations", json={}).json()
     recent = other_client.post(f"{USER}/getUnpinnedConversations", json={}).json()
-    assert pinned == {"success": True, "conversations": []}
-    assert recent == {"success": True, "conversations": [], "nextCursor": None}
+    assert pinned == {"success": True, "pinnedConversations": []}
+    assert recent == {"success": True, "unpinnedConversations": [], "nextCursor": None}
 
 
 def test_rename_pin_unpin_and_delete(client: TestClient) -> None:
@@ -65,15 +94,17 @@ def test_rename_pin_unpin_and_delete(client: TestClient) -> None:
     assert client.post(f"{USER}/setPinned", json={"convid": convid, "pinned": True}).json() == {
         "success": True
     }
-    pinned = client.post(f"{USER}/getPinnedConversations", json={}).json()["conversations"]
+    pinned = client.post(f"{USER}/getPinnedConversations", json={}).json()["pinnedConversations"]
     assert [(c["convid"], c["title"], c["pinned"]) for c in pinned] == [
         (convid, "Berlin workshop", True)
     ]
     recent = client.post(f"{USER}/getUnpinnedConversations", json={}).json()
-    assert recent["conversations"] == []
+    assert recent["unpinnedConversations"] == []
 
     client.post(f"{USER}/setPinned", json={"convid": convid, "pinned": False})
-    recent = client.post(f"{USER}/getUnpinnedConversations", json={}).json()["conversations"]
+    recent = client.post(f"{USER}/getUnpinnedConversations", json={}).json()[
+        "unpinnedConversations"
+    ]
     assert [c["convid"] for c in recent] == [convid]
 
     deleted = client.post(f"{USER}/deleteConversation", json={"convid": convid})
@@ -86,8 +117,9 @@ def test_rename_pin_unpin_and_delete(client: TestClient) -> None:
 
 def test_list_bodies_may_be_omitted(client: TestClient) -> None:
     new_conversation(client)
-    assert client.post(f"{USER}/getPinnedConversations").json()["conversations"] == []
-    assert len(client.post(f"{USER}/getUnpinnedConversations").json()["conversations"]) == 1
+    assert client.post(f"{USER}/getPinnedConversations").json()["pinnedConversations"] == []
+    recent = client.post(f"{USER}/getUnpinnedConversations").json()["unpinnedConversations"]
+    assert len(recent) == 1
 
 
 def test_cursor_paging_goes_most_recent_first_without_repeats(client: TestClient) -> None:
@@ -100,8 +132,8 @@ def test_cursor_paging_goes_most_recent_first_without_repeats(client: TestClient
         if cursor is not None:
             body["nextCursor"] = cursor
         page = client.post(f"{USER}/getUnpinnedConversations", json=body).json()
-        assert len(page["conversations"]) <= 3
-        seen += [c["convid"] for c in page["conversations"]]
+        assert len(page["unpinnedConversations"]) <= 3
+        seen += [c["convid"] for c in page["unpinnedConversations"]]
         cursor = page["nextCursor"]
         pages += 1
         if cursor is None:
@@ -110,11 +142,19 @@ def test_cursor_paging_goes_most_recent_first_without_repeats(client: TestClient
     assert seen == list(reversed(made))
 
 
-def test_listing_defaults_to_25_per_page(client: TestClient) -> None:
-    for i in range(26):
+def test_listing_defaults_to_10_per_page_and_an_empty_cursor_is_the_first_page(
+    client: TestClient,
+) -> None:
+    for i in range(11):
         new_conversation(client, f"show the open invoice number {i}")
     page = client.post(f"{USER}/getUnpinnedConversations", json={}).json()
-    assert len(page["conversations"]) == 25 and page["nextCursor"] is not None
+    assert len(page["unpinnedConversations"]) == 10 and page["nextCursor"] is not None
+    empty = client.post(f"{USER}/getUnpinnedConversations", json={"nextCursor": ""}).json()
+    assert empty == page
+    item = page["unpinnedConversations"][0]
+    assert list(item) == ["convid", "title", "lastExecuted", "pinned"]
+    assert isinstance(item["lastExecuted"], int)
+    assert MARCH_1_9AM_MS <= item["lastExecuted"] < MARCH_1_9AM_MS + 3_600_000
 
 
 @pytest.mark.parametrize(
@@ -122,7 +162,7 @@ def test_listing_defaults_to_25_per_page(client: TestClient) -> None:
     [
         ({"limit": 0}, "limit: must be at least 1"),
         ({"limit": 26}, "limit: must be at most 25"),
-        ({"limit": "5"}, "limit: must be a whole number"),
+        ({"limit": "five"}, "limit: must be a whole number"),
         ({"limit": 2.5}, "limit: must be a whole number"),
         ({"nextCursor": "not-a-cursor"}, "nextCursor: not a cursor this server handed out"),
         ({"cursor": "x"}, "unknown field 'cursor'"),
@@ -143,7 +183,10 @@ def test_pin_limit_is_409_with_a_clear_message(client: TestClient, deployment: D
     assert refused.status_code == 409
     assert refused.json() == {
         "success": False,
-        "error": {"message": "You can pin at most 2 conversations; unpin one first."},
+        "error": {
+            "message": "You can pin at most 2 conversations; unpin one first.",
+            "data": {},
+        },
     }
     # Pinning one that is already pinned is not a new pin.
     assert client.post(f"{USER}/setPinned", json={"convid": convids[0], "pinned": True}).is_success
@@ -156,7 +199,7 @@ def test_pin_limit_is_409_with_a_clear_message(client: TestClient, deployment: D
         ("setConversationTitle", {"title": "x" * 201}, "title: must be at most 200 characters"),
         ("setConversationTitle", {"title": "   "}, "title: must not be blank"),
         ("setConversationTitle", {}, "title: is required"),
-        ("setPinned", {"pinned": "yes"}, "pinned: must be true or false"),
+        ("setPinned", {"pinned": "maybe"}, "pinned: must be true or false"),
         ("setPinned", {}, "pinned: is required"),
         ("getConversation", {"convid": "not/a/convid"}, "convid: must be 22 letters or digits"),
         ("getPinnedConversations", {"limit": 3}, "unknown field 'limit'"),
@@ -177,8 +220,8 @@ def test_a_title_is_stored_as_given(client: TestClient) -> None:
     convid = new_conversation(client)
     title = "Ünïcode — and 200 characters " + "x" * 170
     client.post(f"{USER}/setConversationTitle", json={"convid": convid, "title": title})
-    got = client.post(f"{USER}/getConversation", json={"convid": convid}).json()
-    assert got["conversation"]["title"] == title
+    got = client.post(f"{USER}/getUnpinnedConversations", json={}).json()
+    assert got["unpinnedConversations"][0]["title"] == title
 
 
 def test_an_unavailable_store_is_503_for_user_calls(
@@ -189,6 +232,7 @@ def test_an_unavailable_store_is_503_for_user_calls(
 
     monkeypatch.setattr(deployment.account.store, "list_pinned", down)
     monkeypatch.setattr(deployment.account.store, "get_entry", down)
+    monkeypatch.setattr(deployment.account.store, "load", down)
     for path, body in (("getPinnedConversations", {}), ("getConversation", {"convid": "A" * 22})):
         reply = client.post(f"{USER}/{path}", json=body)
         assert reply.status_code == 503

@@ -158,6 +158,7 @@ def test_nothing_readable_at_rest_and_nothing_left_after_delete_and_expiry(
     # The markers really reached the server: the owner reads them back decrypted.
     seen = str(journey.post("/api/harness/getConversationState", {"convid": deleted}))
     seen += str(journey.post("/api/user/getConversation", {"convid": deleted}))
+    seen += str(journey.post("/api/user/getPinnedConversations", {}))  # the title
     assert sum(t in seen for t in journey.typed) >= 3
     needles = journey.needles()
     assert len(needles) >= 12
