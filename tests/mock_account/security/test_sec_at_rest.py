@@ -1,15 +1,17 @@
 """Nothing readable at rest, nothing kept past its time, on every store.
 
 A scripted journey over HTTP (asks answered with typed text, idempotent retries, a hand-off, a
-rename, pins) leaves random markers typed by the user, and the agents' answers, in the server's
-hands. Then every table and key of the store is dumped (``store_dump``) and searched: no marker
-and no answer may appear in plaintext. After the user deletes a conversation, and after another
-expires, nothing of either is left in any table, key or file: not its id, not a byte of its
-encrypted state, not its idempotency records. Each phase prints its figures.
+streamed run, a rename, pins) leaves random markers typed by the user, and the agents' answers,
+in the server's hands. Then every table and key of the store is dumped (``store_dump``) and
+searched: no marker and no answer may appear in plaintext. After the user deletes a
+conversation, and after another expires, nothing of either is left in any table, key or file:
+not its id, not a byte of its encrypted state, not its idempotency records. Each phase prints
+its figures.
 """
 
 from __future__ import annotations
 
+import json
 import secrets
 from collections.abc import Iterator
 from pathlib import Path
@@ -75,6 +77,18 @@ class Journey:
         self.told += [p["text"] for p in answer["output"]["parts"] if p.get("text")]
         return answer
 
+    def streamed(self, body: dict[str, Any]) -> dict[str, Any]:
+        """A run answered line by line (``stream: true``); its final agent line."""
+        with self.client.stream("POST", EXEC, json={**body, "stream": True}) as reply:
+            assert reply.status_code == 200
+            lines = [json.loads(line) for line in reply.iter_lines() if line]
+        final = lines[-1]
+        assert final["type"] == "agent" and final["value"]["success"], lines
+        parts = [line["value"] for line in lines if line["type"] == "data"]
+        self.told += [p["text"] for p in parts if p.get("text")]
+        assert parts, lines
+        return final["value"]
+
     def post(self, path: str, body: dict[str, Any]) -> dict[str, Any]:
         reply = self.client.post(path, json=body)
         assert reply.status_code == 200, reply.text
@@ -109,6 +123,13 @@ class Journey:
             key=self.marker("claim-key-"),
         )
         assert reason in done["output"]["parts"][0]["text"]  # the typed answer is in the answer
+        self.streamed(
+            {
+                "agentName": "BookHotelStay",
+                "convid": convid,
+                "inputs": {"query": f"book a hotel near {self.marker('Emu Park ')} for that trip"},
+            }
+        )
         title = self.marker("Trip to see ")
         self.post("/api/user/setConversationTitle", {"convid": convid, "title": title})
         self.post("/api/user/setPinned", {"convid": convid, "pinned": True})
