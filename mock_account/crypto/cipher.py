@@ -38,7 +38,8 @@ from mock_account.crypto.records import (
     record_key_id,
 )
 
-Purpose = Literal["state", "title"]
+# "workflow", "action" and "outbox": per-identity workflow progress and approved actions.
+Purpose = Literal["state", "title", "workflow", "action", "outbox"]
 PURPOSES: tuple[str, ...] = get_args(Purpose)
 CONVERSATION_INFO_PREFIX = b"search2o-state/v1|conv|"
 DEFAULT_CACHE_SIZE = 4096
