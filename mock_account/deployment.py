@@ -26,6 +26,8 @@ from mock_account.errors import HooksError
 from mock_account.search.index import BM25Params, SearchIndex
 from mock_account.stores import IdempotencyRecords, StoreError, open_store
 from mock_account.users import UserDirectory
+from mock_account.workflows import ActionLedger, WorkflowService, open_workflow_store
+from mock_account.workflows.effects import AgentEffects
 
 DEFAULT_SEED = 7
 HOOKS_ENV = "MOCK_ACCOUNT_HOOKS"
@@ -162,6 +164,9 @@ class Deployment:
     account: MockAccount
     users: UserDirectory
     config: AccountConfig
+    # Per-user workflow progress and approved actions (``mock_account.workflows``).
+    workflows: WorkflowService | None = None
+    actions: ActionLedger | None = None
 
     @property
     def idempotency(self) -> IdempotencyRecords:
@@ -200,4 +205,24 @@ def build_deployment(config: AccountConfig | None = None) -> Deployment:
         state_hooks=hooks,
         hooks_error=hooks_error,
     )
-    return Deployment(account, UserDirectory.generate(config.seed), config)
+    users = UserDirectory.generate(config.seed)
+    workflow_store = open_workflow_store(account.store)
+    workflows = WorkflowService(
+        workflow_store,
+        cipher,
+        clock,
+        {a.workflow.name: a.workflow for a in agents if a.workflow is not None},
+    )
+    actions = ActionLedger(workflow_store, cipher, clock)
+
+    def account_of(email: str) -> str:
+        user = users.by_email(email)
+        if user is None:
+            raise ValueError(f"no user {email!r} in this account")
+        return user.account
+
+    engine.effects = AgentEffects(workflows, actions, account_of)
+    # Actions approved before a restart and not yet run are run now (at most once each).
+    for name in sorted({u.account for u in users.users}):
+        actions.recover(name)
+    return Deployment(account, users, config, workflows, actions)

@@ -10,6 +10,13 @@
   Redis, memory).
 """
 
+from agents_catalog.workflow_format import (
+    InvalidValue,
+    WorkflowDefinition,
+    WorkflowDefinitionError,
+    definition_problems,
+    parse_workflow,
+)
 from mock_account.workflows.actions import (
     ACTION_KINDS,
     STATUSES,
@@ -17,13 +24,6 @@ from mock_account.workflows.actions import (
     ActionLedger,
     ActionRefused,
     UnknownAction,
-)
-from mock_account.workflows.definition import (
-    InvalidValue,
-    WorkflowDefinition,
-    WorkflowDefinitionError,
-    definition_problems,
-    parse_workflow,
 )
 from mock_account.workflows.progress import (
     StageIncomplete,

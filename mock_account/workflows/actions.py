@@ -11,7 +11,7 @@ Why it runs at most once, also when the turn is retried or the process dies at a
 - the action id is the idempotency key: proposing the same id again (a retried turn) finds the
   first record, never a second action;
 - approval is a durable status change before anything runs, so a crash right after it loses
-  nothing: ``recover`` (run at start and on a timer) executes every ``approved`` or
+  nothing: ``recover`` (run when the account starts) executes every ``approved`` or
   ``executing`` action;
 - the effect goes to a receiver that is idempotent on the action id (the outbox keeps one
   record per id, insert-if-absent). A crash after delivering and before ``done`` makes recovery

@@ -19,9 +19,9 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from agents_catalog.workflow_format import InvalidValue, Stage, WorkflowDefinition
 from mock_account.crypto import StateCipher
 from mock_account.stores import VersionConflict
-from mock_account.workflows.definition import InvalidValue, Stage, WorkflowDefinition
 from mock_account.workflows.store import WorkflowStore
 
 MAX_VALUES_BYTES = 64 * 1024

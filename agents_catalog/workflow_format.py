@@ -1,6 +1,7 @@
 """Workflow definitions: stages, their goals (values to collect, checks to pass) and transitions.
 
-An agent declares one in its file under ``workflow``::
+Part of the agent file format (``agent_format``); the per-identity progress through them is
+kept by ``mock_account.workflows``. An agent declares one in its file under ``workflow``::
 
     workflow:
       name: new_hire_onboarding
