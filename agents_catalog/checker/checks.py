@@ -15,6 +15,7 @@ from .prompts import check_prompts
 from .source import SourceFile
 from .values import CompiledScheme
 from .variables import check_variables
+from .workflows import check_workflows
 
 
 def check_file(source: SourceFile, scheme: CompiledScheme) -> list[Finding]:
@@ -32,4 +33,5 @@ def check_file(source: SourceFile, scheme: CompiledScheme) -> list[Finding]:
     check_format(check, data)
     check_prompts(check, data)
     check_variables(check, data)
+    check_workflows(check, data)
     return check.findings
