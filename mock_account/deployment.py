@@ -54,6 +54,18 @@ SEARCH_BEHAVIOR_ENV = "MOCK_ACCOUNT_SEARCH_BEHAVIOR"
 # The day the mock world calls "today" ("next Tuesday" counts from it); the real date when
 # unset. Tests and demos pin it so their dates read the same on any day.
 TODAY_ENV = "MOCK_ACCOUNT_TODAY"
+# Adds the workflow agents (agents_catalog/workflow_agents: new-hire and supplier onboarding)
+# to the account: MOCK_ACCOUNT_WORKFLOW_AGENTS=1.
+WORKFLOW_AGENTS_ENV = "MOCK_ACCOUNT_WORKFLOW_AGENTS"
+
+
+def workflow_agents_dir() -> Path:
+    """The hand-written agents that take users through workflows."""
+    return default_account_dir().parent / "workflow_agents"
+
+
+def _flag(name: str) -> bool:
+    return os.environ.get(name, "").strip().lower() in ("1", "true", "yes", "on")
 
 
 def parse_today(value: str | date | None) -> date | None:
@@ -113,6 +125,7 @@ class AccountConfig:
         default_factory=lambda: os.environ.get(SEARCH_BEHAVIOR_ENV) or DEFAULT_SEARCH_BEHAVIOR
     )
     today: date | str | None = field(default_factory=lambda: os.environ.get(TODAY_ENV) or None)
+    workflow_agents: bool = field(default_factory=lambda: _flag(WORKFLOW_AGENTS_ENV))
 
     @classmethod
     def from_options(cls, **options: Any) -> AccountConfig:
@@ -187,6 +200,8 @@ def build_deployment(config: AccountConfig | None = None) -> Deployment:
     config.today = parse_today(config.today)
     clock = config.clock if config.today is None else pinned_day(config.clock, config.today)
     agents = load_account(config.account_dir)
+    if config.workflow_agents:
+        agents += load_account(workflow_agents_dir())
     hooks, hooks_error = load_configured_hooks(config)
     cipher = build_cipher(config, hooks)
     engine = Engine(
