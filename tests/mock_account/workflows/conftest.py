@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 from server_stores import fresh_url, unreachable
+from workflow_helpers import Clock
 
 from mock_account.crypto import Keyring, StateCipher
 from mock_account.stores import ConversationStore, StoreUnavailable, open_store
@@ -35,19 +35,6 @@ def backend_store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Co
 @pytest.fixture
 def wf_store(backend_store: ConversationStore) -> WorkflowStore:
     return open_workflow_store(backend_store)
-
-
-class Clock:
-    """A clock that moves only when told to."""
-
-    def __init__(self) -> None:
-        self.now = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
-
-    def __call__(self) -> datetime:
-        return self.now
-
-    def tick(self, seconds: float = 1.0) -> None:
-        self.now += timedelta(seconds=seconds)
 
 
 @pytest.fixture

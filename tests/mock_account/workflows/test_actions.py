@@ -6,7 +6,7 @@ import threading
 from typing import Any
 
 import pytest
-from conftest import Clock
+from workflow_helpers import Clock
 
 from mock_account.crypto import StateCipher
 from mock_account.workflows import (

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from conftest import Clock
+from workflow_helpers import Clock
 
 from mock_account.crypto import InvalidRecord, StateCipher
 from mock_account.workflows import (

@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 
 import pytest
-from conftest import Clock
+from workflow_helpers import Clock
 
 from mock_account.stores import VersionConflict
 from mock_account.workflows import WorkflowStore
