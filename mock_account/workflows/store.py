@@ -23,7 +23,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
-from urllib.parse import quote
+from urllib.parse import quote, unquote
 
 from mock_account.stores import ConversationStore, StoreError, VersionConflict
 from mock_account.stores.batching import BatchingStore
@@ -132,6 +132,24 @@ class WorkflowStore(ABC):
     @abstractmethod
     def list_outbox(self, account: str, identity: str | None = None) -> list[OutboxRecord]:
         """Delivered effects, newest first."""
+
+    # --- every record, for key rotation -----------------------------------------------
+
+    @abstractmethod
+    def all_progress(self) -> list[ProgressRecord]:
+        """Every progress record of every account."""
+
+    @abstractmethod
+    def all_actions(self) -> list[ActionRecord]:
+        """Every action of every account."""
+
+    @abstractmethod
+    def all_outbox(self) -> list[OutboxRecord]:
+        """Every outbox record of every account."""
+
+    @abstractmethod
+    def replace_outbox_blob(self, account: str, action_id: str, blob: bytes) -> bool:
+        """Swap a delivered record's blob (re-encryption); ``False`` if it is missing."""
 
 
 # --------------------------------------------------------------------------- memory
@@ -254,6 +272,26 @@ class MemoryWorkflowStore(WorkflowStore):
                 if r.account == account and (identity is None or r.identity == identity)
             ]
         return sorted(found, key=lambda r: (r.delivered, r.action_id), reverse=True)
+
+    def all_progress(self) -> list[ProgressRecord]:
+        with self._lock:
+            return list(self._progress.values())
+
+    def all_actions(self) -> list[ActionRecord]:
+        with self._lock:
+            return list(self._actions.values())
+
+    def all_outbox(self) -> list[OutboxRecord]:
+        with self._lock:
+            return list(self._outbox.values())
+
+    def replace_outbox_blob(self, account: str, action_id: str, blob: bytes) -> bool:
+        with self._lock:
+            current = self._outbox.get((account, action_id))
+            if current is None:
+                return False
+            self._outbox[(account, action_id)] = replace(current, blob=bytes(blob))
+            return True
 
 
 # --------------------------------------------------------------------------- SQL (shared)
@@ -474,6 +512,29 @@ class _SqlWorkflowStore(WorkflowStore):
             tuple(params),
         )
         return [self._outbox(r) for r in rows]
+
+    def all_progress(self) -> list[ProgressRecord]:
+        rows = self._query(self._sql(f"SELECT {self._PROGRESS} FROM {{progress}}"), ())
+        return [self._progress(r) for r in rows]
+
+    def all_actions(self) -> list[ActionRecord]:
+        rows = self._query(self._sql(f"SELECT {self._ACTION} FROM {{actions}}"), ())
+        return [self._action(r) for r in rows]
+
+    def all_outbox(self) -> list[OutboxRecord]:
+        rows = self._query(self._sql(f"SELECT {self._OUTBOX} FROM {{outbox}}"), ())
+        return [self._outbox(r) for r in rows]
+
+    def replace_outbox_blob(self, account: str, action_id: str, blob: bytes) -> bool:
+        with self._tx() as tx:
+            rows = tx(
+                self._sql(
+                    "UPDATE {outbox} SET blob = ? WHERE account = ? AND action_id = ? "
+                    "RETURNING action_id"
+                ),
+                (bytes(blob), account, action_id),
+            )
+        return bool(rows)
 
 
 class SqliteWorkflowStore(_SqlWorkflowStore):
@@ -746,6 +807,43 @@ class RedisWorkflowStore(WorkflowStore):
                     )
                 )
         return sorted(found, key=lambda r: (r.delivered, r.action_id), reverse=True)
+
+    def _accounts(self) -> list[str]:
+        """Every account with workflow records (from the keys of their indexes)."""
+        found: set[str] = set()
+        with self._errors():
+            for pattern in (f"{self._prefix}:wf:*:actions", f"{self._prefix}:wf:*:outbox"):
+                for key in self._redis.scan_iter(match=pattern, count=500):
+                    found.add(unquote(key.decode().split("{", 1)[1].split("}", 1)[0]))
+            for key in self._redis.scan_iter(match=f"{self._prefix}:wf:*:workflows:*", count=500):
+                found.add(unquote(key.decode().split("{", 1)[1].split("}", 1)[0]))
+        return sorted(found)
+
+    def all_progress(self) -> list[ProgressRecord]:
+        found: list[ProgressRecord] = []
+        for account in self._accounts():
+            with self._errors():
+                keys = list(
+                    self._redis.scan_iter(match=self._k(account, "workflows") + ":*", count=500)
+                )
+            for key in keys:
+                identity = unquote(key.decode().rsplit(":", 1)[1])
+                found.extend(self.list_progress(account, identity))
+        return found
+
+    def all_actions(self) -> list[ActionRecord]:
+        return [r for account in self._accounts() for r in self.list_actions(account)]
+
+    def all_outbox(self) -> list[OutboxRecord]:
+        return [r for account in self._accounts() for r in self.list_outbox(account)]
+
+    def replace_outbox_blob(self, account: str, action_id: str, blob: bytes) -> bool:
+        key = self._k(account, "out", action_id)
+        with self._errors():
+            if not self._redis.exists(key):
+                return False
+            self._redis.hset(key, "blob", bytes(blob))
+        return True
 
 
 def open_workflow_store(store: ConversationStore) -> WorkflowStore:
