@@ -9,6 +9,7 @@ naming findings in the same run.
 from __future__ import annotations
 
 from .context import FileCheck
+from .conventions import check_conventions
 from .fields import check_format, check_own_fields
 from .findings import Finding
 from .prompts import check_prompts
@@ -34,4 +35,5 @@ def check_file(source: SourceFile, scheme: CompiledScheme) -> list[Finding]:
     check_prompts(check, data)
     check_variables(check, data)
     check_workflows(check, data)
+    check_conventions(check, data)
     return check.findings

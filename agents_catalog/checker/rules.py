@@ -312,6 +312,22 @@ RULES: tuple[Rule, ...] = (
         "- action: {kind: email, approval: false, payload: {...}}",
         "- action: {kind: email, payload: {...}}   # approval defaults to true",
     ),
+    Rule(
+        "NS027",
+        "standard-prompt-unused",
+        Severity.WARNING,
+        "An agent that never talks through the standard prompt.",
+        "Some `prompt` command declares a standard prompt (`chat`) with its scope, or an "
+        "`llm` / `data` command uses it. An agent whose only prompts are names of its own "
+        "(an agent-scoped `summary`) is a finding.",
+        "Conversation-scoped prompts are how agents hear each other: an agent with only its "
+        "own prompt starts from nothing the earlier agents said, and the next agent cannot "
+        "see its exchange with the user.",
+        "- prompt: {name: summary, scope: agent, user: '{sys.query}'}\n"
+        "- llm: {prompt: summary, reply: Done.}",
+        "- prompt: {name: chat, scope: conversation, user: '{sys.query}'}\n"
+        "- llm: {prompt: chat, reply: Done.}",
+    ),
 )
 
 BY_ID: dict[str, Rule] = {rule.id: rule for rule in RULES}

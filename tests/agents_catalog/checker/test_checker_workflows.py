@@ -86,3 +86,29 @@ def test_a_malformed_workflow_is_an_invalid_file_not_a_crash(lint) -> None:
     text = make().replace("    next: equipment\n", "    next: [1, 2]\n")
     report = lint(text)
     assert {f.rule_id for f in report.findings} == {"NS011", "NS023"}
+
+
+# --- NS027 standard-prompt-unused ---------------------------------------------------
+
+
+def test_an_agent_with_only_its_own_prompt_is_a_finding(lint, agent) -> None:
+    every_rule = None
+    own = agent(
+        "  - prompt: {name: summary, scope: agent, user: '{sys.query}'}\n"
+        "  - llm: {prompt: summary, reply: Done.}\n  - end: {}\n"
+    )
+    report = lint(own, every_rule)
+    assert [(f.rule_id, f.line) for f in report.findings] == [("NS027", 1)]
+    assert "talks through 'summary' only" in report.findings[0].message
+    standard = agent(
+        "  - prompt: {name: chat, scope: conversation, user: '{sys.query}'}\n"
+        "  - llm: {prompt: chat, reply: Done.}\n  - end: {}\n"
+    )
+    assert lint(standard, every_rule).findings == ()
+    # The standard name in another scope, or a near miss of it, is another rule's finding.
+    wrong_scope = agent("  - prompt: {name: chat, scope: local, user: hi}\n  - end: {}\n")
+    assert [f.rule_id for f in lint(wrong_scope, every_rule).findings] == ["NS002"]
+    near = agent("  - prompt: {name: Chat, user: hi}\n  - end: {}\n")
+    assert [f.rule_id for f in lint(near, every_rule).findings] == ["NS001"]
+    no_prompt = agent("  - output: hello\n  - end: {}\n")
+    assert lint(no_prompt, every_rule).findings == ()
