@@ -27,7 +27,10 @@ search the account's agents, run one (`execAgent`), and manage the caller's conv
 header of `execAgent` (restore, run, encrypt and save in milliseconds), and the
 `Idempotency-Key` header of `execAgent` (a retry with the same key and body returns the first
 answer with `Idempotent-Replayed: true` and does not run the agent again; the same key with
-another body is refused with 422).
+another body is refused with 422); the caller's workflow progress (`listWorkflows`,
+`getWorkflowProgress`, `submitWorkflowValues`, `advanceWorkflow`) and actions with an effect
+outside, approved and then run at most once (`listActions`, `createAction`, `approveAction`,
+`rejectAction`, `getOutbox`).
 """
 
 TAGS: list[dict[str, Any]] = [
@@ -36,7 +39,7 @@ TAGS: list[dict[str, Any]] = [
     {
         "name": "harness",
         "description": "Harness extras, not part of the Search2o API: state inspection, "
-        "Server-Timing, Idempotency-Key.",
+        "Server-Timing, Idempotency-Key, workflow progress, approved actions and the outbox.",
     },
     {"name": "service", "description": "Liveness."},
 ]
