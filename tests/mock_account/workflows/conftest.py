@@ -13,7 +13,9 @@ from mock_account.crypto import Keyring, StateCipher
 from mock_account.stores import ConversationStore, StoreUnavailable, open_store
 from mock_account.workflows import WorkflowStore, open_workflow_store
 
-BACKENDS = ["memory", "sqlite", "postgres", "redis"]
+PLAIN = ["memory", "sqlite", "postgres", "redis"]
+# The same stores behind group commit (``?batch=N``): the workflow records use the store inside.
+BACKENDS = PLAIN + [f"{backend}+batch" for backend in PLAIN]
 
 
 @pytest.fixture(params=BACKENDS)
