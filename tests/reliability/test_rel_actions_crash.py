@@ -4,9 +4,10 @@ executing actions is killed (SIGKILL) 100 times at random moments.
 Each round forks a child that opens its own store, first recovers (executes every approved
 action a kill left unfinished), then retries the turn it may have been killed in (the same
 action id) and goes on with new turns: three in four actions are approved and executed, one
-in four rejected. After a random 5-60 ms the parent kills it. At the end the parent recovers
-once more and checks every action: an approved one is ``done`` with exactly one outbox record,
-a rejected or unapproved one has none, and no outbox record exists without its action.
+in four rejected. A random 5-60 ms after its first new turn the parent kills it. At the end
+the parent recovers once more and checks every action: an approved one is ``done`` with
+exactly one outbox record, a rejected or unapproved one has none, and no outbox record exists
+without its action.
 """
 
 from __future__ import annotations
@@ -61,8 +62,8 @@ def _child(url: str, keys: list[tuple[str, bytes]], pipe: Connection, seed: int)
     )
     ledger.recover(ACCOUNT)
     turns = len(ledger.store.list_actions(ACCOUNT))
-    pipe.send(("ready", turns))
-    for turn in range(max(0, turns - 1), 10**9):  # the last turn again: a retried turn
+    first = max(0, turns - 1)
+    for turn in range(first, 10**9):  # the last turn again (a retried turn), then new ones
         action_id = _action_id(turn)
         ledger.propose(
             ACCOUNT,
@@ -75,6 +76,10 @@ def _child(url: str, keys: list[tuple[str, bytes]], pipe: Connection, seed: int)
             ledger.reject(ACCOUNT, IDENTITY, action_id)
         else:
             ledger.approve_and_execute(ACCOUNT, IDENTITY, action_id)
+        if turn == first + 1:
+            # Ready once the retried turn and a new one are done: every round adds an action,
+            # however slow the store, and the kill lands among the turns after it.
+            pipe.send(("ready", turns))
 
 
 def _round(url: str, keys: list[tuple[str, bytes]], rng: random.Random) -> bool:
