@@ -64,7 +64,7 @@ def test_pre_commit_runs_the_check_on_changed_agent_files(tmp_path: Path) -> Non
     _git(repo, "add", ".")
     _git(repo, "commit", "-qm", "agents")
 
-    clean = _pre_commit(repo, home, "--all-files")
+    clean = _pre_commit(repo, home, "--all-files", "--verbose")
     assert clean.returncode == 0, clean.stdout + clean.stderr
     assert "2 files checked, 0 errors" in clean.stdout  # not .pre-commit-config.yaml
 
