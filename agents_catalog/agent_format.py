@@ -23,6 +23,8 @@ from typing import Annotated, Any, Literal, Union, get_args
 
 from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag
 
+from agents_catalog.workflow_format import WorkflowDefinition
+
 NAME_PATTERN = r"^[A-Za-z][A-Za-z0-9_]*[A-Za-z0-9]$"
 TAG_PATTERN = r"^[a-z0-9]+(_[a-z0-9]+)*$"
 IDENT_PATTERN = r"^[A-Za-z_][A-Za-z0-9_]*$"
@@ -225,6 +227,36 @@ class FuncArgs(_Strict):
     into: str | None = Field(default=None, pattern=IDENT_PATTERN)
 
 
+class WorkflowStepArgs(_Strict):
+    """Move the user through a workflow: collect values (templates), then optionally try to
+    advance. The progress view (stage, values, goals, history, ``advanced``, ``unmet``,
+    ``error``) goes to the local `into`."""
+
+    workflow: str | None = Field(
+        default=None,
+        pattern=r"^[a-z][a-z0-9_]{0,47}$",
+        description="The workflow's name; by default the one this agent declares.",
+    )
+    collect: dict[str, Any] = Field(default_factory=dict)
+    advance: bool = False
+    into: str = Field(default="workflow", pattern=IDENT_PATTERN)
+
+
+ActionKind = Literal["email", "im", "connector"]
+
+
+class ActionArgs(_Strict):
+    """An effect outside (an email, an IM message, a connector write). With ``approval`` (the
+    default) it waits for the user's approval and then runs once; without, it runs at once.
+    Either way it runs at most once, and it stands even if the rest of the run fails. The
+    action (id, status) goes to the local `into`."""
+
+    kind: ActionKind
+    payload: dict[str, Any] = Field(default_factory=dict)
+    approval: bool = True
+    into: str = Field(default="action", pattern=IDENT_PATTERN)
+
+
 # --- commands (one key each) -------------------------------------------------
 
 
@@ -282,6 +314,14 @@ class FuncCommand(_Strict):
     func: FuncArgs
 
 
+class WorkflowCommand(_Strict):
+    workflow: WorkflowStepArgs
+
+
+class ActionCommand(_Strict):
+    action: ActionArgs
+
+
 COMMAND_NAMES = (
     "prompt",
     "llm",
@@ -295,6 +335,8 @@ COMMAND_NAMES = (
     "return",
     "fail",
     "func",
+    "workflow",
+    "action",
 )
 _BY_ATTR = {
     "prompt": "prompt",
@@ -309,6 +351,8 @@ _BY_ATTR = {
     "return_": "return",
     "fail": "fail",
     "func": "func",
+    "workflow": "workflow",
+    "action": "action",
 }
 
 
@@ -339,6 +383,8 @@ Command = Annotated[
         Annotated[ReturnCommand, Tag("return")],
         Annotated[FailCommand, Tag("fail")],
         Annotated[FuncCommand, Tag("func")],
+        Annotated[WorkflowCommand, Tag("workflow")],
+        Annotated[ActionCommand, Tag("action")],
     ],
     Discriminator(
         command_kind,
@@ -380,6 +426,12 @@ class AgentDefinition(_Strict):
         description="Suggested follow-ups: for a conversation variable this agent continues "
         "from, what a user would type to reach it once another agent saved it (a template "
         "over conv.*, e.g. 'File my expenses for the {conv.trip.destination} trip').",
+    )
+
+    workflow: WorkflowDefinition | None = Field(
+        default=None,
+        description="A workflow of stages this agent takes users through (progress is kept "
+        "per user: stage, collected values, goal results, history).",
     )
 
     def function(self, name: str) -> list[Any]:

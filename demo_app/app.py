@@ -22,6 +22,7 @@ PAGES = [
     ("screens/agents.py", "Agents", ":material/groups:"),
     ("screens/naming_scheme.py", "Naming scheme", ":material/rule:"),
     ("screens/benchmark.py", "Benchmark", ":material/speed:"),
+    ("screens/workflows.py", "Workflows & outbox", ":material/checklist:"),
 ]
 
 

@@ -1,7 +1,7 @@
 """``loadtests run``: a Locust scenario run headless, with everything it needs, then reported.
 
 1. Unless ``--host`` is given, start ``mock-account serve`` on a free loopback port (conversation
-   scenario only; stopped afterwards). Only loopback targets are accepted.
+   and workflows scenarios only; stopped afterwards). Only loopback targets are accepted.
 2. Run Locust as subprocesses: ``locust -f <scenario file> --headless -u N -r R -t T --csv
    DIR/locust --html DIR/report.html``; with ``--workers K`` a ``--master --expect-workers K``
    plus K ``--worker`` processes (Locust's own distributed mode). Every process has a deadline.
@@ -32,7 +32,10 @@ SCENARIOS = {
     "conversation": "conversation_user.py",
     "store": "store_user.py",
     "crypto": "crypto_user.py",
+    "workflows": "workflow_user.py",
 }
+# The scenarios that talk to a server over HTTP (one is started unless --host is given).
+HTTP_SCENARIOS = ("conversation", "workflows")
 _RUN_TIME_RE = re.compile(r"(?:(\d+)h)?(?:(\d+)m)?(?:(\d+)s)?")
 # Beyond the run time: start-up, waiting for workers, Locust's stop timeout, writing reports.
 EXTRA_TIME_S = 120
@@ -299,7 +302,7 @@ def run_load_test(config: RunConfig) -> int:
     try:
         if config.host:
             host = check_loopback(config.host)
-            if config.store_url and config.scenario == "conversation":
+            if config.store_url and config.scenario in HTTP_SCENARIOS:
                 print(
                     "loadtests: --store is ignored with --host: the server keeps its own store",
                     file=sys.stderr,
@@ -312,7 +315,7 @@ def run_load_test(config: RunConfig) -> int:
     if config.scenario == "store":
         env["LOADTEST_STORE_URL"] = config.store_url or f"sqlite:///{config.out / 'store.db'}"
     try:
-        if config.scenario == "conversation" and not config.host:
+        if config.scenario in HTTP_SCENARIOS and not config.host:
             with local_server(config.out, config.store_url, config.server_workers) as host:
                 _run_locust(config, host, env)
         else:

@@ -44,6 +44,8 @@ from mock_account.errors import HooksError
 from mock_account.search.index import BM25Params, SearchIndex
 from mock_account.stores import IdempotencyRecords, StoreError, open_store
 from mock_account.users import UserDirectory
+from mock_account.workflows import ActionLedger, WorkflowService, open_workflow_store
+from mock_account.workflows.effects import AgentEffects
 
 DEFAULT_SEED = 7
 HOOKS_ENV = "MOCK_ACCOUNT_HOOKS"
@@ -71,6 +73,18 @@ SEARCH_BEHAVIOR_ENV = "MOCK_ACCOUNT_SEARCH_BEHAVIOR"
 # The day the mock world calls "today" ("next Tuesday" counts from it); the real date when
 # unset. Tests and demos pin it so their dates read the same on any day.
 TODAY_ENV = "MOCK_ACCOUNT_TODAY"
+# Adds the workflow agents (agents_catalog/workflow_agents: new-hire and supplier onboarding)
+# to the account: MOCK_ACCOUNT_WORKFLOW_AGENTS=1.
+WORKFLOW_AGENTS_ENV = "MOCK_ACCOUNT_WORKFLOW_AGENTS"
+
+
+def workflow_agents_dir() -> Path:
+    """The hand-written agents that take users through workflows."""
+    return default_account_dir().parent / "workflow_agents"
+
+
+def _flag(name: str) -> bool:
+    return os.environ.get(name, "").strip().lower() in ("1", "true", "yes", "on")
 
 
 # Retention the server and the demo apply themselves: the sweep interval in seconds ("off"
@@ -188,6 +202,7 @@ class AccountConfig:
     sweep_interval_s: float = field(default_factory=_env_interval)
     retention: RetentionPolicy = field(default_factory=_env_retention)
     idempotency_hours: float = field(default_factory=_env_idempotency_hours)
+    workflow_agents: bool = field(default_factory=lambda: _flag(WORKFLOW_AGENTS_ENV))
 
     @classmethod
     def from_options(cls, **options: Any) -> AccountConfig:
@@ -273,6 +288,9 @@ class Deployment:
     account: MockAccount
     users: UserDirectory
     config: AccountConfig
+    # Per-user workflow progress and approved actions (``mock_account.workflows``).
+    workflows: WorkflowService | None = None
+    actions: ActionLedger | None = None
 
     @property
     def idempotency(self) -> IdempotencyRecords:
@@ -306,6 +324,8 @@ def build_deployment(config: AccountConfig | None = None) -> Deployment:
         raise ValueError("the sweep interval must not be negative (0 turns the sweep off)")
     clock = config.clock if config.today is None else pinned_day(config.clock, config.today)
     agents = load_account(config.account_dir)
+    if config.workflow_agents:
+        agents += load_account(workflow_agents_dir())
     hooks, hooks_error = load_configured_hooks(config)
     cipher = build_cipher(config, hooks)
     engine = Engine(
@@ -324,4 +344,24 @@ def build_deployment(config: AccountConfig | None = None) -> Deployment:
         state_hooks=hooks,
         hooks_error=hooks_error,
     )
-    return Deployment(account, UserDirectory.generate(config.seed), config)
+    users = UserDirectory.generate(config.seed)
+    workflow_store = open_workflow_store(account.store)
+    workflows = WorkflowService(
+        workflow_store,
+        cipher,
+        clock,
+        {a.workflow.name: a.workflow for a in agents if a.workflow is not None},
+    )
+    actions = ActionLedger(workflow_store, cipher, clock)
+
+    def account_of(email: str) -> str:
+        user = users.by_email(email)
+        if user is None:
+            raise ValueError(f"no user {email!r} in this account")
+        return user.account
+
+    engine.effects = AgentEffects(workflows, actions, account_of)
+    # Actions approved before a restart and not yet run are run now (at most once each).
+    for name in sorted({u.account for u in users.users}):
+        actions.recover(name)
+    return Deployment(account, users, config, workflows, actions)

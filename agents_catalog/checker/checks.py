@@ -9,12 +9,14 @@ naming findings in the same run.
 from __future__ import annotations
 
 from .context import FileCheck
+from .conventions import check_conventions
 from .fields import check_format, check_own_fields
 from .findings import Finding
 from .prompts import check_prompts
 from .source import SourceFile
 from .values import CompiledScheme
 from .variables import check_variables
+from .workflows import check_workflows
 
 
 def check_file(source: SourceFile, scheme: CompiledScheme) -> list[Finding]:
@@ -32,4 +34,6 @@ def check_file(source: SourceFile, scheme: CompiledScheme) -> list[Finding]:
     check_format(check, data)
     check_prompts(check, data)
     check_variables(check, data)
+    check_workflows(check, data)
+    check_conventions(check, data)
     return check.findings

@@ -240,6 +240,94 @@ RULES: tuple[Rule, ...] = (
         "# a.yaml\nname: BookTrip\n# b.yaml\nname: BookTrip",
         "# a.yaml\nname: BookTrip\n# b.yaml\nname: RebookTrip",
     ),
+    Rule(
+        "NS021",
+        "workflow-undeclared-stage",
+        Severity.ERROR,
+        "A workflow transition goes to a stage the workflow does not declare.",
+        "Every `next` and `transitions[].to` of a stage of the agent's `workflow` names one of "
+        "its `stages`.",
+        "The server refuses to load a workflow with a way out to nowhere: users would be "
+        "stuck at that stage with every goal met.",
+        "workflow:\n  name: onboarding\n  stages:\n  - {name: paperwork, next: equipmnet}\n"
+        "  - {name: equipment}",
+        "workflow:\n  name: onboarding\n  stages:\n  - {name: paperwork, next: equipment}\n"
+        "  - {name: equipment}",
+    ),
+    Rule(
+        "NS022",
+        "workflow-uncollected-value",
+        Severity.ERROR,
+        "A workflow goal, condition or `workflow` command names a value no stage collects.",
+        "Each `check.value` of a goal, each `when.value` of a transition, and each key of a "
+        "`workflow` command's `collect` (for the agent's own workflow) is a value some stage "
+        "of the workflow collects (`- collect: name`).",
+        "A goal on a value nobody collects can never be met, so users can never move past "
+        "its stage; a value collected under another name is refused at run time.",
+        "goals:\n- {collect: signed, type: bool}\n"
+        "- {name: contract_ok, check: {value: contract_signed, op: isTrue}}",
+        "goals:\n- {collect: signed, type: bool}\n"
+        "- {name: contract_ok, check: {value: signed, op: isTrue}}",
+    ),
+    Rule(
+        "NS023",
+        "workflow-unreachable-stage",
+        Severity.WARNING,
+        "A workflow stage that no other stage leads to.",
+        "Every stage but the first is the target of some `next` or `transitions[].to`.",
+        "Nobody ever reaches it; its goals are dead weight, or a transition is missing.",
+        "stages:\n- {name: paperwork}\n- {name: equipment}",
+        "stages:\n- {name: paperwork, next: equipment}\n- {name: equipment}",
+    ),
+    Rule(
+        "NS024",
+        "workflow-not-declared",
+        Severity.ERROR,
+        "A `workflow` command in an agent that declares no workflow and names none.",
+        "A `workflow` command either names a workflow (`workflow: onboarding`) or the agent "
+        "declares one under `workflow`.",
+        "The command fails the run with errorInAgent every time it is reached.",
+        "main:\n  - workflow: {collect: {laptop: mac}}",
+        "main:\n  - workflow: {workflow: new_hire_onboarding, collect: {laptop: mac}}",
+    ),
+    Rule(
+        "NS025",
+        "action-payload-incomplete",
+        Severity.ERROR,
+        "An action's payload lacks a field its kind needs.",
+        "`email` needs to, subject, body; `im` needs to, text; `connector` needs connector, "
+        "operation.",
+        "The run fails with errorInAgent when it reaches the action: nothing is proposed.",
+        "- action: {kind: email, payload: {to: ops@example.com, body: Down}}",
+        "- action: {kind: email, payload: {to: ops@example.com, subject: Outage, body: Down}}",
+    ),
+    Rule(
+        "NS026",
+        "message-without-approval",
+        Severity.WARNING,
+        "An email or IM action sent without the user's approval.",
+        "`action` commands of kind `email` or `im` with `approval: false`.",
+        "A message leaves the account on the agent's word alone; once sent it cannot be "
+        "taken back. Approval makes the user see it first (it still runs at most once).",
+        "- action: {kind: email, approval: false, payload: {...}}",
+        "- action: {kind: email, payload: {...}}   # approval defaults to true",
+    ),
+    Rule(
+        "NS027",
+        "standard-prompt-unused",
+        Severity.WARNING,
+        "An agent that never talks through the standard prompt.",
+        "Some `prompt` command declares a standard prompt (`chat`) with its scope, or an "
+        "`llm` / `data` command uses it. An agent whose only prompts are names of its own "
+        "(an agent-scoped `summary`) is a finding.",
+        "Conversation-scoped prompts are how agents hear each other: an agent with only its "
+        "own prompt starts from nothing the earlier agents said, and the next agent cannot "
+        "see its exchange with the user.",
+        "- prompt: {name: summary, scope: agent, user: '{sys.query}'}\n"
+        "- llm: {prompt: summary, reply: Done.}",
+        "- prompt: {name: chat, scope: conversation, user: '{sys.query}'}\n"
+        "- llm: {prompt: chat, reply: Done.}",
+    ),
 )
 
 BY_ID: dict[str, Rule] = {rule.id: rule for rule in RULES}

@@ -9,8 +9,9 @@ from contextlib import asynccontextmanager
 from datetime import timedelta
 
 from fastapi import FastAPI
+from fastapi.routing import APIRoute
 
-from mock_account.api import routes_exec, routes_harness, routes_user
+from mock_account.api import routes_exec, routes_harness, routes_user, routes_workflows
 from mock_account.api.body_limit import DEFAULT_MAX_BODY_BYTES, BodySizeLimit
 from mock_account.api.docs import DESCRIPTION, TAGS, TITLE
 from mock_account.api.handlers import install_handlers
@@ -33,6 +34,10 @@ GIL_SWITCH_INTERVAL_S = 0.0005
 
 def store_kind(deployment: Deployment) -> str:
     return deployment.config.resolved_store_url().split(":", 1)[0].split("+", 1)[0]
+
+
+def _operation_id(route: APIRoute) -> str:
+    return route.path.rstrip("/").rsplit("/", 1)[-1]
 
 
 def create_app(
@@ -75,6 +80,9 @@ def create_app(
         # the session cookie must still declare JSON (``auth.current_user``), so a cross-site
         # form cannot act for the user.
         strict_content_type=False,
+        # Operation ids as the agent server names them: the last segment of the path
+        # ("/api/user/setPinned" -> "setPinned"), for every route, harness extras included.
+        generate_unique_id_function=_operation_id,
     )
     deployment.account.warm_up()
     app.state.deployment = deployment
@@ -104,6 +112,7 @@ def create_app(
     app.include_router(routes_exec.router)
     app.include_router(routes_user.router)
     app.include_router(routes_harness.router)
+    app.include_router(routes_workflows.router)
     install_handlers(app)
     app.add_middleware(BodySizeLimit, max_bytes=max_body_bytes)
     return app

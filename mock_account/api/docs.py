@@ -35,7 +35,10 @@ conversations. Shapes, messages and operation ids are the reference's.
 header of `execAgent` (restore, run, encrypt and save in milliseconds), the field list in a
 422's `error.data.fields`, and the `Idempotency-Key` header of `execAgent` (a retry with the
 same key and body returns the first answer with `Idempotent-Replayed: true` and does not run the
-agent again; the same key with another body is refused with 422; not with `stream: true`).
+agent again; the same key with another body is refused with 422; not with `stream: true`); the
+caller's workflow progress (`listWorkflows`, `getWorkflowProgress`, `submitWorkflowValues`,
+`advanceWorkflow`) and actions with an effect outside, approved and then run at most once
+(`listActions`, `createAction`, `approveAction`, `rejectAction`, `getOutbox`).
 """
 
 TAGS: list[dict[str, Any]] = [
@@ -44,7 +47,7 @@ TAGS: list[dict[str, Any]] = [
     {
         "name": "harness",
         "description": "Harness extras, not part of the Search2o API: state inspection, "
-        "Server-Timing, Idempotency-Key.",
+        "Server-Timing, Idempotency-Key, workflow progress, approved actions and the outbox.",
     },
     {"name": "service", "description": "Liveness."},
 ]

@@ -47,6 +47,8 @@ from mock_account.deployment import (
 )
 from mock_account.stores import open_store
 from mock_account.users import UserDirectory
+from mock_account.workflows import open_workflow_store
+from mock_account.workflows.rotation import reencrypt_workflows, workflow_key_status
 
 AddStoreOptions = Callable[[argparse.ArgumentParser], None]
 
@@ -124,10 +126,12 @@ def _reencrypt(args: argparse.Namespace) -> int:
 
     with open_store(config.resolved_store_url()) as store:
         report = reencrypt_store(store, cipher, batch=args.batch, progress=progress)
+        workflows = reencrypt_workflows(open_workflow_store(store), cipher)
     print(f"current key: {cipher.keys.current_key_id()}")
-    for line in report.lines():
+    for line in report.lines() + workflows.lines():
         print(line)
-    return 1 if report.unreadable or report.gave_up else 0
+    failed = report.unreadable or report.gave_up or workflows.unreadable or workflows.gave_up
+    return 1 if failed else 0
 
 
 def _status(args: argparse.Namespace) -> int:
@@ -135,8 +139,12 @@ def _status(args: argparse.Namespace) -> int:
     cipher = _cipher_for(config)
     with open_store(config.resolved_store_url()) as store:
         status = key_status(store)
+        workflows = workflow_key_status(open_workflow_store(store))
     for line in status.lines(cipher.keys.current_key_id(), source_of=_source_label(cipher)):
         print(line)
+    for kind, counts in workflows.items():
+        for key_id, count in sorted(counts.items()):
+            print(f"{key_id}: {count} workflow {kind} records")
     return 0
 
 

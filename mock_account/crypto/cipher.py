@@ -45,7 +45,9 @@ from mock_account.crypto.records import (
     record_key_id,
 )
 
-Purpose = Literal["state", "title", "idempotency"]
+# "idempotency": sealed execAgent answers; "workflow", "action" and "outbox": per-identity
+# workflow progress and approved actions.
+Purpose = Literal["state", "title", "idempotency", "workflow", "action", "outbox"]
 PURPOSES: tuple[str, ...] = get_args(Purpose)
 CONVERSATION_INFO_PREFIX = b"search2o-state/v1|conv|"
 LOOKUP_INFO = b"search2o-state/v1|lookup"

@@ -18,9 +18,10 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date, datetime
-from typing import Any
+from typing import Any, Protocol
 
 from agents_catalog.agent_format import (
+    ActionArgs,
     AgentDefinition,
     AskArgs,
     AskInput,
@@ -34,6 +35,7 @@ from agents_catalog.agent_format import (
     PromptArgs,
     ReturnArgs,
     VarArgs,
+    WorkflowStepArgs,
 )
 from mock_account.business.data import SOURCES, BusinessData
 from mock_account.engine.mock_model import LanguageModel
@@ -95,6 +97,34 @@ class RunOutcome:
         return self.state is not None
 
 
+class Effects(Protocol):
+    """What agents do beyond the conversation: per-user workflow progress and actions with an
+    effect outside (``mock_account.workflows.effects`` implements it). Both are kept apart
+    from the conversation state, so a run that fails later does not undo them."""
+
+    def workflow_step(
+        self,
+        *,
+        user: str,
+        agent: AgentDefinition,
+        workflow: str | None,
+        collect: dict[str, Any],
+        advance: bool,
+    ) -> dict[str, Any]: ...
+
+    def action(
+        self,
+        *,
+        user: str,
+        agent: AgentDefinition,
+        convid: str,
+        seed: str,
+        kind: str,
+        payload: dict[str, Any],
+        approval: bool,
+    ) -> dict[str, Any]: ...
+
+
 @dataclass(frozen=True)
 class RunLimits:
     time_limit_s: float = 5.0
@@ -129,6 +159,7 @@ class _Run:
         # nothing the request did not, so the request's own facts win over them.
         self.defaulted: set[str] = set()
         self._stated: dict[str, Any] | None = None
+        self.actions = 0  # action commands run so far: part of each action's stable id
 
     # --- values -------------------------------------------------------------
 
@@ -366,7 +397,51 @@ class _Run:
                     "into": args.into,
                 }
             )
+        elif isinstance(args, WorkflowStepArgs | ActionArgs):
+            frame["locals"][args.into] = self.effect(frame, args)
         return None
+
+    def effect(self, frame: dict[str, Any], args: WorkflowStepArgs | ActionArgs) -> dict[str, Any]:
+        """Run a ``workflow`` or ``action`` command through the engine's effects."""
+        effects = self.engine.effects
+        if effects is None:
+            raise AgentError("workflows and actions are not available in this deployment")
+        try:
+            if isinstance(args, WorkflowStepArgs):
+                return effects.workflow_step(
+                    user=self.sys["user"],
+                    agent=self.agent,
+                    workflow=args.workflow,
+                    collect=self.render(frame, args.collect),
+                    advance=args.advance,
+                )
+            self.actions += 1
+            # The same turn retried (same conversation, same saved runs, same command) gets
+            # the same id, so its action is found rather than proposed twice.
+            seed = "|".join(
+                str(part)
+                for part in (
+                    self.sys["convid"],
+                    len(self.state.get("runs") or []),
+                    self.agent.name,
+                    frame["function"],
+                    frame["pc"],
+                    self.actions,
+                )
+            )
+            return effects.action(
+                user=self.sys["user"],
+                agent=self.agent,
+                convid=self.sys["convid"],
+                seed=seed,
+                kind=args.kind,
+                payload=self.render(frame, args.payload),
+                approval=args.approval,
+            )
+        except AgentError:
+            raise
+        except Exception as exc:  # a store that is down, a payload the ledger refuses
+            raise AgentError(str(exc)) from exc
 
     def _command_return(
         self, stack: list[dict[str, Any]], frame: dict[str, Any], args: ReturnArgs
@@ -479,8 +554,10 @@ class Engine:
         limits: RunLimits | None = None,
         clock: Callable[[], float] = time.monotonic,
         world: World | None = None,
+        effects: Effects | None = None,
     ) -> None:
         self.agents = agents
+        self.effects = effects
         self.model = model
         self.data = data
         self.world = world or World(data, understand_request(data))

@@ -46,6 +46,20 @@ POST_PATHS = [
     "/api/user/setPinned",
     "/api/user/deleteConversation",
     "/api/harness/getConversationState",
+    *(
+        f"/api/harness/{name}"
+        for name in (
+            "listWorkflows",
+            "getWorkflowProgress",
+            "submitWorkflowValues",
+            "advanceWorkflow",
+            "listActions",
+            "createAction",
+            "approveAction",
+            "rejectAction",
+            "getOutbox",
+        )
+    ),
 ]
 JSON_TYPE = {"Content-Type": "application/json"}
 

@@ -12,6 +12,37 @@ import sqlite3
 
 from mock_account.stores.errors import StoreError
 
+WORKFLOW_TABLES: tuple[str, ...] = (
+    """CREATE TABLE workflow_progress (
+        account TEXT NOT NULL,
+        identity TEXT NOT NULL,
+        workflow TEXT NOT NULL,
+        version INTEGER NOT NULL CHECK (version > 0),
+        blob BLOB NOT NULL,
+        updated INTEGER NOT NULL,
+        PRIMARY KEY (account, identity, workflow)
+    )""",
+    """CREATE TABLE actions (
+        account TEXT NOT NULL,
+        action_id TEXT NOT NULL,
+        identity TEXT NOT NULL,
+        status TEXT NOT NULL,
+        blob BLOB NOT NULL,
+        created INTEGER NOT NULL,
+        updated INTEGER NOT NULL,
+        PRIMARY KEY (account, action_id)
+    )""",
+    "CREATE INDEX actions_by_identity ON actions (account, identity, created DESC)",
+    """CREATE TABLE outbox (
+        account TEXT NOT NULL,
+        action_id TEXT NOT NULL,
+        identity TEXT NOT NULL,
+        blob BLOB NOT NULL,
+        delivered INTEGER NOT NULL,
+        PRIMARY KEY (account, action_id)
+    )""",
+)
+
 MIGRATIONS: list[tuple[int, tuple[str, ...]]] = [
     (
         1,
@@ -68,6 +99,8 @@ MIGRATIONS: list[tuple[int, tuple[str, ...]]] = [
             "CREATE INDEX idempotency_by_expiry ON idempotency (expires)",
         ),
     ),
+    # Per-identity workflow progress, approved actions and their outbox (mock_account.workflows).
+    (4, WORKFLOW_TABLES),
 ]
 
 LATEST = MIGRATIONS[-1][0]

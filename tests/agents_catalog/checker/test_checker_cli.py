@@ -12,6 +12,7 @@ import pytest
 from checker_samples import HEADER, HR_AGENT, VALID_AGENT
 
 from agents_catalog.check_cli import main
+from agents_catalog.checker import RULES
 
 WARNING_ONLY = HEADER + "  - output: '{conv.trip.destinaton}'\n"
 ERROR = HEADER + "  - output: '{conv.trips.destination}'\n"
@@ -121,7 +122,7 @@ def test_rules_lists_and_documents(capsys) -> None:
     assert main(["rules"]) == 0
     listing = capsys.readouterr().out.splitlines()
     assert listing[0].split()[:3] == ["NS001", "error", "unknown-prompt"]
-    assert len(listing) == 12
+    assert len(listing) == len(RULES)
     assert main(["rules", "variable-schema"]) == 0
     doc = capsys.readouterr().out
     assert doc.startswith("NS005 variable-schema (error)")

@@ -303,4 +303,4 @@ def test_openapi_documents_every_model_field(client: TestClient) -> None:
         "/api/user/setPinned": "setPinned",
         "/api/user/deleteConversation": "deleteConversation",
         "/api/harness/getConversationState": "getConversationState",
-    }
+    } | {path: path.rsplit("/", 1)[-1] for path in paths if path.startswith("/api/harness/")}

@@ -1,0 +1,63 @@
+"""Per-identity workflow progress and approved actions that run at most once.
+
+- ``WorkflowDefinition`` / ``parse_workflow``: stages, goals (values to collect, checks to
+  pass) and transitions, as an agent declares them under ``workflow``.
+- ``WorkflowService``: each identity's stage, collected values, goal results and history,
+  encrypted and saved with compare-and-swap; a stage with open required goals cannot be left.
+- ``ActionLedger``: actions with an effect outside (email, IM, connector), approved and then
+  executed at most once into the outbox, also across retries and crashes.
+- ``open_workflow_store``: their records next to a conversation store (SQLite, PostgreSQL,
+  Redis, memory).
+"""
+
+from agents_catalog.workflow_format import (
+    InvalidValue,
+    WorkflowDefinition,
+    WorkflowDefinitionError,
+    definition_problems,
+    parse_workflow,
+)
+from mock_account.workflows.actions import (
+    ACTION_KINDS,
+    STATUSES,
+    ActionError,
+    ActionLedger,
+    ActionRefused,
+    UnknownAction,
+)
+from mock_account.workflows.progress import (
+    StageIncomplete,
+    TransitionRefused,
+    UnknownWorkflow,
+    WorkflowService,
+)
+from mock_account.workflows.store import (
+    ActionRecord,
+    OutboxRecord,
+    ProgressRecord,
+    WorkflowStore,
+    open_workflow_store,
+)
+
+__all__ = [
+    "ACTION_KINDS",
+    "STATUSES",
+    "ActionError",
+    "ActionLedger",
+    "ActionRecord",
+    "ActionRefused",
+    "InvalidValue",
+    "OutboxRecord",
+    "ProgressRecord",
+    "StageIncomplete",
+    "TransitionRefused",
+    "UnknownAction",
+    "UnknownWorkflow",
+    "WorkflowDefinition",
+    "WorkflowDefinitionError",
+    "WorkflowService",
+    "WorkflowStore",
+    "definition_problems",
+    "open_workflow_store",
+    "parse_workflow",
+]

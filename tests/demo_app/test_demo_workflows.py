@@ -1,0 +1,66 @@
+"""The Workflows & outbox page: progress with goals and history, approvals, the outbox."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import yaml
+from demo_helpers import texts
+from streamlit.testing.v1 import AppTest
+
+from agents_catalog.workflow_format import parse_workflow
+from mock_account.deployment import workflow_agents_dir
+
+
+def _page(at: AppTest) -> AppTest:
+    at.switch_page("screens/workflows.py").run()
+    assert not at.exception, at.exception
+    return at
+
+
+def _outbox(at: AppTest) -> Any:
+    """The outbox table (the one with a ``delivered`` column), or ``None``."""
+    return next((d.value for d in at.dataframe if "delivered" in d.value.columns), None)
+
+
+def _with_onboarding(demo_data_dir: Path) -> None:
+    """Give the embedded account the new-hire workflow (the demo's agents declare none)."""
+    from demo_app.ui_session import embedded_client
+
+    raw = yaml.safe_load((workflow_agents_dir() / "CompleteNewHireOnboarding.yaml").read_text())
+    service = embedded_client(str(demo_data_dir)).deployment.workflows
+    assert service is not None
+    service.workflows["new_hire_onboarding"] = parse_workflow(raw["workflow"])
+
+
+def test_a_stage_with_open_goals_cannot_be_left(app: AppTest, demo_data_dir: Path) -> None:
+    _with_onboarding(demo_data_dir)
+    _page(app)
+    assert any("stage **Paperwork**" in t for t in texts(app))
+    app.button(key="advance:new_hire_onboarding").click().run()
+    assert any("stage 'paperwork' is not complete" in str(e.value) for e in app.error)
+    app.text_input(key="wf:new_hire_onboarding:legal_name").input("Ann Lee")
+    app.text_input(key="wf:new_hire_onboarding:start_date").input("2026-12-07")
+    app.text_input(key="wf:new_hire_onboarding:contract_signed").input("yes")
+    app.button(key="submit:new_hire_onboarding").click().run()
+    assert not app.error, [e.value for e in app.error]
+    app.button(key="advance:new_hire_onboarding").click().run()
+    assert any("Moved to stage 'equipment'" in str(s.value) for s in app.success)
+    assert any("stage **Equipment**" in t for t in texts(app))
+
+
+def test_an_email_waits_for_approval_and_lands_in_the_outbox_once(app: AppTest) -> None:
+    _page(app)
+    app.text_input(key="outbox:subject").input("Closed on Friday for the move")
+    app.button(key="propose").click().run()
+    notice = next(str(s.value) for s in app.success)
+    action_id = notice.split()[1].rstrip(":")
+    assert any(f"{action_id} · awaitingApproval" in t for t in texts(app))
+    assert _outbox(app) is None and any("Nothing delivered yet." in t for t in texts(app))
+    app.button(key=f"approve:{action_id}").click().run()
+    assert any(f"Approved {action_id}: done." in str(s.value) for s in app.success)
+    rows = _outbox(app)
+    assert rows is not None
+    assert list(rows["action"]) == [action_id]
+    assert list(rows["what"]) == ["Closed on Friday for the move"]
