@@ -21,12 +21,13 @@ from agents_catalog.agent_format import AgentDefinition
 from mock_account.conversations.hooks import LoadedHooks
 from mock_account.conversations.vault import Restored, Vault, new_convid, title_from_query
 from mock_account.crypto import InvalidRecord, StateCipher
-from mock_account.engine.runtime import Engine, RunOutcome
+from mock_account.engine.runtime import Engine, RunContext, RunOutcome
 from mock_account.engine.state import (
     DEFAULT_MAX_STATE_BYTES,
     Handoff,
     ResultCode,
     StateInvalid,
+    check_state,
     empty_state,
     handoffs,
 )
@@ -48,6 +49,8 @@ from mock_account.stores import (
 from mock_account.users import User
 
 DEFAULT_PIN_LIMIT = 20
+#: The most an identity's memory (``user.x``) may hold, as compact JSON.
+MAX_MEMORY_BYTES = 64 * 1024
 
 Clock = Callable[[], datetime]
 
@@ -69,6 +72,13 @@ class ExecResult:
     error: str | None = None
     timings: dict[str, float] = field(default_factory=dict)
     handoffs: list[Handoff] = field(default_factory=list)
+    # What the run read and wrote (``conv`` variables, and ``user`` memory facts), and the
+    # identity's memory to keep when the run was given one (``RunContext``) and changed it.
+    reads: list[str] = field(default_factory=list)
+    writes: list[str] = field(default_factory=list)
+    memory: dict[str, Any] | None = None
+    memory_reads: list[str] = field(default_factory=list)
+    memory_writes: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -221,8 +231,14 @@ class MockAccount:
         stop: threading.Event | None = None,
         *,
         validation: bool = False,
+        context: RunContext | None = None,
+        start_as: str | None = None,
     ) -> ExecResult:
         """Run an agent; ``validation`` runs keep their state in the cloud even with state hooks.
+
+        ``context`` gives the run ``sys`` values and an identity's memory (channels);
+        ``start_as`` is the id a new conversation gets (when ``convid`` is not given), so a
+        caller can link it before the run; a conversation that exists by then is a conflict.
 
         Notification hooks see every run: ``onAgentStart`` before, then ``onAgentEnd`` (success)
         or ``onAgentError`` (any other result), each with ``isValidation``.
@@ -236,7 +252,9 @@ class MockAccount:
         }
         if hooks is not None:
             hooks.notify("onAgentStart", event)
-        result = self._exec_agent(user, agent_name, inputs, convid, stop, validation)
+        result = self._exec_agent(
+            user, agent_name, inputs, convid, stop, validation, context, start_as
+        )
         if hooks is not None:
             done = {**event, "convid": result.convid or convid, "resultCode": result.result_code}
             if result.success:
@@ -258,6 +276,8 @@ class MockAccount:
         convid: str | None,
         stop: threading.Event | None,
         validation: bool,
+        context: RunContext | None = None,
+        start_as: str | None = None,
     ) -> ExecResult:
         timings: dict[str, float] = {}
         started = time.perf_counter()
@@ -287,7 +307,7 @@ class MockAccount:
                 return failed("callFailed", f"The state hook failed: {exc}; nothing was changed.")
             state, expected_version = restored.state, restored.entry.state_version
         else:
-            convid, state = new_convid(), empty_state()
+            convid, state = start_as or new_convid(), empty_state()
         timings["restore"] = time.perf_counter() - started
 
         mark = time.perf_counter()
@@ -301,6 +321,7 @@ class MockAccount:
             now=now,
             stop=stop,
             owned=True,
+            context=context,
         )
         timings["run"] = time.perf_counter() - mark
         if outcome.result_code == "ask" and not outcome.saves:
@@ -321,6 +342,12 @@ class MockAccount:
                 self._touch(user, convid)
             return failed(outcome.result_code, outcome.error or "The agent did not finish.")
 
+        if outcome.memory is not None:
+            # Checked before the state is saved: a run whose memory cannot be kept saves nothing.
+            try:
+                check_state({"user": outcome.memory}, MAX_MEMORY_BYTES)
+            except StateInvalid as exc:
+                return failed("errorInAgent", f"The user's memory cannot be saved: {exc}")
         try:
             saved = self.vault.save(
                 account=user.account,
@@ -359,4 +386,9 @@ class MockAccount:
             ask_input=outcome.ask_input,
             timings=timings,
             handoffs=handoffs((outcome.state or {}).get("runs") or []),
+            reads=outcome.reads,
+            writes=outcome.writes,
+            memory=outcome.memory,
+            memory_reads=outcome.memory_reads,
+            memory_writes=outcome.memory_writes,
         )

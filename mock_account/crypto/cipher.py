@@ -38,7 +38,8 @@ from mock_account.crypto.records import (
     record_key_id,
 )
 
-Purpose = Literal["state", "title"]
+# "identity", "contact", "memory" and "turn" are the records of ``mock_account.channels``.
+Purpose = Literal["state", "title", "identity", "contact", "memory", "turn"]
 PURPOSES: tuple[str, ...] = get_args(Purpose)
 CONVERSATION_INFO_PREFIX = b"search2o-state/v1|conv|"
 DEFAULT_CACHE_SIZE = 4096
