@@ -52,6 +52,8 @@ from mock_account.stores import ConversationEntry, VersionConflict
 from mock_account.users import User, UserDirectory
 
 MEMORY_RETRIES = 8
+#: How often a message is run again when another message of the same sender saved first.
+RUN_ATTEMPTS = 4
 #: A conversation an identity points at that does not exist yet, if the identity moved to it
 #: this recently, is being started by another message of the same sender: this one joins it.
 STARTING_WINDOW = timedelta(seconds=30)
@@ -141,6 +143,10 @@ class ChannelService:
             record.memory, account=record.account, identity=record.identity
         )
 
+    def _memory_of(self, record: IdentityRecord) -> dict[str, Any]:
+        latest = self.records.get_identity(record.account, record.identity)
+        return self._memory(latest or record)
+
     def _live(self, account: str, convid: str, owner: str) -> ConversationEntry | None:
         entry = self.account.store.get_entry(account, convid) if convid else None
         return entry if entry is not None and entry.owner == owner else None
@@ -222,18 +228,26 @@ class ChannelService:
             memory=self._memory(record),
         )
         started = time.perf_counter()
-        result = self.account.exec_agent(
-            person, agent_name, inputs, existing, context=context, start_as=start_as
-        )
-        if start_as and not result.success and self._live(account, start_as, owner) is not None:
-            # Another message of this sender started the conversation first (nothing of this
-            # run was saved): this message continues it instead.
-            existing, start_as = start_as, None
-            if hits:
-                agent_name, hits = self.account.route(person, query_text, existing)
+        target = existing or start_as or ""
+        for attempt in range(RUN_ATTEMPTS):
+            seen = self._live(account, target, owner)
             result = self.account.exec_agent(
-                person, agent_name or result.agent_name, inputs, existing, context=context
+                person, agent_name, inputs, existing, context=context, start_as=start_as
             )
+            now_entry = self._live(account, target, owner)
+            raced = now_entry is not None and (
+                seen is None or now_entry.state_version != seen.state_version
+            )
+            if result.success or result.result_code != "callFailed" or not raced:
+                break
+            if attempt + 1 < RUN_ATTEMPTS:
+                # Another message of this sender saved first (nothing of this run was): this
+                # one continues from what it saved, like a gateway retrying it would.
+                existing, start_as = target, None
+                if hits:
+                    agent_name, hits = self.account.route(person, query_text, existing)
+                    agent_name = agent_name or result.agent_name
+                context = RunContext(sys=context.sys, memory=self._memory_of(record))
         elapsed = time.perf_counter() - started
         delivery = Delivery(channel, identity, existing is not None, result, hits)
         target = result.convid or existing

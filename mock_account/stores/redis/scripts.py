@@ -78,11 +78,13 @@ return redis.call('HGETALL', KEYS[1])
 """
 )
 
-# KEYS: entry, state. Returns the entry as it was before deletion.
+# KEYS: entry, state. Returns the entry as it was before deletion. The conversation's channel
+# link and turn records (``mock_account.channels``, same hash tag) go with it.
 DELETE = """
 local entry = redis.call('HGETALL', KEYS[1])
 if #entry == 0 then return nil end
-redis.call('DEL', KEYS[1], KEYS[2])
+local base = string.sub(KEYS[1], 1, -6)
+redis.call('DEL', KEYS[1], KEYS[2], base .. 'link', base .. 'turns')
 return entry
 """
 

@@ -66,7 +66,7 @@ def make_deployment(
         built.close()
 
 
-BACKENDS = ["memory", "sqlite"]
+BACKENDS = ["memory", "sqlite", "postgres", "redis"]
 
 
 @pytest.fixture(params=BACKENDS)

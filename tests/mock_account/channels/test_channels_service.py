@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
 import pytest
 from conftest import Clock
@@ -17,6 +18,7 @@ from mock_account.channels import (
     sweep_channels,
 )
 from mock_account.conversations.retention import RetentionPolicy, sweep
+from mock_account.crypto import InvalidRecord
 from mock_account.deployment import Deployment
 from mock_account.errors import UnknownConversation
 from mock_account.users import User
@@ -289,3 +291,28 @@ def test_a_returning_sender_resumes_after_a_restart(
     again = svc.deliver(admin, channel="email", sender="ada@example.com", query=GREET)
     assert again.resumed and again.result.convid == first.result.convid
     assert text(again).startswith("Hello again Ada")
+
+
+def test_nothing_a_sender_wrote_is_readable_at_rest(
+    service: ChannelService, admin: User, store_url: str
+) -> None:
+    sender, name = "zebulon.quarrie@example.com", "Zebulon Quarrie"
+    first = service.deliver(
+        admin, channel="email", sender=sender, query=REMEMBER, inputs={"name": name}
+    )
+    service.set_contact(admin, first.identity, "Zebulon Q Contact")
+    record = service.records.get_identity(admin.account, first.identity)
+    turns = service.records.turns(admin.account, first.result.convid)
+    stored = [record.sender, record.contact, record.memory, *(t.record for t in turns)]
+    for secret in (sender.encode(), b"Zebulon", b"remember that my name"):
+        assert all(secret not in blob for blob in stored)
+    entry = service.account.store.get_entry(admin.account, first.result.convid)
+    assert sender not in entry.owner and first.identity in entry.owner
+    if store_url.startswith("sqlite:///"):
+        folder = Path(store_url.removeprefix("sqlite:///")).parent
+        raw = b"".join(p.read_bytes() for p in folder.iterdir() if p.is_file())
+        assert b"Zebulon" not in raw and sender.encode() not in raw
+    # A record copied to another identity does not open there.
+    other = service.deliver(admin, channel="im", sender="slack:U7", query=PARCEL)
+    with pytest.raises(InvalidRecord):
+        service.sealer.open_memory(record.memory, account=admin.account, identity=other.identity)
