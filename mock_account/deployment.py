@@ -9,11 +9,12 @@ keys come from it under ``key_names`` (the last is current) instead of the manag
 
 from __future__ import annotations
 
+import functools
 import os
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from agents_catalog.loader import default_account_dir, load_account
 from mock_account.business.data import BusinessData
@@ -26,6 +27,9 @@ from mock_account.errors import HooksError
 from mock_account.search.index import BM25Params, SearchIndex
 from mock_account.stores import IdempotencyRecords, StoreError, open_store
 from mock_account.users import UserDirectory
+
+if TYPE_CHECKING:
+    from mock_account.channels import ChannelService
 
 DEFAULT_SEED = 7
 HOOKS_ENV = "MOCK_ACCOUNT_HOOKS"
@@ -170,6 +174,13 @@ class Deployment:
         if not isinstance(store, IdempotencyRecords):
             raise StoreError("this store keeps no idempotency records")
         return store
+
+    @functools.cached_property
+    def channels(self) -> ChannelService:
+        """Channels, identities, memory and the Inbox, kept next to the conversations."""
+        from mock_account.channels import ChannelService, records_for
+
+        return ChannelService(self.account, records_for(self.account.store), self.users)
 
     def close(self) -> None:
         self.account.store.close()
