@@ -128,9 +128,15 @@ def _sweep(args: argparse.Namespace) -> int:
     users = UserDirectory.generate(args.seed).users
     with open_store(config.resolved_store_url()) as store:
         report = sweep(store, users, now, policy)
+        # Channel identities idle past retention go too, with their memory.
+        from mock_account.channels import records_for, sweep_channels
+
+        channels = sweep_channels(records_for(store), store, users, now, policy)
     for account, convid in report.deleted:
         print(f"deleted {account}/{convid}")
     print(f"{len(report.deleted)} deleted, {report.kept} kept (as of {now.isoformat()})")
+    if channels.deleted_identities:
+        print(f"{len(channels.deleted_identities)} channel identities deleted with their memory")
     return 0
 
 

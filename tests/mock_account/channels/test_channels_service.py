@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
@@ -316,3 +317,26 @@ def test_nothing_a_sender_wrote_is_readable_at_rest(
     other = service.deliver(admin, channel="im", sender="slack:U7", query=PARCEL)
     with pytest.raises(InvalidRecord):
         service.sealer.open_memory(record.memory, account=admin.account, identity=other.identity)
+
+
+def test_the_sweep_command_removes_idle_identities(
+    make_deployment: Callable[[str], Deployment],
+    tmp_path: Path,
+    clock: Clock,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from mock_account.cli.commands import main
+
+    url = f"sqlite:///{tmp_path / 'sweep' / 'conversations.db'}"
+    built = make_deployment(url)
+    admin = built.users.users[0]
+    first = built.channels.deliver(
+        admin, channel="email", sender="ada@example.com", query=REMEMBER, inputs={"name": "Ada"}
+    )
+    built.close()
+    later = (clock() + timedelta(days=8)).isoformat()
+    assert main(["sweep", "--store", url, "--data-dir", str(tmp_path), "--now", later]) == 0
+    assert "1 channel identities deleted with their memory" in capsys.readouterr().out
+    after = make_deployment(url)
+    assert after.channels.records.get_identity(admin.account, first.identity) is None
+    assert after.account.store.get_entry(admin.account, first.result.convid) is None
