@@ -2,7 +2,8 @@
 
     loadtests bench [--sizes 1KB,16KB,256KB,1MB] [--store URL] [--iterations N] [--json FILE]
                     [--peers]
-    loadtests run --scenario conversation|store|crypto --users N --spawn-rate R --run-time T
+    loadtests run --scenario conversation|store|crypto|channels --users N --spawn-rate R
+                  --run-time T
                   --out DIR [--host URL] [--store URL] [--workers K] [--server-workers N]
                   [--max-fail-ratio X] [--max-p99-ms Y]
     loadtests writers [--stores sqlite,postgres,redis] [--threads 1,8,64] [--seconds S]
