@@ -1,0 +1,67 @@
+"""Identity hashes and channel records across key rotation, and user.x without an identity."""
+
+from __future__ import annotations
+
+import pytest
+
+from mock_account.channels import ChannelSealer
+from mock_account.crypto import InvalidRecord, Keyring, StateCipher
+from mock_account.deployment import Deployment
+
+
+@pytest.fixture
+def store_url() -> str:
+    return "memory://"
+
+
+def test_rotating_the_key_keeps_identities_and_their_records() -> None:
+    keyring = Keyring.generate()
+    before = ChannelSealer(StateCipher(keyring))
+    after = ChannelSealer(StateCipher(keyring.rotated()))
+    identity = before.identity_id("acme", "email", "ada@example.com")
+    assert after.identity_id("acme", "email", "ada@example.com") == identity
+    sealed = before.seal_text("ada@example.com", account="acme", identity=identity,
+                              purpose="identity")  # fmt: skip
+    assert after.open_text(sealed, account="acme", identity=identity, purpose="identity") == (
+        "ada@example.com"
+    )
+    # Another account's key gives other ids: an id says nothing across accounts.
+    other = ChannelSealer(StateCipher(Keyring.generate()))
+    assert other.identity_id("acme", "email", "ada@example.com") != identity
+
+
+def test_ids_differ_by_account_channel_and_sender() -> None:
+    sealer = ChannelSealer(StateCipher(Keyring.generate()))
+    ids = {
+        sealer.identity_id(account, channel, sender)
+        for account in ("acme", "globex")
+        for channel in ("email", "web")
+        for sender in ("ada@example.com", "bo@example.com")
+    }
+    assert len(ids) == 8 and all(len(i) == 32 for i in ids)
+
+
+def test_a_record_opens_only_for_its_purpose_and_identity() -> None:
+    sealer = ChannelSealer(StateCipher(Keyring.generate()))
+    sealed = sealer.seal_text("Ada", account="acme", identity="a" * 32, purpose="contact")
+    for account, identity, purpose in (
+        ("acme", "a" * 32, "identity"),
+        ("acme", "b" * 32, "contact"),
+        ("globex", "a" * 32, "contact"),
+    ):
+        with pytest.raises(InvalidRecord):
+            sealer.open_text(sealed, account=account, identity=identity, purpose=purpose)
+
+
+def test_without_an_identity_user_facts_live_only_for_the_run(deployment: Deployment) -> None:
+    member = deployment.users.users[1]
+    account = deployment.account
+    first = account.exec_agent(
+        member, "RememberMyName", {"query": "remember my name", "name": "Bo"}
+    )
+    assert first.success and first.parts[0]["text"].startswith("I will remember that you are Bo")
+    assert first.memory == {"name": "Bo"} and first.memory_writes == ["name"]
+    again = account.exec_agent(member, "GreetMe", {"query": "greet me"}, first.convid)
+    assert again.parts[0]["text"] == "Hello, I do not know your name yet (on )."
+    state = account.restore(member, first.convid).state
+    assert "user" not in state and "name" not in state["conv"]
