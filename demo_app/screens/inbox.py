@@ -19,7 +19,7 @@ SENDER_EXAMPLES = {
     "schedule": "monday-report",
     "webhook": "crm-events",
 }
-STARTERS = ["Where is my order ORD-000042?", "Please remember that I prefer window seats"]
+STARTERS = ["The VPN keeps disconnecting on my laptop", "It still drops every ten minutes"]
 
 
 def _send(channels: ChannelsClient) -> None:

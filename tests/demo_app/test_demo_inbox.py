@@ -5,7 +5,7 @@ from __future__ import annotations
 from demo_helpers import texts
 from streamlit.testing.v1 import AppTest
 
-ORDER = "Where is my order ORD-000042?"
+ORDER = "The VPN keeps disconnecting on my laptop"
 
 
 def _send(at: AppTest, channel: str, sender: str, message: str = ORDER) -> str:
