@@ -297,11 +297,13 @@ class ChannelService:
         self.records.link_conversation(
             ConversationLink(account, convid, delivery.channel, record.identity, now)
         )
+        moved = False
         if not delivery.resumed and result.convid and delivery.channel in ("web", "api"):
-            self.records.move_identity(
+            # The identity's latest chat (for the Inbox); another chat may have moved it first.
+            moved = self.records.move_identity(
                 account, record.identity, expected_convid=record.convid, convid=convid, now=now
             )
-        else:
+        if not moved:
             self.records.touch_identity(account, record.identity, now)
         if result.memory is not None and result.success:
             delivery.memory_saved = self._save_memory(record, result)
