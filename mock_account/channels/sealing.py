@@ -37,7 +37,8 @@ def _first_key(keys: KeySource) -> bytes:
     return keys.key(keys.current_key_id())
 
 
-def _scope(identity: str) -> str:
+def identity_scope(identity: str) -> str:
+    """What an identity's records are bound to (in place of a conversation id)."""
     return f"identity/{identity}"
 
 
@@ -72,7 +73,7 @@ class ChannelSealer:
     def seal_text(self, text: str, *, account: str, identity: str, purpose: str) -> bytes:
         return self.cipher.encrypt(
             text.encode("utf-8"),
-            convid=_scope(identity),
+            convid=identity_scope(identity),
             owner=account,
             purpose=purpose,  # type: ignore[arg-type]
         )
@@ -80,17 +81,21 @@ class ChannelSealer:
     def open_text(self, blob: bytes, *, account: str, identity: str, purpose: str) -> str:
         plain = self.cipher.decrypt(
             blob,
-            convid=_scope(identity),
+            convid=identity_scope(identity),
             owner=account,
             purpose=purpose,  # type: ignore[arg-type]
         )
         return plain.decode("utf-8")
 
     def seal_memory(self, plain: bytes, *, account: str, identity: str) -> bytes:
-        return self.cipher.encrypt(plain, convid=_scope(identity), owner=account, purpose="memory")
+        return self.cipher.encrypt(
+            plain, convid=identity_scope(identity), owner=account, purpose="memory"
+        )
 
     def open_memory(self, blob: bytes, *, account: str, identity: str) -> dict[str, Any]:
-        plain = self.cipher.decrypt(blob, convid=_scope(identity), owner=account, purpose="memory")
+        plain = self.cipher.decrypt(
+            blob, convid=identity_scope(identity), owner=account, purpose="memory"
+        )
         return json.loads(plain)
 
     # --- turn records ----------------------------------------------------------------------

@@ -105,10 +105,15 @@ def _reencrypt(args: argparse.Namespace) -> int:
 
     with open_store(config.resolved_store_url()) as store:
         report = reencrypt_store(store, cipher, batch=args.batch, progress=progress)
+        # The channel records (senders, contacts, memory, turns) too.
+        from mock_account.channels import records_for
+        from mock_account.channels.key_rotation import reencrypt_channels
+
+        channels = reencrypt_channels(records_for(store), store, cipher)
     print(f"current key: {cipher.keys.current_key_id()}")
-    for line in report.lines():
+    for line in report.lines() + channels.lines():
         print(line)
-    return 1 if report.unreadable or report.gave_up else 0
+    return 1 if report.unreadable or report.gave_up or channels.unreadable else 0
 
 
 def _status(args: argparse.Namespace) -> int:

@@ -21,6 +21,11 @@ from abc import ABC, abstractmethod
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Literal
+
+#: The encrypted fields of an identity.
+SealedField = Literal["sender", "contact", "memory"]
+SEALED_FIELDS: tuple[str, ...] = ("sender", "contact", "memory")
 
 
 @dataclass(frozen=True)
@@ -135,3 +140,16 @@ class ChannelRecords(ABC):
 
     def iter_links(self) -> Iterator[ConversationLink]:
         yield from self.links(None)
+
+    # --- key rotation ------------------------------------------------------------------------
+
+    @abstractmethod
+    def reseal_identity(
+        self, account: str, identity: str, field: SealedField, old: bytes, new: bytes
+    ) -> bool:
+        """Swap an identity's encrypted ``field`` if it still holds ``old`` (re-encryption);
+        ``False`` when it changed meanwhile (the change is already under the current key)."""
+
+    @abstractmethod
+    def reseal_turn(self, account: str, convid: str, seq: int, old: bytes, new: bytes) -> bool:
+        """Swap a turn record if it still holds ``old``; ``False`` otherwise."""

@@ -12,9 +12,11 @@ import dataclasses
 from datetime import datetime
 
 from mock_account.channels.records.base import (
+    SEALED_FIELDS,
     ChannelRecords,
     ConversationLink,
     IdentityRecord,
+    SealedField,
     TurnRecord,
 )
 from mock_account.stores.errors import VersionConflict
@@ -135,3 +137,24 @@ class MemoryChannelRecords(ChannelRecords):
         with self._lock:
             self._links.pop((account, convid), None)
             self._turns.pop((account, convid), None)
+
+    # --- key rotation ------------------------------------------------------------------------
+
+    def reseal_identity(
+        self, account: str, identity: str, field: SealedField, old: bytes, new: bytes
+    ) -> bool:
+        if field not in SEALED_FIELDS:
+            raise ValueError(f"not an encrypted field: {field!r}")
+        with self._lock:
+            record = self._identities.get((account, identity))
+            if record is None or getattr(record, field) != old:
+                return False
+            return self._change(account, identity, **{field: new})
+
+    def reseal_turn(self, account: str, convid: str, seq: int, old: bytes, new: bytes) -> bool:
+        with self._lock:
+            turns = self._turns.get((account, convid), [])
+            if not 1 <= seq <= len(turns) or turns[seq - 1].record != old:
+                return False
+            turns[seq - 1] = dataclasses.replace(turns[seq - 1], record=new)
+            return True

@@ -14,9 +14,11 @@ from datetime import datetime
 import psycopg
 
 from mock_account.channels.records.base import (
+    SEALED_FIELDS,
     ChannelRecords,
     ConversationLink,
     IdentityRecord,
+    SealedField,
     TurnRecord,
 )
 from mock_account.stores.codec import utc
@@ -255,3 +257,29 @@ class PostgresChannelRecords(ChannelRecords):
                 self._q("DELETE FROM {s}.channel_turns WHERE account = %s AND convid = %s"),
                 (account, convid),
             )
+
+    # --- key rotation ------------------------------------------------------------------------
+
+    def reseal_identity(
+        self, account: str, identity: str, field: SealedField, old: bytes, new: bytes
+    ) -> bool:
+        if field not in SEALED_FIELDS:
+            raise ValueError(f"not an encrypted field: {field!r}")
+        return (
+            self._count(
+                f"UPDATE {{s}}.channel_identities SET {field} = %s "
+                f"WHERE account = %s AND identity = %s AND {field} = %s",
+                (new, account, identity, old),
+            )
+            == 1
+        )
+
+    def reseal_turn(self, account: str, convid: str, seq: int, old: bytes, new: bytes) -> bool:
+        return (
+            self._count(
+                "UPDATE {s}.channel_turns SET record = %s "
+                "WHERE account = %s AND convid = %s AND seq = %s AND record = %s",
+                (new, account, convid, seq, old),
+            )
+            == 1
+        )

@@ -19,9 +19,11 @@ from contextlib import contextmanager
 from datetime import datetime
 
 from mock_account.channels.records.base import (
+    SEALED_FIELDS,
     ChannelRecords,
     ConversationLink,
     IdentityRecord,
+    SealedField,
     TurnRecord,
 )
 from mock_account.stores.codec import from_micros, to_micros
@@ -101,7 +103,23 @@ if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
 return redis.call('RPUSH', KEYS[2], ARGV[1])
 """
 
+# KEYS: identity. ARGV: field, old, new. 1 if swapped.
+RESEAL = """
+if redis.call('HGET', KEYS[1], ARGV[1]) ~= ARGV[2] then return 0 end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[3])
+return 1
+"""
+
+# KEYS: turns. ARGV: index (0-based), old packed, new packed. 1 if swapped.
+RESEAL_TURN = """
+if redis.call('LINDEX', KEYS[1], tonumber(ARGV[1])) ~= ARGV[2] then return 0 end
+redis.call('LSET', KEYS[1], tonumber(ARGV[1]), ARGV[3])
+return 1
+"""
+
 _SCRIPTS = {
+    "RESEAL": RESEAL,
+    "RESEAL_TURN": RESEAL_TURN,
     "CLAIM": CLAIM,
     "MOVE": MOVE,
     "TOUCH": TOUCH,
@@ -312,3 +330,30 @@ class RedisChannelRecords(ChannelRecords):
         with self._errors():
             self._redis.delete(link_key, turns)
             self._redis.srem(f"{self._tag(account)}:links", convid)
+
+    # --- key rotation ------------------------------------------------------------------------
+
+    def reseal_identity(
+        self, account: str, identity: str, field: SealedField, old: bytes, new: bytes
+    ) -> bool:
+        if field not in SEALED_FIELDS:
+            raise ValueError(f"not an encrypted field: {field!r}")
+        with self._errors():
+            return bool(
+                self._scripts["RESEAL"](
+                    keys=[self._id_key(account, identity)], args=[field, old, new]
+                )
+            )
+
+    def reseal_turn(self, account: str, convid: str, seq: int, old: bytes, new: bytes) -> bool:
+        _, _, turns = self._conv(account, convid)
+        with self._errors():
+            stored = self._redis.lindex(turns, seq - 1)
+            if stored is None:
+                return False
+            micros = stored.partition(b":")[0]
+            return bool(
+                self._scripts["RESEAL_TURN"](
+                    keys=[turns], args=[seq - 1, micros + b":" + old, micros + b":" + new]
+                )
+            )

@@ -10,9 +10,11 @@ from __future__ import annotations
 from datetime import datetime
 
 from mock_account.channels.records.base import (
+    SEALED_FIELDS,
     ChannelRecords,
     ConversationLink,
     IdentityRecord,
+    SealedField,
     TurnRecord,
 )
 from mock_account.stores.codec import from_micros, to_micros
@@ -217,3 +219,29 @@ class SqliteChannelRecords(ChannelRecords):
             conn.execute(
                 "DELETE FROM channel_turns WHERE account = ? AND convid = ?", (account, convid)
             )
+
+    # --- key rotation ------------------------------------------------------------------------
+
+    def reseal_identity(
+        self, account: str, identity: str, field: SealedField, old: bytes, new: bytes
+    ) -> bool:
+        if field not in SEALED_FIELDS:
+            raise ValueError(f"not an encrypted field: {field!r}")
+        return (
+            self._write(
+                f"UPDATE channel_identities SET {field} = ? "
+                f"WHERE account = ? AND identity = ? AND {field} = ?",
+                (new, account, identity, old),
+            )
+            == 1
+        )
+
+    def reseal_turn(self, account: str, convid: str, seq: int, old: bytes, new: bytes) -> bool:
+        return (
+            self._write(
+                "UPDATE channel_turns SET record = ? "
+                "WHERE account = ? AND convid = ? AND seq = ? AND record = ?",
+                (new, account, convid, seq, old),
+            )
+            == 1
+        )

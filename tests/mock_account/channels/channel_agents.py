@@ -2,7 +2,26 @@
 
 from __future__ import annotations
 
+import itertools
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
+
+T0 = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
+
+
+class Clock:
+    """A clock that ticks a millisecond per reading and can be moved on."""
+
+    def __init__(self) -> None:
+        self.base = T0
+        self._ticks = itertools.count()
+
+    def __call__(self) -> datetime:
+        return self.base + timedelta(milliseconds=next(self._ticks))
+
+    def advance(self, **delta: float) -> None:
+        self.base += timedelta(**delta)
+
 
 AGENTS = {
     "RememberMyName": """

@@ -1,36 +1,18 @@
-"""Fixtures of the channel tests: a deployment of the small channel account on a memory store."""
+"""Fixtures of the channel tests: a deployment of the small channel account on every backend."""
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Callable, Iterator
-from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
-from channel_agents import write_channel_account
+from channel_agents import Clock, write_channel_account
 from server_stores import fresh_url, unreachable
 
 from mock_account.channels import ChannelService, records_for
 from mock_account.deployment import AccountConfig, Deployment, build_deployment
 from mock_account.stores import StoreUnavailable, open_store
 from mock_account.users import User
-
-T0 = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
-
-
-class Clock:
-    """A clock that ticks a millisecond per reading and can be moved on."""
-
-    def __init__(self) -> None:
-        self.base = T0
-        self._ticks = itertools.count()
-
-    def __call__(self) -> datetime:
-        return self.base + timedelta(milliseconds=next(self._ticks))
-
-    def advance(self, **delta: float) -> None:
-        self.base += timedelta(**delta)
 
 
 @pytest.fixture(scope="session")

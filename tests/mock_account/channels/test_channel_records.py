@@ -168,3 +168,26 @@ def test_accounts_never_see_each_other(store: ConversationStore, records: Channe
         (ACCOUNT, "a" * 32),
         ("globex", "a" * 32),
     }
+
+
+def test_resealing_swaps_only_what_is_still_there(
+    store: ConversationStore, records: ChannelRecords
+) -> None:
+    records.claim_identity(identity())
+    records.save_memory(ACCOUNT, "a" * 32, expected_version=0, memory=b"m1")
+    assert records.reseal_identity(ACCOUNT, "a" * 32, "sender", b"sealed-sender", b"s2")
+    assert not records.reseal_identity(ACCOUNT, "a" * 32, "sender", b"sealed-sender", b"s3")
+    assert records.reseal_identity(ACCOUNT, "a" * 32, "memory", b"m1", b"m1-again")
+    assert not records.reseal_identity(ACCOUNT, "a" * 32, "contact", b"none", b"x")
+    stored = records.get_identity(ACCOUNT, "a" * 32)
+    assert (stored.sender, stored.memory, stored.memory_version) == (b"s2", b"m1-again", 1)
+    with pytest.raises(ValueError, match="not an encrypted field"):
+        records.reseal_identity(ACCOUNT, "a" * 32, "channel", b"email", b"x")  # type: ignore[arg-type]
+    conversation(store, "conv1")
+    records.add_turn(ACCOUNT, "conv1", T0, b"t1")
+    records.add_turn(ACCOUNT, "conv1", T0, b"t2")
+    assert records.reseal_turn(ACCOUNT, "conv1", 2, b"t2", b"t2-again")
+    assert not records.reseal_turn(ACCOUNT, "conv1", 1, b"other", b"x")
+    assert not records.reseal_turn(ACCOUNT, "conv1", 3, b"t2", b"x")
+    turns = records.turns(ACCOUNT, "conv1")
+    assert [t.record for t in turns] == [b"t1", b"t2-again"] and turns[1].at == T0

@@ -65,3 +65,46 @@ def test_without_an_identity_user_facts_live_only_for_the_run(deployment: Deploy
     assert again.parts[0]["text"] == "Hello, I do not know your name yet (on )."
     state = account.restore(member, first.convid).state
     assert "user" not in state and "name" not in state["conv"]
+
+
+def test_reencrypt_puts_every_channel_record_under_the_new_key(
+    make_deployment, tmp_path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from mock_account.cli.commands import main
+    from mock_account.crypto import load_keyring_file, record_key_id
+
+    url = f"sqlite:///{tmp_path / 'rotate' / 'conversations.db'}"
+    built = make_deployment(url)
+    admin = built.users.users[0]
+    first = built.channels.deliver(
+        admin,
+        channel="email",
+        sender="ada@example.com",
+        query="please remember that my name is Ada",
+        inputs={"name": "Ada"},
+        contact="Ada Lovelace",
+    )
+    built.channels.deliver(
+        admin, channel="email", sender="ada@example.com", query="where is my parcel"
+    )
+    built.close()
+    data = ["--data-dir", str(tmp_path)]
+    assert main(["keys", "rotate", *data]) == 0
+    assert main(["keys", "reencrypt", "--store", url, *data]) == 0
+    out = capsys.readouterr().out
+    assert "channel records re-encrypted: 5" in out  # sender, contact, memory, two turns
+    new_key = load_keyring_file(tmp_path / "keyring.json").current_key_id()
+    after = make_deployment(url)
+    records = after.channels.records
+    stored = records.get_identity(admin.account, first.identity)
+    turns = records.turns(admin.account, first.result.convid)
+    blobs = [stored.sender, stored.contact, stored.memory, *(t.record for t in turns)]
+    assert {record_key_id(b) for b in blobs} == {new_key}
+    assert after.channels.identity(admin, first.identity)["memory"] == {"name": "Ada"}
+    again = after.channels.deliver(
+        admin, channel="email", sender="ada@example.com", query="greet me by my name please"
+    )
+    assert again.resumed and again.result.parts[0]["text"].startswith("Hello again Ada")
+    after.close()
+    assert main(["keys", "reencrypt", "--store", url, *data]) == 0
+    assert "channel records re-encrypted: 0" in capsys.readouterr().out

@@ -8,7 +8,7 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
-from conftest import Clock
+from channel_agents import Clock
 from raw_dump import raw_dump
 
 from mock_account.channels import (
