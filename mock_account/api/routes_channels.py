@@ -140,8 +140,10 @@ def deliver_message(
         convid=body.convid,
         contact=body.contact,
     )
+    extra = {"warnings": delivery.warnings} if delivery.warnings else {}
     return {
         **exec_agent_body(delivery.result),
+        **extra,
         "channel": delivery.channel,
         "identity": delivery.identity,
         "resumed": delivery.resumed,

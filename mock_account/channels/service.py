@@ -22,6 +22,7 @@ from __future__ import annotations
 import base64
 import binascii
 import json
+import logging
 import time
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -48,8 +49,15 @@ from mock_account.crypto import InvalidRecord
 from mock_account.engine.runtime import RunContext
 from mock_account.errors import UnknownConversation
 from mock_account.search.index import SearchHit
-from mock_account.stores import ConversationEntry, VersionConflict
+from mock_account.stores import (
+    ConversationEntry,
+    StoreError,
+    VersionConflict,
+    unavailable_message,
+)
 from mock_account.users import User, UserDirectory
+
+log = logging.getLogger(__name__)
 
 MEMORY_RETRIES = 8
 #: How often a message is run again when another message of the same sender saved first.
@@ -75,6 +83,8 @@ class Delivery:
     result: ExecResult
     hits: list[SearchHit] = field(default_factory=list)
     memory_saved: bool = False
+    # What could not be recorded after the run was saved (the answer stands regardless).
+    warnings: list[str] = field(default_factory=list)
 
 
 class ChannelService:
@@ -252,7 +262,17 @@ class ChannelService:
         delivery = Delivery(channel, identity, existing is not None, result, hits)
         target = result.convid or existing
         if target:
-            self._after_run(delivery, record, target, owner, query_text, now, elapsed)
+            try:
+                self._after_run(delivery, record, target, owner, query_text, now, elapsed)
+            except StoreError as exc:
+                # The run is saved and answered: a retry would run it twice. What is missing
+                # (the turn record, this run's memory facts) is said, not turned into a failure;
+                # the link is written again by the sender's next message.
+                log.warning("channel records of %s not written: %s", target, exc)
+                delivery.warnings.append(
+                    "The answer is saved, but its turn record or memory facts could not be "
+                    f"written: {unavailable_message(exc)}"
+                )
         return delivery
 
     def _resume_or_start(

@@ -23,6 +23,7 @@ from mock_account.conversations.retention import RetentionPolicy, sweep
 from mock_account.crypto import InvalidRecord
 from mock_account.deployment import Deployment
 from mock_account.errors import UnknownConversation
+from mock_account.stores import StoreUnavailable
 from mock_account.users import User
 
 REMEMBER = "please remember that my name is Ada"
@@ -342,3 +343,40 @@ def test_the_sweep_command_removes_idle_identities(
     after = make_deployment(url)
     assert after.channels.records.get_identity(admin.account, first.identity) is None
     assert after.account.store.get_entry(admin.account, first.result.convid) is None
+
+
+class _TurnsDown:
+    """The channel records with turn and memory writes failing (the store went away)."""
+
+    def __init__(self, records: object) -> None:
+        self._records = records
+
+    def __getattr__(self, name: str) -> object:
+        if name in ("add_turn", "save_memory"):
+
+            def down(*args: object, **kwargs: object) -> None:
+                raise StoreUnavailable("connection lost")
+
+            return down
+        return getattr(self._records, name)
+
+
+def test_records_failing_after_the_run_leave_the_answer_standing(
+    service: ChannelService, admin: User
+) -> None:
+    healthy = service.records
+    service.records = _TurnsDown(healthy)  # type: ignore[assignment]
+    first = service.deliver(
+        admin, channel="email", sender="ada@example.com", query=REMEMBER, inputs={"name": "Ada"}
+    )
+    assert first.result.success and first.result.convid
+    assert first.memory_saved is False
+    assert first.warnings and "could not be written" in first.warnings[0]
+    service.records = healthy
+    # The state was saved once: the next message resumes it, and nothing was run twice.
+    again = service.deliver(admin, channel="email", sender="ada@example.com", query=PARCEL)
+    assert again.resumed and again.result.convid == first.result.convid and not again.warnings
+    detail = service.conversation(admin, first.result.convid)
+    assert [t["query"] for t in detail["transcript"]] == [REMEMBER, PARCEL]
+    assert [t["query"] for t in detail["turns"]] == [PARCEL]
+    assert service.identity(admin, first.identity)["memory"] == {}
