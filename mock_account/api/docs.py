@@ -27,7 +27,10 @@ search the account's agents, run one (`execAgent`), and manage the caller's conv
 header of `execAgent` (restore, run, encrypt and save in milliseconds), and the
 `Idempotency-Key` header of `execAgent` (a retry with the same key and body returns the first
 answer with `Idempotent-Replayed: true` and does not run the agent again; the same key with
-another body is refused with 422).
+another body is refused with 422). Channels and the Inbox (SPEC §9):
+`/api/harness/deliverMessage` (a message from a sender on a channel: a returning email or IM
+sender continues their conversation), `getInbox`, `getInboxConversation`, `getContacts`,
+`getIdentity` and `setIdentityContact`, the account administrator's (403 for anyone else).
 """
 
 TAGS: list[dict[str, Any]] = [
@@ -36,7 +39,7 @@ TAGS: list[dict[str, Any]] = [
     {
         "name": "harness",
         "description": "Harness extras, not part of the Search2o API: state inspection, "
-        "Server-Timing, Idempotency-Key.",
+        "Server-Timing, Idempotency-Key, channels and the Inbox.",
     },
     {"name": "service", "description": "Liveness."},
 ]
