@@ -46,6 +46,12 @@ POST_PATHS = [
     "/api/user/setPinned",
     "/api/user/deleteConversation",
     "/api/harness/getConversationState",
+    "/api/harness/deliverMessage",
+    "/api/harness/getInbox",
+    "/api/harness/getInboxConversation",
+    "/api/harness/getContacts",
+    "/api/harness/getIdentity",
+    "/api/harness/setIdentityContact",
 ]
 JSON_TYPE = {"Content-Type": "application/json"}
 
