@@ -19,7 +19,10 @@ T0 = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
 ACCOUNT = "acme"
 
 
-@pytest.fixture(params=["memory", "sqlite", "postgres", "redis", "sqlite+batch", "postgres+batch"])
+BACKENDS = ["memory", "sqlite", "postgres", "redis"]
+
+
+@pytest.fixture(params=BACKENDS + [f"{backend}+batch" for backend in BACKENDS])
 def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[ConversationStore]:
     url, cleanup = fresh_url(request.param, tmp_path, "chrecords")
     try:
