@@ -8,11 +8,12 @@ is. Running it again resumes where it stopped. Identity ids (keyed hashes) do no
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 
 from mock_account.channels.records import ChannelRecords
 from mock_account.channels.sealing import identity_scope
-from mock_account.crypto import InvalidRecord, StateCipher
+from mock_account.crypto import InvalidRecord, StateCipher, record_key_id
 from mock_account.stores import ConversationStore
 
 _PURPOSES = {"sender": "identity", "contact": "contact", "memory": "memory"}
@@ -77,3 +78,24 @@ def reencrypt_channels(
             if new is not None:
                 count(records.reseal_turn(link.account, link.convid, turn.seq, turn.record, new))
     return report
+
+
+def channel_key_status(records: ChannelRecords) -> Counter[str]:
+    """How many channel records (senders, contacts, memory, turns) use each key id."""
+    counts: Counter[str] = Counter()
+
+    def add(blob: bytes | None) -> None:
+        if blob is None:
+            return
+        try:
+            counts[record_key_id(blob)] += 1
+        except InvalidRecord:
+            counts["(unreadable)"] += 1
+
+    for record in records.list_identities():
+        for name in _PURPOSES:
+            add(getattr(record, name))
+    for link in records.iter_links():
+        for turn in records.turns(link.account, link.convid):
+            add(turn.record)
+    return counts

@@ -121,8 +121,15 @@ def _status(args: argparse.Namespace) -> int:
     cipher = _cipher_for(config)
     with open_store(config.resolved_store_url()) as store:
         status = key_status(store)
-    for line in status.lines(cipher.keys.current_key_id()):
+        from mock_account.channels import records_for
+        from mock_account.channels.key_rotation import channel_key_status
+
+        channels = channel_key_status(records_for(store))
+    current = cipher.keys.current_key_id()
+    for line in status.lines(current):
         print(line)
+    for key_id, count in sorted(channels.items()):
+        print(f"{key_id}{' (current)' if key_id == current else ''}: {count} channel records")
     return 0
 
 

@@ -108,3 +108,6 @@ def test_reencrypt_puts_every_channel_record_under_the_new_key(
     after.close()
     assert main(["keys", "reencrypt", "--store", url, *data]) == 0
     assert "channel records re-encrypted: 0" in capsys.readouterr().out
+    assert main(["keys", "status", "--store", url, *data]) == 0
+    # sender, contact, memory and three turns now (the greeting added one)
+    assert f"{new_key} (current): 6 channel records" in capsys.readouterr().out
