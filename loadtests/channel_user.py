@@ -1,11 +1,12 @@
 """Senders who come back: many email and IM senders writing again and again through channels.
 
 Each simulated user delivers messages (``/api/harness/deliverMessage``, as the account's
-administrator, like an email gateway or an IM bot) from a pool of senders shared by all users:
-``LOADTEST_SENDERS`` email addresses and as many IM ids (default 50 each). A sender's first
-message starts their conversation; every later one must come back to it (``resumed: true``,
-the same ``convid``), or the request is a failure. An ask is answered at once (the default,
-else the first option). Now and then a user reads the Inbox.
+administrator, like an email gateway or an IM bot) for senders of its own:
+``LOADTEST_SENDERS`` email addresses and as many IM ids (default 10 each), so a person writes
+one message at a time, as people do, while many people write at once. A sender's first message
+starts their conversation; every later one must come back to it (``resumed: true``, the same
+``convid``), or the request is a failure. An ask is answered at once (the default, else the
+first option). Now and then a user reads the Inbox.
 
     locust -f loadtests/channel_user.py --host http://127.0.0.1:9020
     loadtests run --scenario channels --users 20 --spawn-rate 5 --run-time 30s --out out/ch
@@ -14,6 +15,7 @@ else the first option). Now and then a user reads the Inbox.
 from __future__ import annotations
 
 import itertools
+import os
 import random
 import threading
 from typing import Any
@@ -25,17 +27,19 @@ from loadtests.settings import bearer_token, env_int, random_seed, think_time
 
 PLANNER = JourneyPlanner.from_account()
 TOKEN = bearer_token()
-SENDERS = env_int("LOADTEST_SENDERS", 50)
+SENDERS = env_int("LOADTEST_SENDERS", 10)
 MAX_ASKS = 3
 
 # The conversation each sender is in, as this process saw it first: a returning sender must be
-# put back into it. Shared by the users of this process (a sender writes from several of them).
+# put back into it.
 _conversations: dict[tuple[str, str], str] = {}
 _lock = threading.Lock()
 
 
-def sender_of(channel: str, number: int) -> str:
-    return f"sender-{number:04d}@customers.example" if channel == "email" else f"im:U{number:05d}"
+def sender_of(channel: str, user: str, number: int) -> str:
+    if channel == "email":
+        return f"sender-{user}-{number}@customers.example"
+    return f"im:U{user}-{number}"
 
 
 class ReturningSender(FastHttpUser):
@@ -47,7 +51,10 @@ class ReturningSender(FastHttpUser):
     def on_start(self) -> None:
         self.headers = {"Authorization": f"Bearer {TOKEN}"}
         seed = random_seed()
-        self.rng = random.Random(None if seed is None else seed * 100_003 + next(self._numbers))
+        self.number = next(self._numbers)
+        self.rng = random.Random(None if seed is None else seed * 100_003 + self.number)
+        # Unique per process and user: workers of a distributed run each number from 0.
+        self.user_id = f"{os.getpid()}x{self.number}"
 
     def deliver(self, body: dict[str, Any], name: str) -> dict[str, Any] | None:
         with self.client.post(
@@ -75,7 +82,7 @@ class ReturningSender(FastHttpUser):
     @task(10)
     def message(self) -> None:
         channel = self.rng.choice(("email", "im"))
-        sender = sender_of(channel, self.rng.randrange(SENDERS))
+        sender = sender_of(channel, self.user_id, self.rng.randrange(SENDERS))
         with _lock:
             returning = (channel, sender) in _conversations
         kind = "return" if returning else "first"

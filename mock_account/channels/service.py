@@ -23,6 +23,7 @@ import base64
 import binascii
 import json
 import logging
+import threading
 import time
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -61,7 +62,10 @@ log = logging.getLogger(__name__)
 
 MEMORY_RETRIES = 8
 #: How often a message is run again when another message of the same sender saved first.
-RUN_ATTEMPTS = 4
+RUN_ATTEMPTS = 6
+#: Messages of one sender are handled one at a time in a process (locks striped by identity);
+#: across processes, compare-and-swap and the retries above keep them apart.
+SENDER_LOCKS = 64
 #: A conversation an identity points at that does not exist yet, if the identity moved to it
 #: this recently, is being started by another message of the same sender: this one joins it.
 STARTING_WINDOW = timedelta(seconds=30)
@@ -95,6 +99,7 @@ class ChannelService:
         self.records = records
         self.users = users
         self.sealer = ChannelSealer(account.vault.cipher)
+        self._sender_locks = [threading.Lock() for _ in range(SENDER_LOCKS)]
 
     # --- who may do what ---------------------------------------------------------------------
 
@@ -203,6 +208,23 @@ class ChannelService:
                 f"on {channel} a sender resumes their own conversation: send no convid"
             )
 
+        identity = self.sealer.identity_id(caller.account, channel, address)
+        with self._sender_locks[int(identity[:8], 16) % SENDER_LOCKS]:
+            return self._deliver(
+                caller, channel, policy.resumes, address, contact_name, inputs, agent_name, convid
+            )
+
+    def _deliver(
+        self,
+        caller: User,
+        channel: str,
+        resumes: bool,
+        address: str,
+        contact_name: str | None,
+        inputs: dict[str, Any],
+        agent_name: str | None,
+        convid: str | None,
+    ) -> Delivery:
         now = self.account.clock()
         account = caller.account
         record = self._identity(account, channel, address, contact_name, now)
@@ -219,7 +241,7 @@ class ChannelService:
             ):
                 raise UnknownConversation(convid)
             existing = convid
-        elif policy.resumes:
+        elif resumes:
             existing, start_as = self._resume_or_start(record, owner, now)
         else:
             start_as = new_convid()

@@ -22,7 +22,13 @@ def records_for(store: ConversationStore) -> ChannelRecords:
     if kind == "MemoryStore":
         from mock_account.channels.records.memory import MemoryChannelRecords
 
-        return MemoryChannelRecords(inner)  # type: ignore[arg-type]
+        # One set of records per memory store, as a database holds one set of tables.
+        with inner._lock:  # type: ignore[attr-defined]
+            shared = getattr(inner, "_channel_records", None)
+            if shared is None:
+                shared = MemoryChannelRecords(inner)  # type: ignore[arg-type]
+                inner._channel_records = shared  # type: ignore[attr-defined]
+        return shared
     if kind == "SqliteStore":
         from mock_account.channels.records.sqlite import SqliteChannelRecords
 

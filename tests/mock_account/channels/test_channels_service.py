@@ -235,13 +235,18 @@ def test_memory_that_cannot_be_kept_fails_the_run_and_saves_nothing(
 
 
 def test_two_first_messages_at_once_agree_on_one_conversation(
-    service: ChannelService, admin: User
+    service: ChannelService, admin: User, deployment: Deployment
 ) -> None:
-    def send(_: int):  # noqa: ANN202
-        return service.deliver(admin, channel="im", sender="slack:U9", query=PARCEL)
+    # Two services on one store: two server processes, whose locks do not see each other.
+    other = ChannelService(deployment.account, records_for(deployment.account.store),
+                           deployment.users)  # fmt: skip
 
-    with ThreadPoolExecutor(4) as pool:
-        results = list(pool.map(send, range(4)))
+    def send(n: int):  # noqa: ANN202
+        chosen = service if n % 2 else other
+        return chosen.deliver(admin, channel="im", sender="slack:U9", query=PARCEL)
+
+    with ThreadPoolExecutor(6) as pool:
+        results = list(pool.map(send, range(6)))
     # A message that loses the race to start the conversation continues it instead.
     assert all(r.result.success for r in results), [r.result.error for r in results]
     convids = {r.result.convid for r in results}
@@ -249,7 +254,23 @@ def test_two_first_messages_at_once_agree_on_one_conversation(
     record = service.records.get_identity(admin.account, results[0].identity)
     assert record.convid in convids
     detail = service.conversation(admin, record.convid)
-    assert len(detail["transcript"]) == 4 and len(detail["turns"]) == 4
+    assert len(detail["transcript"]) == 6 and len(detail["turns"]) == 6
+
+
+def test_one_senders_messages_are_handled_one_at_a_time(
+    service: ChannelService, admin: User
+) -> None:
+    with ThreadPoolExecutor(8) as pool:
+        results = list(
+            pool.map(
+                lambda _: service.deliver(admin, channel="email", sender="x@y.example",
+                                          query=PARCEL),
+                range(8),
+            )
+        )  # fmt: skip
+    assert all(r.result.success for r in results)
+    assert sum(not r.resumed for r in results) == 1  # one started it, seven continued it
+    assert len({r.result.convid for r in results}) == 1
 
 
 def test_retention_removes_idle_identities_with_their_memory(
