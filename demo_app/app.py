@@ -19,6 +19,7 @@ PAGES = [
     ("screens/chat.py", "Chat", ":material/chat:"),
     ("screens/inspector.py", "Conversation state", ":material/data_object:"),
     ("screens/conversations.py", "Conversations", ":material/forum:"),
+    ("screens/inbox.py", "Inbox", ":material/inbox:"),
     ("screens/agents.py", "Agents", ":material/groups:"),
     ("screens/naming_scheme.py", "Naming scheme", ":material/rule:"),
     ("screens/benchmark.py", "Benchmark", ":material/speed:"),

@@ -2,8 +2,8 @@
 
     loadtests bench [--sizes 1KB,16KB,256KB,1MB] [--store URL] [--iterations N] [--json FILE]
                     [--peers]
-    loadtests run --scenario conversation|workflows|store|crypto --users N --spawn-rate R
-                  --run-time T --out DIR [--host URL] [--store URL] [--workers K]
+    loadtests run --scenario conversation|workflows|channels|store|crypto --users N
+                  --spawn-rate R --run-time T --out DIR [--host URL] [--store URL] [--workers K]
                   [--server-workers N] [--max-fail-ratio X] [--max-p99-ms Y]
     loadtests writers [--stores sqlite,postgres,redis] [--threads 1,8,64] [--seconds S]
     loadtests capacity --users U --followups-per-hour F --state-kb S [--measured FILE]

@@ -9,13 +9,14 @@ keys come from it under ``key_names`` (the last is current) instead of the manag
 
 from __future__ import annotations
 
+import functools
 import os
 import threading
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from agents_catalog.loader import default_account_dir, load_account
 from mock_account.business.data import BusinessData
@@ -46,6 +47,9 @@ from mock_account.stores import IdempotencyRecords, StoreError, open_store
 from mock_account.users import UserDirectory
 from mock_account.workflows import ActionLedger, WorkflowService, open_workflow_store
 from mock_account.workflows.effects import AgentEffects
+
+if TYPE_CHECKING:
+    from mock_account.channels import ChannelService
 
 DEFAULT_SEED = 7
 HOOKS_ENV = "MOCK_ACCOUNT_HOOKS"
@@ -309,6 +313,13 @@ class Deployment:
         return start_sweeper(
             self.account, interval, stop, users=self.users.users, policy=self.config.retention
         )
+
+    @functools.cached_property
+    def channels(self) -> ChannelService:
+        """Channels, identities, memory and the Inbox, kept next to the conversations."""
+        from mock_account.channels import ChannelService, records_for
+
+        return ChannelService(self.account, records_for(self.account.store), self.users)
 
     def close(self) -> None:
         self.account.store.close()

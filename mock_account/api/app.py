@@ -11,7 +11,13 @@ from datetime import timedelta
 from fastapi import FastAPI
 from fastapi.routing import APIRoute
 
-from mock_account.api import routes_exec, routes_harness, routes_user, routes_workflows
+from mock_account.api import (
+    routes_channels,
+    routes_exec,
+    routes_harness,
+    routes_user,
+    routes_workflows,
+)
 from mock_account.api.body_limit import DEFAULT_MAX_BODY_BYTES, BodySizeLimit
 from mock_account.api.docs import DESCRIPTION, TAGS, TITLE
 from mock_account.api.handlers import install_handlers
@@ -113,6 +119,7 @@ def create_app(
     app.include_router(routes_user.router)
     app.include_router(routes_harness.router)
     app.include_router(routes_workflows.router)
+    app.include_router(routes_channels.router)
     install_handlers(app)
     app.add_middleware(BodySizeLimit, max_bytes=max_body_bytes)
     return app

@@ -38,7 +38,11 @@ same key and body returns the first answer with `Idempotent-Replayed: true` and 
 agent again; the same key with another body is refused with 422; not with `stream: true`); the
 caller's workflow progress (`listWorkflows`, `getWorkflowProgress`, `submitWorkflowValues`,
 `advanceWorkflow`) and actions with an effect outside, approved and then run at most once
-(`listActions`, `createAction`, `approveAction`, `rejectAction`, `getOutbox`).
+(`listActions`, `createAction`, `approveAction`, `rejectAction`, `getOutbox`). Channels and the
+Inbox (SPEC §9): `/api/harness/deliverMessage` (a message from a sender on a channel: a
+returning email or IM sender continues their conversation), `getInbox`, `getInboxConversation`,
+`getContacts`, `getIdentity` and `setIdentityContact`, the account administrator's (403 for
+anyone else).
 """
 
 TAGS: list[dict[str, Any]] = [
@@ -47,7 +51,8 @@ TAGS: list[dict[str, Any]] = [
     {
         "name": "harness",
         "description": "Harness extras, not part of the Search2o API: state inspection, "
-        "Server-Timing, Idempotency-Key, workflow progress, approved actions and the outbox.",
+        "Server-Timing, Idempotency-Key, workflow progress, approved actions and the outbox,"
+        " channels and the Inbox.",
     },
     {"name": "service", "description": "Liveness."},
 ]

@@ -23,6 +23,7 @@ Every refusal's body is ``{"success": false, "error": {"message": ..., "data": {
 
 from __future__ import annotations
 
+from mock_account.channels.model import ChannelError, NotAccountAdmin, UnknownIdentity
 from mock_account.crypto.errors import InvalidRecord, KeyringError
 from mock_account.errors import HookFailed, MockAccountError, PinLimitReached, UnknownConversation
 from mock_account.stores.errors import (
@@ -93,6 +94,9 @@ STATUS_CODES: dict[type[BaseException], int] = {
     KeyringError: 503,
     InvalidRecord: 500,
     HookFailed: 502,
+    ChannelError: 422,
+    NotAccountAdmin: 403,
+    UnknownIdentity: 404,
 }
 
 

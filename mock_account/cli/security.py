@@ -127,11 +127,16 @@ def _reencrypt(args: argparse.Namespace) -> int:
     with open_store(config.resolved_store_url()) as store:
         report = reencrypt_store(store, cipher, batch=args.batch, progress=progress)
         workflows = reencrypt_workflows(open_workflow_store(store), cipher)
+        # The channel records (senders, contacts, memory, turns) too.
+        from mock_account.channels import records_for
+        from mock_account.channels.key_rotation import reencrypt_channels
+
+        channels = reencrypt_channels(records_for(store), store, cipher)
     print(f"current key: {cipher.keys.current_key_id()}")
-    for line in report.lines() + workflows.lines():
+    for line in report.lines() + workflows.lines() + channels.lines():
         print(line)
     failed = report.unreadable or report.gave_up or workflows.unreadable or workflows.gave_up
-    return 1 if failed else 0
+    return 1 if failed or channels.unreadable else 0
 
 
 def _status(args: argparse.Namespace) -> int:
@@ -140,11 +145,18 @@ def _status(args: argparse.Namespace) -> int:
     with open_store(config.resolved_store_url()) as store:
         status = key_status(store)
         workflows = workflow_key_status(open_workflow_store(store))
-    for line in status.lines(cipher.keys.current_key_id(), source_of=_source_label(cipher)):
+        from mock_account.channels import records_for
+        from mock_account.channels.key_rotation import channel_key_status
+
+        channels = channel_key_status(records_for(store))
+    current = cipher.keys.current_key_id()
+    for line in status.lines(current, source_of=_source_label(cipher)):
         print(line)
     for kind, counts in workflows.items():
         for key_id, count in sorted(counts.items()):
             print(f"{key_id}: {count} workflow {kind} records")
+    for key_id, count in sorted(channels.items()):
+        print(f"{key_id}{' (current)' if key_id == current else ''}: {count} channel records")
     return 0
 
 
@@ -190,12 +202,18 @@ def _sweep(args: argparse.Namespace) -> int:
     users = UserDirectory.generate(args.seed).users
     with open_store(config.resolved_store_url()) as store:
         report = sweep(store, users, now, policy)
+        # Channel identities idle past retention go too, with their memory.
+        from mock_account.channels import records_for, sweep_channels
+
+        channels = sweep_channels(records_for(store), store, users, now, policy)
     for account, convid in report.deleted:
         print(f"deleted {account}/{convid}")
     print(
         f"{len(report.deleted)} deleted, {report.kept} kept, {report.purged} expired "
         f"idempotency records removed (as of {now.isoformat()})"
     )
+    if channels.deleted_identities:
+        print(f"{len(channels.deleted_identities)} channel identities deleted with their memory")
     return 0
 
 

@@ -21,12 +21,13 @@ from agents_catalog.agent_format import AgentDefinition
 from mock_account.conversations.hooks import LoadedHooks
 from mock_account.conversations.vault import Restored, Vault, new_convid, title_from_query
 from mock_account.crypto import InvalidRecord, StateCipher
-from mock_account.engine.runtime import Engine, PartListener, RunOutcome
+from mock_account.engine.runtime import Engine, PartListener, RunContext, RunOutcome
 from mock_account.engine.state import (
     DEFAULT_MAX_STATE_BYTES,
     Handoff,
     ResultCode,
     StateInvalid,
+    check_state,
     empty_state,
     handoffs,
 )
@@ -50,6 +51,8 @@ from mock_account.users import User
 DEFAULT_PIN_LIMIT = 20
 #: What ``execAgent`` says of a conversation that does not exist, expired or is someone else's.
 EXPIRED_MESSAGE = "This conversation has expired. Please start a new one."
+#: The most an identity's memory (``user.x``) may hold, as compact JSON.
+MAX_MEMORY_BYTES = 64 * 1024
 
 Clock = Callable[[], datetime]
 
@@ -71,6 +74,13 @@ class ExecResult:
     error: str | None = None
     timings: dict[str, float] = field(default_factory=dict)
     handoffs: list[Handoff] = field(default_factory=list)
+    # What the run read and wrote (``conv`` variables, and ``user`` memory facts), and the
+    # identity's memory to keep when the run was given one (``RunContext``) and changed it.
+    reads: list[str] = field(default_factory=list)
+    writes: list[str] = field(default_factory=list)
+    memory: dict[str, Any] | None = None
+    memory_reads: list[str] = field(default_factory=list)
+    memory_writes: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -253,8 +263,14 @@ class MockAccount:
         *,
         validation: bool = False,
         on_part: PartListener | None = None,
+        context: RunContext | None = None,
+        start_as: str | None = None,
     ) -> ExecResult:
         """Run an agent; ``validation`` runs keep their state in the cloud even with state hooks.
+
+        ``context`` gives the run ``sys`` values and an identity's memory (channels);
+        ``start_as`` is the id a new conversation gets (when ``convid`` is not given), so a
+        caller can link it before the run; a conversation that exists by then is a conflict.
 
         Notification hooks see every run: ``onAgentStart`` before, then ``onAgentEnd`` (success)
         or ``onAgentError`` (any other result), each with ``isValidation``. ``stop`` ends the
@@ -270,7 +286,9 @@ class MockAccount:
         }
         if hooks is not None:
             hooks.notify("onAgentStart", event)
-        result = self._exec_agent(user, agent_name, inputs, convid, stop, validation, on_part)
+        result = self._exec_agent(
+            user, agent_name, inputs, convid, stop, validation, on_part, context, start_as
+        )
         if hooks is not None:
             done = {**event, "convid": result.convid or convid, "resultCode": result.result_code}
             if result.success:
@@ -293,6 +311,8 @@ class MockAccount:
         stop: threading.Event | None,
         validation: bool,
         on_part: PartListener | None = None,
+        context: RunContext | None = None,
+        start_as: str | None = None,
     ) -> ExecResult:
         timings: dict[str, float] = {}
         started = time.perf_counter()
@@ -322,7 +342,7 @@ class MockAccount:
                 return failed("callFailed", f"The state hook failed: {exc}; nothing was changed.")
             state, expected_version = restored.state, restored.entry.state_version
         else:
-            convid, state = new_convid(), empty_state()
+            convid, state = start_as or new_convid(), empty_state()
         timings["restore"] = time.perf_counter() - started
 
         mark = time.perf_counter()
@@ -337,6 +357,7 @@ class MockAccount:
             stop=stop,
             owned=True,
             on_part=on_part,
+            context=context,
         )
         timings["run"] = time.perf_counter() - mark
         if outcome.result_code == "ask" and not outcome.saves:
@@ -360,6 +381,12 @@ class MockAccount:
             # The caller left after the run's last step: nothing of a stopped run is saved.
             return failed("stopped", "The run was stopped.")
 
+        if outcome.memory is not None:
+            # Checked before the state is saved: a run whose memory cannot be kept saves nothing.
+            try:
+                check_state({"user": outcome.memory}, MAX_MEMORY_BYTES)
+            except StateInvalid as exc:
+                return failed("errorInAgent", f"The user's memory cannot be saved: {exc}")
         try:
             saved = self.vault.save(
                 account=user.account,
@@ -398,4 +425,9 @@ class MockAccount:
             ask_input=outcome.ask_input,
             timings=timings,
             handoffs=handoffs((outcome.state or {}).get("runs") or []),
+            reads=outcome.reads,
+            writes=outcome.writes,
+            memory=outcome.memory,
+            memory_reads=outcome.memory_reads,
+            memory_writes=outcome.memory_writes,
         )

@@ -46,8 +46,20 @@ from mock_account.crypto.records import (
 )
 
 # "idempotency": sealed execAgent answers; "workflow", "action" and "outbox": per-identity
-# workflow progress and approved actions.
-Purpose = Literal["state", "title", "idempotency", "workflow", "action", "outbox"]
+# workflow progress and approved actions; "identity", "contact", "memory" and "turn": the
+# records of ``mock_account.channels``.
+Purpose = Literal[
+    "state",
+    "title",
+    "idempotency",
+    "workflow",
+    "action",
+    "outbox",
+    "identity",
+    "contact",
+    "memory",
+    "turn",
+]
 PURPOSES: tuple[str, ...] = get_args(Purpose)
 CONVERSATION_INFO_PREFIX = b"search2o-state/v1|conv|"
 LOOKUP_INFO = b"search2o-state/v1|lookup"

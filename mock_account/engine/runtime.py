@@ -91,6 +91,10 @@ class RunOutcome:
     state: dict[str, Any] | None = None
     reads: list[str] = field(default_factory=list)
     writes: list[str] = field(default_factory=list)
+    # The identity's memory (``user.x``) after the run, when the run changed it and saves.
+    memory: dict[str, Any] | None = None
+    memory_reads: list[str] = field(default_factory=list)
+    memory_writes: list[str] = field(default_factory=list)
 
     @property
     def saves(self) -> bool:
@@ -125,6 +129,16 @@ class Effects(Protocol):
     ) -> dict[str, Any]: ...
 
 
+@dataclass
+class RunContext:
+    """Who is writing, when the server knows it (``mock_account.channels``): extra ``sys``
+    values (``sys.channel``, ``sys.identity``) and the identity's memory, read and written by
+    agents as ``user.x``. Without a memory, ``user.x`` lives only for the run."""
+
+    sys: dict[str, Any] = field(default_factory=dict)
+    memory: dict[str, Any] | None = None
+
+
 @dataclass(frozen=True)
 class RunLimits:
     time_limit_s: float = 5.0
@@ -142,6 +156,7 @@ class _Run:
         sys_vars: dict[str, Any],
         deadline: float,
         stop: threading.Event | None,
+        memory: dict[str, Any] | None = None,
     ) -> None:
         self.engine = engine
         self.agent = agent
@@ -154,6 +169,10 @@ class _Run:
         self.local_prompts: dict[str, dict[str, Any]] = {}
         self.reads: set[str] = set()
         self.writes: set[str] = set()
+        # The identity's memory (``user.x``): a copy, handed back only when the run saves.
+        self.memory: dict[str, Any] = copy.deepcopy(memory) if memory is not None else {}
+        self.memory_reads: set[str] = set()
+        self.memory_writes: set[str] = set()
         self.steps = 0
         # Form answers the user left at the form's default ("answers.category"): they say
         # nothing the request did not, so the request's own facts win over them.
@@ -182,6 +201,11 @@ class _Run:
                 return value
             elif root == "agent":
                 base = self.state["agents"].get(self.agent.name, {})
+            elif root == "user":
+                value = lookup(self.memory, rest) if rest else self.memory
+                if rest and value is not None:
+                    self.memory_reads.add(rest.split(".")[0])
+                return value
             else:
                 return lookup(frame["locals"], path)
             return lookup(base, rest) if rest else base
@@ -213,6 +237,10 @@ class _Run:
             parts = parts[1:]
         elif parts[0] == "agent":
             container = self.state["agents"].setdefault(self.agent.name, {})
+            parts = parts[1:]
+        elif parts[0] == "user" and len(parts) > 1:
+            container = self.memory
+            self.memory_writes.add(parts[1])
             parts = parts[1:]
         else:
             container = frame["locals"]
@@ -592,13 +620,15 @@ class Engine:
         stop: threading.Event | None = None,
         owned: bool = False,
         on_part: PartListener | None = None,
+        context: RunContext | None = None,
     ) -> RunOutcome:
         """Run (or resume) an agent. Never raises for anything the agent does.
 
         The state is copied first unless the caller hands it over (``owned=True``, for a
         state it has just parsed and will drop if the run fails). ``on_part`` is called with
         each output part as the run produces it (a resumed run first replays the parts it had
-        produced before it paused), for a caller that streams them.
+        produced before it paused), for a caller that streams them. ``context`` adds ``sys``
+        values and the identity's memory (``user.x``); the sys values the engine sets win.
         """
         agent = self.agents.get(agent_name)
         if agent is None:
@@ -622,11 +652,15 @@ class Engine:
             "now": now.isoformat(),
             "today": now.date().isoformat(),
         }
+        if context is not None:
+            sys_vars = {**copy.deepcopy(context.sys), **sys_vars}
         if not self._warm:
             # Loading the data and the tables is the process's cost, not this run's: it must
             # not eat the run's time limit.
             self.warm_up()
-        run = _Run(self, agent, work, sys_vars, self.clock() + self.limits.time_limit_s, stop)
+        memory = context.memory if context is not None else None
+        deadline = self.clock() + self.limits.time_limit_s
+        run = _Run(self, agent, work, sys_vars, deadline, stop, memory)
         run.on_part = on_part
         if waiting is not None:
             resumed = _resume(run, waiting, inputs)
@@ -727,6 +761,9 @@ def _finish(
         state=run.state,
         reads=sorted(run.reads),
         writes=sorted(run.writes),
+        memory=run.memory if run.memory_writes else None,
+        memory_reads=sorted(run.memory_reads),
+        memory_writes=sorted(run.memory_writes),
     )
 
 

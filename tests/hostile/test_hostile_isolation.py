@@ -42,6 +42,8 @@ def probes(convid: str) -> list[tuple[str, dict[str, Any]]]:
         (EXEC, {"agentName": "BookTrip", "convid": convid, "inputs": {"seat": "window"}}),
         (EXEC, {"agentName": "BookTrip", "convid": convid, "inputs": {"query": TRIP}}),
         (EXEC, {"agentName": "IssueRefund", "convid": convid, "inputs": {"query": INVOICE}}),
+        ("/api/harness/getInboxConversation", {"convid": convid}),
+        ("/api/harness/deliverMessage", {"channel": "web", "query": INVOICE, "convid": convid}),
         ("/api/user/deleteConversation", {"convid": convid}),
     ]
 

@@ -60,6 +60,12 @@ POST_PATHS = [
             "getOutbox",
         )
     ),
+    "/api/harness/deliverMessage",
+    "/api/harness/getInbox",
+    "/api/harness/getInboxConversation",
+    "/api/harness/getContacts",
+    "/api/harness/getIdentity",
+    "/api/harness/setIdentityContact",
 ]
 JSON_TYPE = {"Content-Type": "application/json"}
 

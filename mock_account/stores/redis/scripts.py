@@ -78,10 +78,13 @@ return redis.call('HGETALL', KEYS[1])
 """
 )
 
-# KEYS: entry, state, idempotency set. Returns the entry as it was before deletion.
+# KEYS: entry, state, idempotency set. Returns the entry as it was before deletion. The
+# conversation's channel link and turn records (``mock_account.channels``, same hash tag) go
+# with it.
 DELETE = """
 local entry = redis.call('HGETALL', KEYS[1])
-redis.call('DEL', KEYS[1], KEYS[2], KEYS[3])
+local base = string.sub(KEYS[1], 1, -6)
+redis.call('DEL', KEYS[1], KEYS[2], KEYS[3], base .. 'link', base .. 'turns')
 if #entry == 0 then return nil end
 return entry
 """

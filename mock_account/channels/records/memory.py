@@ -1,0 +1,160 @@
+"""Channel records in memory, next to a ``MemoryStore`` (tests and demos; nothing durable).
+
+The records share the conversation store's lock, so each operation is atomic against the
+conversations too. ``MemoryStore.delete`` knows nothing of them: links and turns of a
+conversation that is gone are dropped the next time they are read, so nothing of a deleted
+conversation can be seen (the SQL and Redis backends delete them with the conversation).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from datetime import datetime
+
+from mock_account.channels.records.base import (
+    SEALED_FIELDS,
+    ChannelRecords,
+    ConversationLink,
+    IdentityRecord,
+    SealedField,
+    TurnRecord,
+)
+from mock_account.stores.errors import VersionConflict
+from mock_account.stores.memory import MemoryStore
+
+
+class MemoryChannelRecords(ChannelRecords):
+    def __init__(self, store: MemoryStore) -> None:
+        self._store = store
+        self._lock = store._lock
+        self._identities: dict[tuple[str, str], IdentityRecord] = {}
+        self._links: dict[tuple[str, str], ConversationLink] = {}
+        self._turns: dict[tuple[str, str], list[TurnRecord]] = {}
+
+    def _exists(self, account: str, convid: str) -> bool:
+        return (account, convid) in self._store._entries
+
+    def _purge(self) -> None:
+        for key in [k for k in self._links if not self._exists(*k)]:
+            self._links.pop(key, None)
+        for key in [k for k in self._turns if not self._exists(*k)]:
+            self._turns.pop(key, None)
+
+    # --- identities --------------------------------------------------------------------------
+
+    def claim_identity(self, record: IdentityRecord) -> IdentityRecord:
+        with self._lock:
+            return self._identities.setdefault((record.account, record.identity), record)
+
+    def get_identity(self, account: str, identity: str) -> IdentityRecord | None:
+        with self._lock:
+            return self._identities.get((account, identity))
+
+    def list_identities(self, account: str | None = None) -> list[IdentityRecord]:
+        with self._lock:
+            return [r for r in self._identities.values() if account in (None, r.account)]
+
+    def _change(self, account: str, identity: str, **changes: object) -> bool:
+        record = self._identities.get((account, identity))
+        if record is None:
+            return False
+        self._identities[(account, identity)] = dataclasses.replace(record, **changes)
+        return True
+
+    def move_identity(
+        self, account: str, identity: str, *, expected_convid: str, convid: str, now: datetime
+    ) -> bool:
+        with self._lock:
+            record = self._identities.get((account, identity))
+            if record is None or record.convid != expected_convid:
+                return False
+            return self._change(
+                account, identity, convid=convid, last_seen=max(record.last_seen, now)
+            )
+
+    def touch_identity(self, account: str, identity: str, now: datetime) -> bool:
+        with self._lock:
+            record = self._identities.get((account, identity))
+            if record is None:
+                return False
+            return self._change(account, identity, last_seen=max(record.last_seen, now))
+
+    def set_contact(
+        self, account: str, identity: str, *, contact: bytes | None, contact_hash: str
+    ) -> bool:
+        with self._lock:
+            return self._change(account, identity, contact=contact, contact_hash=contact_hash)
+
+    def save_memory(
+        self, account: str, identity: str, *, expected_version: int, memory: bytes
+    ) -> int:
+        with self._lock:
+            record = self._identities.get((account, identity))
+            if record is None or record.memory_version != expected_version:
+                raise VersionConflict(
+                    f"the memory of identity {identity} is no longer at version {expected_version}"
+                )
+            self._change(account, identity, memory=memory, memory_version=expected_version + 1)
+            return expected_version + 1
+
+    def delete_identity(self, account: str, identity: str) -> bool:
+        with self._lock:
+            return self._identities.pop((account, identity), None) is not None
+
+    # --- conversations -----------------------------------------------------------------------
+
+    def link_conversation(self, link: ConversationLink) -> bool:
+        with self._lock:
+            if not self._exists(link.account, link.convid):
+                return False
+            self._links.setdefault((link.account, link.convid), link)
+            return True
+
+    def get_link(self, account: str, convid: str) -> ConversationLink | None:
+        with self._lock:
+            self._purge()
+            return self._links.get((account, convid))
+
+    def links(self, account: str | None = None) -> list[ConversationLink]:
+        with self._lock:
+            self._purge()
+            return [link for link in self._links.values() if account in (None, link.account)]
+
+    def add_turn(self, account: str, convid: str, at: datetime, record: bytes) -> int:
+        with self._lock:
+            if not self._exists(account, convid):
+                return 0
+            turns = self._turns.setdefault((account, convid), [])
+            turns.append(TurnRecord(account, convid, len(turns) + 1, at, record))
+            return len(turns)
+
+    def turns(self, account: str, convid: str) -> list[TurnRecord]:
+        with self._lock:
+            self._purge()
+            return list(self._turns.get((account, convid), []))
+
+    def forget_conversation(self, account: str, convid: str) -> None:
+        with self._lock:
+            self._links.pop((account, convid), None)
+            self._turns.pop((account, convid), None)
+
+    # --- key rotation ------------------------------------------------------------------------
+
+    def reseal_identity(
+        self, account: str, identity: str, field: SealedField, old: bytes, new: bytes
+    ) -> bool:
+        if field not in SEALED_FIELDS:
+            raise ValueError(f"not an encrypted field: {field!r}")
+        with self._lock:
+            record = self._identities.get((account, identity))
+            if record is None or getattr(record, field) != old:
+                return False
+            return self._change(account, identity, **{field: new})
+
+    def reseal_turn(self, account: str, convid: str, seq: int, old: bytes, new: bytes) -> bool:
+        with self._lock:
+            turns = self._turns.get((account, convid), [])
+            if not 1 <= seq <= len(turns) or turns[seq - 1].record != old:
+                return False
+            turns[seq - 1] = dataclasses.replace(turns[seq - 1], record=new)
+            return True

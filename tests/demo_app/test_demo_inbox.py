@@ -1,0 +1,44 @@
+"""The Inbox page: write as an email and an IM sender, watch the conversation resume."""
+
+from __future__ import annotations
+
+from demo_helpers import texts
+from streamlit.testing.v1 import AppTest
+
+ORDER = "The VPN keeps disconnecting on my laptop"
+
+
+def _send(at: AppTest, channel: str, sender: str, message: str = ORDER) -> str:
+    at.selectbox(key="inbox-channel").set_value(channel).run()
+    at.text_input(key="inbox-sender").set_value(sender).run()
+    at.text_input(key="inbox-message").set_value(message).run()
+    at.button(key="inbox-send").click().run()
+    assert not at.exception, at.exception
+    assert not at.error, [e.value for e in at.error]
+    return at.success[0].value
+
+
+def test_an_email_sender_resumes_and_im_is_another_conversation(app: AppTest) -> None:
+    app.switch_page("screens/inbox.py").run()
+    assert not app.exception, app.exception
+    first = _send(app, "email", "grace.hopper@example.com")
+    assert "started conversation" in first
+    again = _send(app, "email", "Grace.Hopper@example.com")
+    assert "continued conversation" in again
+    convid = first.split("conversation ")[1].split(" ")[0]
+    assert convid in again
+    on_im = _send(app, "im", "slack:U0GRACE")
+    assert "started conversation" in on_im and convid not in on_im
+    labels = [e.proto.label for e in app.expander]
+    assert sum(label.startswith("[email]") for label in labels) >= 1
+    assert sum(label.startswith("[im]") for label in labels) >= 1
+    app.selectbox(key="inbox-filter-channel").set_value("im").run()
+    assert all(e.proto.label.startswith("[im]") for e in app.expander)
+
+
+def test_a_member_is_told_the_inbox_is_the_administrators(app: AppTest) -> None:
+    member = app.selectbox(key="user").options[1]
+    app.selectbox(key="user").set_value(member).run()
+    app.switch_page("screens/inbox.py").run()
+    assert not app.exception, app.exception
+    assert any("administrator" in t for t in texts(app) + [i.value for i in app.info])
