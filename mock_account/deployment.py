@@ -17,6 +17,13 @@ from typing import Any
 
 from agents_catalog.loader import default_account_dir, load_account
 from mock_account.business.data import BusinessData
+from mock_account.config_history import (
+    DEFAULT_KEEP,
+    ConfigHistory,
+    attach_history,
+    open_config_store,
+    scheme_checker,
+)
 from mock_account.conversations.account import Clock, MockAccount, utc_now
 from mock_account.conversations.hooks import LoadedHooks, call_hook, load_hooks
 from mock_account.crypto import EnterpriseKeySource, KeySource, StateCipher, load_or_create_keyring
@@ -28,6 +35,8 @@ from mock_account.stores import IdempotencyRecords, StoreError, open_store
 from mock_account.users import UserDirectory
 
 DEFAULT_SEED = 7
+CONFIG_KEEP_ENV = "MOCK_ACCOUNT_CONFIG_KEEP"
+CONFIG_CONFORMANCE_ENV = "MOCK_ACCOUNT_CONFIG_CONFORMANCE"
 HOOKS_ENV = "MOCK_ACCOUNT_HOOKS"
 DEFAULT_KEY_NAMES = ("enterprise",)
 
@@ -111,6 +120,14 @@ class AccountConfig:
         default_factory=lambda: os.environ.get(SEARCH_BEHAVIOR_ENV) or DEFAULT_SEARCH_BEHAVIOR
     )
     today: date | str | None = field(default_factory=lambda: os.environ.get(TODAY_ENV) or None)
+    # Agent configuration history (SPEC §10): versions kept per section, and whether a save
+    # that breaks the naming scheme is refused or accepted with warnings ("off": not checked).
+    config_keep: int = field(
+        default_factory=lambda: int(os.environ.get(CONFIG_KEEP_ENV) or DEFAULT_KEEP)
+    )
+    config_conformance: str = field(
+        default_factory=lambda: os.environ.get(CONFIG_CONFORMANCE_ENV) or "refuse"
+    )
 
     @classmethod
     def from_options(cls, **options: Any) -> AccountConfig:
@@ -171,6 +188,11 @@ class Deployment:
             raise StoreError("this store keeps no idempotency records")
         return store
 
+    @property
+    def config_history(self) -> ConfigHistory:
+        """The agents' configuration history, applied live to the account."""
+        return self.account.config_history
+
     def close(self) -> None:
         self.account.store.close()
 
@@ -199,5 +221,17 @@ def build_deployment(config: AccountConfig | None = None) -> Deployment:
         clock=clock,
         state_hooks=hooks,
         hooks_error=hooks_error,
+    )
+    attach_history(
+        account,
+        ConfigHistory(
+            open_config_store(account.store),
+            cipher,
+            agents,
+            clock=clock,
+            keep=int(config.config_keep),
+            conformance=config.config_conformance,  # type: ignore[arg-type]
+            checker=scheme_checker(config.account_dir),
+        ),
     )
     return Deployment(account, UserDirectory.generate(config.seed), config)

@@ -58,6 +58,10 @@ from mock_account.world import World, understand_request
 MAX_CALL_DEPTH = 32
 MAX_STEPS = 20_000
 WAITING_MESSAGE = "This conversation is waiting for your answers to another agent ({agent})."
+CHANGED_MESSAGE = (
+    "This conversation was waiting for your answers to version {version} of {agent}, which has "
+    "since been changed and can no longer resume it. Please start a new conversation."
+)
 
 
 class AgentError(Exception):
@@ -468,6 +472,9 @@ class Engine:
         world: World | None = None,
     ) -> None:
         self.agents = agents
+        # Definitions replaced by a live configuration edit, by (name, version): a conversation
+        # paused on an ask resumes on the version that asked.
+        self.earlier: dict[tuple[str, str], AgentDefinition] = {}
         self.model = model
         self.data = data
         self.world = world or World(data, understand_request(data))
@@ -515,6 +522,16 @@ class Engine:
         else:
             work = state if owned else copy.deepcopy(state)
         waiting = paused_run(work)
+        if (
+            waiting is not None
+            and waiting["agent"] == agent.name
+            and waiting["version"] != agent.version
+        ):
+            earlier = self.earlier.get((agent.name, waiting["version"]))
+            if earlier is None:
+                message = CHANGED_MESSAGE.format(agent=agent.name, version=waiting["version"])
+                return RunOutcome("unknownConversation", error=message)
+            agent = earlier
         if waiting is not None and (
             waiting["agent"] != agent.name or waiting["version"] != agent.version
         ):

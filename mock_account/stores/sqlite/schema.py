@@ -49,6 +49,29 @@ MIGRATIONS: list[tuple[int, tuple[str, ...]]] = [
     ),
     # The agent of the latest saved run, so routing a follow-up needs no decryption.
     (2, ("ALTER TABLE entries ADD COLUMN last_agent TEXT NOT NULL DEFAULT ''",)),
+    # Agent configuration history (mock_account.config_history): encrypted versions per
+    # section, and the revision of each agent and of the scope ("*").
+    (
+        3,
+        (
+            """CREATE TABLE config_versions (
+                scope TEXT NOT NULL,
+                agent TEXT NOT NULL,
+                section TEXT NOT NULL,
+                revision INTEGER NOT NULL CHECK (revision >= 0),
+                created INTEGER NOT NULL,
+                origin TEXT NOT NULL,
+                blob BLOB NOT NULL,
+                PRIMARY KEY (scope, agent, section, revision)
+            )""",
+            """CREATE TABLE config_heads (
+                scope TEXT NOT NULL,
+                agent TEXT NOT NULL,
+                revision INTEGER NOT NULL CHECK (revision >= 0),
+                PRIMARY KEY (scope, agent)
+            )""",
+        ),
+    ),
 ]
 
 LATEST = MIGRATIONS[-1][0]
