@@ -19,8 +19,10 @@ resumes on the version that asked.
 from __future__ import annotations
 
 import json
+import random
 import re
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -36,6 +38,7 @@ from mock_account.config_history.sections import (
     diff_text,
     join_sections,
     split_agent,
+    uses_ask_refs,
     versioned,
 )
 from mock_account.config_history.store import ConfigVersionStore, NewVersion, StoredVersion
@@ -45,7 +48,7 @@ from mock_account.stores.errors import VersionConflict
 DEFAULT_KEEP = 20
 DEFAULT_SCOPE = "agents"
 CLONE_BASE_VERSION = "1.0.0"
-SAVE_ATTEMPTS = 8
+SAVE_ATTEMPTS = 20
 Conformance = Literal["refuse", "warn", "off"]
 CONFORMANCE_MODES: tuple[str, ...] = ("refuse", "warn", "off")
 Checker = Callable[[AgentDefinition], list[dict[str, Any]]]
@@ -145,6 +148,7 @@ class ConfigHistory:
         self._applied = -1
         self._agents: dict[str, AgentDefinition] = dict(self.files)
         self._refreshing = threading.Lock()
+        self._saving = threading.Lock()
 
     # --- encryption -----------------------------------------------------------------
 
@@ -243,11 +247,19 @@ class ConfigHistory:
 
     # --- writing ---------------------------------------------------------------------
 
-    def _check(self, agent: AgentDefinition) -> list[dict[str, Any]]:
+    def _check(
+        self, agent: AgentDefinition, before: AgentDefinition | None = None
+    ) -> list[dict[str, Any]]:
+        """The checker's findings; with ``refuse``, ``ConfigRefused`` when the save brings
+        errors the configuration before it did not have (an agent that already breaks a rule
+        can still be edited, and fixed)."""
         if self.conformance == "off" or self.checker is None:
             return []
         findings = self.checker(agent)
         errors = [f for f in findings if f.get("severity") == "error"]
+        if errors and before is not None:
+            known = {(f["rule"], f["message"]) for f in self.checker(before)}
+            errors = [f for f in errors if (f["rule"], f["message"]) not in known]
         if errors and self.conformance == "refuse":
             raise ConfigRefused(
                 f"this configuration of {agent.name} breaks the naming scheme: "
@@ -270,7 +282,23 @@ class ConfigHistory:
         is still at that revision; without it, a concurrent save is merged by trying again
         on top of it (each save replaces its own section)."""
         check_section_name(section)
-        for _ in range(SAVE_ATTEMPTS):
+        # Saves of one process queue here (a lost compare-and-swap only costs a retry when
+        # another process saved the agent meanwhile).
+        with self._saving:
+            return self._save(agent, section, content, author, origin, base_revision)
+
+    def _save(
+        self,
+        agent: str,
+        section: str,
+        content: Any,
+        author: str,
+        origin: str,
+        base_revision: int | None,
+    ) -> SaveResult:
+        for attempt in range(SAVE_ATTEMPTS):
+            if attempt:
+                time.sleep(random.uniform(0.0, 0.005 * attempt))
             snap = self._snapshot(agent)
             if base_revision is not None and snap.revision != base_revision:
                 raise VersionConflict(
@@ -279,9 +307,18 @@ class ConfigHistory:
                 )
             wanted = dict(snap.sections)
             wanted[section] = content
+            if section == "commands" and not uses_ask_refs(content):
+                # Commands as written in an agent file, asks inline: they bring their asks.
+                wanted["asks"] = []
             revision = snap.revision + 1
             definition = join_sections(agent, versioned(snap.base_version, revision), wanted)
-            warnings = self._check(definition)
+            try:
+                before: AgentDefinition | None = join_sections(
+                    agent, versioned(snap.base_version, snap.revision), snap.sections
+                )
+            except ConfigFormatError:  # saved under a format that no longer validates
+                before = None
+            warnings = self._check(definition, before)
             resplit = split_agent(definition)
             changed = [s for s in SECTIONS if canonical(resplit[s]) != canonical(snap.sections[s])]
             if not changed:

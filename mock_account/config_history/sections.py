@@ -87,6 +87,18 @@ def _put_asks(node: Any, asks: list[Any], used: set[int]) -> Any:
     return node
 
 
+def uses_ask_refs(node: Any) -> bool:
+    """Whether commands refer to the asks section (``{"ask": {"ref": i}}``) anywhere."""
+    if isinstance(node, list):
+        return any(uses_ask_refs(item) for item in node)
+    if isinstance(node, dict):
+        ask = node.get("ask")
+        if set(node) == {"ask"} and isinstance(ask, dict) and set(ask) == {"ref"}:
+            return True
+        return any(uses_ask_refs(value) for value in node.values())
+    return False
+
+
 def split_agent(agent: AgentDefinition) -> Sections:
     """The sections of an agent."""
     data = agent_json(agent)
