@@ -8,7 +8,7 @@ from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
 
-from mock_account.api import routes_exec, routes_harness, routes_user
+from mock_account.api import routes_config, routes_exec, routes_harness, routes_user
 from mock_account.api.body_limit import DEFAULT_MAX_BODY_BYTES, BodySizeLimit
 from mock_account.api.docs import DESCRIPTION, TAGS, TITLE
 from mock_account.api.handlers import install_handlers
@@ -79,6 +79,7 @@ def create_app(
     app.include_router(routes_exec.router)
     app.include_router(routes_user.router)
     app.include_router(routes_harness.router)
+    app.include_router(routes_config.router)
     install_handlers(app)
     app.add_middleware(BodySizeLimit, max_bytes=max_body_bytes)
     return app

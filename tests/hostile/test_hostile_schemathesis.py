@@ -46,6 +46,12 @@ POST_PATHS = [
     "/api/user/setPinned",
     "/api/user/deleteConversation",
     "/api/harness/getConversationState",
+    "/api/harness/getAgentConfig",
+    "/api/harness/listAgentConfigVersions",
+    "/api/harness/diffAgentConfig",
+    "/api/harness/saveAgentConfig",
+    "/api/harness/restoreAgentConfig",
+    "/api/harness/cloneAgent",
 ]
 JSON_TYPE = {"Content-Type": "application/json"}
 
