@@ -20,6 +20,7 @@ PAGES = [
     ("screens/inspector.py", "Conversation state", ":material/data_object:"),
     ("screens/conversations.py", "Conversations", ":material/forum:"),
     ("screens/agents.py", "Agents", ":material/groups:"),
+    ("screens/agent_history.py", "Agent history", ":material/history:"),
     ("screens/naming_scheme.py", "Naming scheme", ":material/rule:"),
     ("screens/benchmark.py", "Benchmark", ":material/speed:"),
 ]
