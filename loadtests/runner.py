@@ -32,7 +32,10 @@ SCENARIOS = {
     "conversation": "conversation_user.py",
     "store": "store_user.py",
     "crypto": "crypto_user.py",
+    "config-edit": "config_edit_user.py",
 }
+# Scenarios that talk to a server (one is started unless --host is given).
+SERVER_SCENARIOS = ("conversation", "config-edit")
 _RUN_TIME_RE = re.compile(r"(?:(\d+)h)?(?:(\d+)m)?(?:(\d+)s)?")
 # Beyond the run time: start-up, waiting for workers, Locust's stop timeout, writing reports.
 EXTRA_TIME_S = 120
@@ -299,7 +302,7 @@ def run_load_test(config: RunConfig) -> int:
     try:
         if config.host:
             host = check_loopback(config.host)
-            if config.store_url and config.scenario == "conversation":
+            if config.store_url and config.scenario in SERVER_SCENARIOS:
                 print(
                     "loadtests: --store is ignored with --host: the server keeps its own store",
                     file=sys.stderr,
@@ -312,7 +315,7 @@ def run_load_test(config: RunConfig) -> int:
     if config.scenario == "store":
         env["LOADTEST_STORE_URL"] = config.store_url or f"sqlite:///{config.out / 'store.db'}"
     try:
-        if config.scenario == "conversation" and not config.host:
+        if config.scenario in SERVER_SCENARIOS and not config.host:
             with local_server(config.out, config.store_url, config.server_workers) as host:
                 _run_locust(config, host, env)
         else:
