@@ -351,3 +351,21 @@ def test_a_stale_base_revision_is_refused(deployment: Deployment) -> None:
             author=AUTHOR,
             base_revision=0,
         )
+
+
+def test_versions_are_encrypted_at_rest(tmp_path: Path, account_dir: Path) -> None:
+    """No saved configuration is readable in the SQLite file (nor its journal)."""
+    url = f"sqlite:///{tmp_path / 'plain' / 'conversations.db'}"
+    deployment = _deploy(url, tmp_path, account_dir)
+    try:
+        history = deployment.config_history
+        description = dict(_description(history, "OpenTicket"), title="Marmalade pelican desk")
+        history.save("OpenTicket", "description", description, author="secret.author@acme.example")
+        assert history.versions("OpenTicket", "description")[0].content["title"] == (
+            "Marmalade pelican desk"
+        )
+    finally:
+        deployment.close()
+    dump = b"".join(p.read_bytes() for p in (tmp_path / "plain").iterdir() if p.is_file())
+    assert b"Open a support ticket" not in dump  # the file's version 0, kept too
+    assert b"Marmalade" not in dump and b"secret.author" not in dump
