@@ -15,12 +15,12 @@ checks the word is gone from search. Run it with ``loadtests run --scenario conf
 from __future__ import annotations
 
 import itertools
-import string
 from typing import Any
 
 from locust import between, task
 
 from loadtests.conversation_user import ApiUser, ConversationUser
+from loadtests.edit_words import made_up_word
 from loadtests.settings import env_int
 
 EDITED_AGENTS = (
@@ -35,16 +35,6 @@ H = "/api/harness"
 _words = itertools.count()
 
 __all__ = ["ConfigEditor", "ConversationUser"]
-
-
-def made_up_word(number: int) -> str:
-    """A word no agent uses, different for each number (letters only: search keeps it)."""
-    letters = []
-    number += 26 * 26  # at least three letters after the prefix
-    while number:
-        number, rest = divmod(number, 26)
-        letters.append(string.ascii_lowercase[rest])
-    return "quorv" + "".join(letters)
 
 
 class ConfigEditor(ApiUser):
