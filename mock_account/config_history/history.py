@@ -245,6 +245,35 @@ class ConfigHistory:
             after_label=f"{agent}/{section}@{new.revision}",
         )
 
+    def definition_at(self, agent: str, version: str) -> AgentDefinition | None:
+        """The agent as it was at ``version`` (``1.0.3``: revision 3), rebuilt from the kept
+        versions; None when that version is unknown or no longer kept whole."""
+        file = self.files.get(agent)
+        base = file.version if file is not None else CLONE_BASE_VERSION
+        try:
+            revision = int(version.rsplit(".", 1)[-1]) - int(versioned(base, 0).rsplit(".", 1)[-1])
+        except ValueError:
+            return None
+        if revision < 0 or versioned(base, revision) != version:
+            return None
+        if revision > self.store.agent_revisions(self.scope).get(agent, 0):
+            return None
+        sections = split_agent(file) if file is not None else {}
+        for section in SECTIONS:
+            kept = self.store.history(self.scope, agent, section)
+            if not kept:
+                if section not in sections:
+                    return None
+                continue  # never changed: the file's content
+            at = [v for v in kept if v.revision <= revision]
+            if not at:
+                return None  # pruned: the version that was current then is gone
+            sections[section] = self._open(at[0])["content"]
+        try:
+            return join_sections(agent, version, sections)
+        except ConfigFormatError:
+            return None
+
     # --- writing ---------------------------------------------------------------------
 
     def _check(

@@ -6,7 +6,9 @@ rebuilt and swapped in at once: the account's agent list, the engine's agents an
 index rebuilt over them (the sentence vectors of unchanged texts come from the encoder's cache).
 Each is replaced by a new object, never changed in place: a run or search in flight keeps the
 objects it started with. The definitions an edit replaces stay with the engine, by name and
-version, so a conversation paused on an ask resumes on the version that asked.
+version, so a conversation paused on an ask resumes on the version that asked; a version
+this process never held (it started later) is rebuilt from the kept versions, as long as they
+still hold it.
 
 A store that cannot be read while refreshing does not stop the account: it keeps serving the
 configuration it applied last and tries again at the next request.
@@ -55,6 +57,15 @@ def attach_history(account: Any, history: ConfigHistory) -> ConfigHistory:
             log.warning("agent configurations not refreshed: %s", exc)
 
     account.before_use = before_use
+
+    def find_earlier(name: str, version: str) -> AgentDefinition | None:
+        try:
+            return history.definition_at(name, version)
+        except StoreError as exc:
+            log.warning("earlier version %s of %s not rebuilt: %s", version, name, exc)
+            return None
+
+    account.engine.find_earlier = find_earlier
     history.refresh(force=True)
     account.config_history = history
     return history

@@ -475,6 +475,8 @@ class Engine:
         # Definitions replaced by a live configuration edit, by (name, version): a conversation
         # paused on an ask resumes on the version that asked.
         self.earlier: dict[tuple[str, str], AgentDefinition] = {}
+        # Rebuilds an earlier version this process never held (from the configuration history).
+        self.find_earlier: Callable[[str, str], AgentDefinition | None] | None = None
         self.model = model
         self.data = data
         self.world = world or World(data, understand_request(data))
@@ -528,6 +530,8 @@ class Engine:
             and waiting["version"] != agent.version
         ):
             earlier = self.earlier.get((agent.name, waiting["version"]))
+            if earlier is None and self.find_earlier is not None:
+                earlier = self.find_earlier(agent.name, waiting["version"])
             if earlier is None:
                 message = CHANGED_MESSAGE.format(agent=agent.name, version=waiting["version"])
                 return RunOutcome("unknownConversation", error=message)

@@ -248,27 +248,50 @@ def test_a_paused_conversation_resumes_on_the_version_that_asked(deployment: Dep
     assert "New wording of the booking." in done.parts[0]["text"]
 
 
-def test_a_version_no_process_holds_gets_a_clear_result(
+def _reply(deployment: Deployment, text: str) -> None:
+    history = deployment.config_history
+    commands = history.versions("BookTrip", "commands")[0].content
+    commands["main"][3] = {"llm": {"prompt": "chat", "reply": text}}
+    history.save("BookTrip", "commands", commands, author=AUTHOR)
+
+
+def test_a_version_no_process_holds_is_rebuilt_from_the_history(
     store_url: str, tmp_path: Path, account_dir: Path, deployment: Deployment
 ) -> None:
     if store_url.startswith("memory"):
         pytest.skip("an in-memory store is not shared between deployments")
-    history = deployment.config_history
-    asks = history.versions("BookTrip", "asks")[0].content
-    asks[0]["message"] = "Which seat, please?"
-    history.save("BookTrip", "asks", asks, author=AUTHOR)
+    _reply(deployment, "Reply one.")
     asked = _run(deployment, "BookTrip", {"query": "book a trip to Paris"})  # on 1.0.1
-    asks[0]["message"] = "Which seat would you like?"
-    history.save("BookTrip", "asks", asks, author=AUTHOR)
-    # A server started now knows the file's version and the newest one, not 1.0.1.
-    other = _deploy(store_url, tmp_path, account_dir)
+    _reply(deployment, "Reply two.")
+    other = _deploy(store_url, tmp_path, account_dir)  # started later: it never held 1.0.1
     try:
         resumed = _run(other, "BookTrip", {"seat": "aisle", "note": "none"}, asked.convid)
+        assert resumed.result_code == "success", resumed.error
+        assert "Reply one." in resumed.parts[0]["text"]
+    finally:
+        other.close()
+
+
+def test_a_version_no_longer_kept_gets_a_clear_result(
+    store_url: str, tmp_path: Path, account_dir: Path
+) -> None:
+    if store_url.startswith("memory"):
+        pytest.skip("an in-memory store is not shared between deployments")
+    deployment = _deploy(store_url, tmp_path, account_dir, config_keep=1)
+    try:
+        _reply(deployment, "Reply one.")
+        asked = _run(deployment, "BookTrip", {"query": "book a trip to Paris"})  # on 1.0.1
+        _reply(deployment, "Reply two.")  # keeps only this version of commands
+        other = _deploy(store_url, tmp_path, account_dir, config_keep=1)
+        try:
+            resumed = _run(other, "BookTrip", {"seat": "aisle", "note": "none"}, asked.convid)
+        finally:
+            other.close()
         assert resumed.result_code == "unknownConversation"
         assert "version 1.0.1 of BookTrip" in resumed.error
         assert "start a new conversation" in resumed.error
     finally:
-        other.close()
+        deployment.close()
 
 
 def test_an_edit_in_one_process_is_used_by_another(
@@ -369,3 +392,18 @@ def test_versions_are_encrypted_at_rest(tmp_path: Path, account_dir: Path) -> No
     dump = b"".join(p.read_bytes() for p in (tmp_path / "plain").iterdir() if p.is_file())
     assert b"Open a support ticket" not in dump  # the file's version 0, kept too
     assert b"Marmalade" not in dump and b"secret.author" not in dump
+
+
+def test_definition_at_a_version(deployment: Deployment) -> None:
+    history = deployment.config_history
+    _reply(deployment, "Reply one.")
+    _reply(deployment, "Reply two.")
+    replies = {
+        version: history.definition_at("BookTrip", version)
+        for version in ("1.0.0", "1.0.1", "1.0.2", "1.0.3", "2.0.1", "1.0", "x.y.z")
+    }
+    assert replies["1.0.0"] == deployment.config_history.files["BookTrip"]
+    assert "Reply one." in str(replies["1.0.1"]) and "Reply two." in str(replies["1.0.2"])
+    assert replies["1.0.2"] == deployment.account.agents["BookTrip"]
+    for unknown in ("1.0.3", "2.0.1", "1.0", "x.y.z"):
+        assert replies[unknown] is None, unknown
