@@ -132,8 +132,22 @@ def main() -> None:
             with tab:
                 _history(client, agent, section)
                 _editor(client, agent, section, config)
+        _clone(client, agent)
     except ClientError as exc:
         st.error(str(exc))
+
+
+def _clone(client: ConfigClient, agent: str) -> None:
+    with st.expander(f"Clone {agent}"):
+        with st.form("hist-clone"):
+            name = st.text_input("New agent's name", key="hist-clone-name")
+            cloned = st.form_submit_button("Clone (configuration only, no history)")
+        if cloned:
+            result = client.clone(agent, name.strip())
+            st.session_state["hist-note"] = (
+                f"Cloned {agent} as {result['agentName']}: searchable and runnable now."
+            )
+            st.rerun()
 
 
 main()

@@ -68,6 +68,21 @@ def test_edit_diff_restore_and_undo(app: AppTest) -> None:
     assert "title: Tell a customer about an outage of ours" in _editor(app, AGENT).value
 
 
+def test_a_clone_is_listed_and_has_no_history(app: AppTest) -> None:
+    _page(app)
+    app.selectbox(key="hist-agent").set_value(AGENT).run()
+    app.text_input(key="hist-clone-name").input("OutageAnswersCopy")
+    app.form[-1].button[0].click().run()
+    assert not app.exception, app.exception
+    assert "Cloned AnswerOutageQuestion as OutageAnswersCopy" in app.success[0].value
+    assert "OutageAnswersCopy" in app.selectbox(key="hist-agent").options
+    app.selectbox(key="hist-agent").set_value("OutageAnswersCopy").run()
+    assert _rows(app) == [(1, "yes", "clone")]
+    app.text_input(key="hist-clone-name").input("bad name!")
+    app.form[-1].button[0].click().run()
+    assert any("is invalid" in e.value for e in app.error)
+
+
 def test_the_chat_uses_an_edit_at_once(app: AppTest) -> None:
     _page(app)
     app.selectbox(key="hist-agent").set_value("AnnounceItOutageToStaff").run()
