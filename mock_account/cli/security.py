@@ -103,12 +103,15 @@ def _reencrypt(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
 
+    from mock_account.config_history import open_config_store, reencrypt_versions
+
     with open_store(config.resolved_store_url()) as store:
         report = reencrypt_store(store, cipher, batch=args.batch, progress=progress)
+        versions = reencrypt_versions(open_config_store(store), cipher)
     print(f"current key: {cipher.keys.current_key_id()}")
-    for line in report.lines():
+    for line in report.lines() + versions.lines():
         print(line)
-    return 1 if report.unreadable or report.gave_up else 0
+    return 1 if report.unreadable or report.gave_up or versions.unreadable else 0
 
 
 def _status(args: argparse.Namespace) -> int:

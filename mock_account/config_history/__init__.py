@@ -13,9 +13,11 @@ from mock_account.config_history.history import (
     DEFAULT_KEEP,
     ConfigHistory,
     ConfigRefused,
+    ReencryptedVersions,
     SaveResult,
     UnknownAgent,
     Version,
+    reencrypt_versions,
 )
 from mock_account.config_history.live import attach_history, scheme_checker
 from mock_account.config_history.sections import (
@@ -35,12 +37,14 @@ __all__ = [
     "ConfigRefused",
     "ConfigVersionStore",
     "MemoryConfigStore",
+    "ReencryptedVersions",
     "SaveResult",
     "UnknownAgent",
     "Version",
     "attach_history",
     "join_sections",
     "open_config_store",
+    "reencrypt_versions",
     "scheme_checker",
     "split_agent",
 ]

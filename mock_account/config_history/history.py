@@ -42,7 +42,7 @@ from mock_account.config_history.sections import (
     versioned,
 )
 from mock_account.config_history.store import ConfigVersionStore, NewVersion, StoredVersion
-from mock_account.crypto import StateCipher
+from mock_account.crypto import InvalidRecord, StateCipher
 from mock_account.stores.errors import VersionConflict
 
 DEFAULT_KEEP = 20
@@ -52,6 +52,55 @@ SAVE_ATTEMPTS = 20
 Conformance = Literal["refuse", "warn", "off"]
 CONFORMANCE_MODES: tuple[str, ...] = ("refuse", "warn", "off")
 Checker = Callable[[AgentDefinition], list[dict[str, Any]]]
+
+
+def sealing_context(scope: str, agent: str, section: str, revision: int) -> dict[str, Any]:
+    """What a version's blob is bound to: the scope is the owner, the version's place the
+    "conversation", so a blob copied to another agent, section or revision does not open."""
+    return {
+        "convid": f"agent-config|{agent}|{section}|{revision}",
+        "owner": f"scope:{scope}",
+        "purpose": "state",
+    }
+
+
+@dataclass
+class ReencryptedVersions:
+    reencrypted: int = 0
+    current: int = 0  # already under the current key
+    unreadable: list[str] = field(default_factory=list)  # left as they are
+    changed: int = 0  # replaced meanwhile (pruned or re-encrypted by another run)
+
+    def lines(self) -> list[str]:
+        return [
+            f"agent configuration versions re-encrypted: {self.reencrypted}",
+            f"agent configuration versions already on the current key: {self.current}",
+        ] + [f"unreadable agent configuration version, left as is: {u}" for u in self.unreadable]
+
+
+def reencrypt_versions(
+    store: ConfigVersionStore, cipher: StateCipher, scope: str = DEFAULT_SCOPE
+) -> ReencryptedVersions:
+    """Re-encrypt every kept version under the current key (resumable: done ones are skipped;
+    a version is replaced only if its blob is still the one that was read)."""
+    report = ReencryptedVersions()
+    for stored in store.all_versions(scope):
+        if not cipher.needs_reencryption(stored.blob):
+            report.current += 1
+            continue
+        context = sealing_context(scope, stored.agent, stored.section, stored.revision)
+        try:
+            fresh = cipher.reencrypt(stored.blob, **context)
+        except InvalidRecord:
+            report.unreadable.append(f"{stored.agent}/{stored.section}@{stored.revision}")
+            continue
+        if store.replace_blob(
+            scope, stored.agent, stored.section, stored.revision, stored.blob, fresh
+        ):
+            report.reencrypted += 1
+        else:
+            report.changed += 1
+    return report
 
 
 class UnknownAgent(LookupError):
@@ -152,14 +201,8 @@ class ConfigHistory:
 
     # --- encryption -----------------------------------------------------------------
 
-    def _context(self, agent: str, section: str, revision: int) -> dict[str, str]:
-        # The scope is the owner, the version's place is the "conversation": a blob copied
-        # to another agent, section or revision does not open.
-        return {
-            "convid": f"agent-config|{agent}|{section}|{revision}",
-            "owner": f"scope:{self.scope}",
-            "purpose": "state",
-        }
+    def _context(self, agent: str, section: str, revision: int) -> dict[str, Any]:
+        return sealing_context(self.scope, agent, section, revision)
 
     def _seal(self, agent: str, section: str, revision: int, content: Any, author: str) -> bytes:
         plain = json.dumps({"content": content, "author": author}, ensure_ascii=False)

@@ -56,6 +56,13 @@ end
 return revision
 """
 
+# KEYS: the versions hash. ARGV: field, old blob, new blob.
+REPLACE = """
+if redis.call('HGET', KEYS[1], ARGV[1]) ~= ARGV[2] then return 0 end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[3])
+return 1
+"""
+
 
 class RedisConfigStore(ConfigVersionStore):
     """Versions in the conversation store's Redis database."""
@@ -65,6 +72,7 @@ class RedisConfigStore(ConfigVersionStore):
         self._redis = conversation_store._redis
         self._prefix = conversation_store.prefix
         self._commit = self._redis.register_script(COMMIT)
+        self._replace = self._redis.register_script(REPLACE)
 
     def _heads(self, scope: str) -> str:
         return f"{self._prefix}:cfg:{{{q(scope)}}}:heads"
@@ -133,3 +141,20 @@ class RedisConfigStore(ConfigVersionStore):
                 if kept:
                     found.append(kept[0])
         return found
+
+    def all_versions(self, scope: str) -> list[StoredVersion]:
+        from mock_account.config_history.sections import SECTIONS
+
+        return [
+            version
+            for agent in sorted(self.agent_revisions(scope))
+            for section in SECTIONS
+            for version in reversed(self._read(scope, agent, section))
+        ]
+
+    def replace_blob(
+        self, scope: str, agent: str, section: str, revision: int, old: bytes, new: bytes
+    ) -> bool:
+        key = self._versions_key(scope, agent, section)
+        with self._store._errors():
+            return bool(self._replace(keys=[key], args=[f"b{revision}", old, new]))

@@ -131,6 +131,30 @@ class SqliteConfigStore(ConfigVersionStore):
             )
         return [self._version(row) for row in rows]
 
+    def all_versions(self, scope: str) -> list[StoredVersion]:
+        with self._db.errors():
+            rows = (
+                self._db.conn()
+                .execute(
+                    f"SELECT {_VERSION_COLUMNS} FROM config_versions WHERE scope = ? "
+                    "ORDER BY agent, section, revision",
+                    (scope,),
+                )
+                .fetchall()
+            )
+        return [self._version(row) for row in rows]
+
+    def replace_blob(
+        self, scope: str, agent: str, section: str, revision: int, old: bytes, new: bytes
+    ) -> bool:
+        with self._db.errors(), self._db.write() as conn:
+            done = conn.execute(
+                "UPDATE config_versions SET blob = ? WHERE scope = ? AND agent = ? "
+                "AND section = ? AND revision = ? AND blob = ?",
+                (new, scope, agent, section, revision, old),
+            )
+            return done.rowcount == 1
+
 
 _PG_SQL = {
     "scope": "SELECT revision FROM {s}.config_heads WHERE scope = %s AND agent = %s",
@@ -146,6 +170,10 @@ _PG_SQL = {
     "AND agent = %s AND section = %s ORDER BY revision DESC LIMIT %s)",
     "history": f"SELECT {_VERSION_COLUMNS} FROM {{s}}.config_versions WHERE scope = %s "
     "AND agent = %s AND section = %s ORDER BY revision DESC",
+    "all": f"SELECT {_VERSION_COLUMNS} FROM {{s}}.config_versions WHERE scope = %s "
+    "ORDER BY agent, section, revision",
+    "replace": "UPDATE {s}.config_versions SET blob = %s WHERE scope = %s AND agent = %s "
+    "AND section = %s AND revision = %s AND blob = %s",
     "latest": f"SELECT DISTINCT ON (agent, section) {_VERSION_COLUMNS} "
     "FROM {s}.config_versions WHERE scope = %s ORDER BY agent, section, revision DESC",
 }
@@ -224,3 +252,13 @@ class PostgresConfigStore(ConfigVersionStore):
 
     def latest(self, scope: str) -> list[StoredVersion]:
         return [self._version(row) for row in self._rows(self._sql["latest"], (scope,))]
+
+    def all_versions(self, scope: str) -> list[StoredVersion]:
+        return [self._version(row) for row in self._rows(self._sql["all"], (scope,))]
+
+    def replace_blob(
+        self, scope: str, agent: str, section: str, revision: int, old: bytes, new: bytes
+    ) -> bool:
+        with self._store._cursor() as cur:
+            cur.execute(self._sql["replace"], (new, scope, agent, section, revision, old))
+            return cur.rowcount == 1

@@ -86,6 +86,16 @@ class ConfigVersionStore(ABC):
     def latest(self, scope: str) -> list[StoredVersion]:
         """The newest version of every section of every agent with a history."""
 
+    @abstractmethod
+    def all_versions(self, scope: str) -> list[StoredVersion]:
+        """Every kept version of the scope (key rotation walks them)."""
+
+    @abstractmethod
+    def replace_blob(
+        self, scope: str, agent: str, section: str, revision: int, old: bytes, new: bytes
+    ) -> bool:
+        """Swap a version's blob for ``new`` if it still is ``old`` (re-encryption)."""
+
 
 def _check(keep: int, versions: Sequence[NewVersion]) -> None:
     if keep < 1:
@@ -153,3 +163,25 @@ class MemoryConfigStore(ConfigVersionStore):
                 for (s, _, _), kept in sorted(self._versions.items())
                 if s == scope and kept
             ]
+
+    def all_versions(self, scope: str) -> list[StoredVersion]:
+        with self._lock:
+            return [
+                version
+                for (s, _, _), kept in sorted(self._versions.items())
+                if s == scope
+                for version in kept.values()
+            ]
+
+    def replace_blob(
+        self, scope: str, agent: str, section: str, revision: int, old: bytes, new: bytes
+    ) -> bool:
+        with self._lock:
+            kept = self._versions.get((scope, agent, section), {})
+            found = kept.get(revision)
+            if found is None or found.blob != old:
+                return False
+            kept[revision] = StoredVersion(
+                agent, section, revision, found.created, found.origin, bytes(new)
+            )
+            return True

@@ -114,3 +114,23 @@ def test_concurrent_commits_from_one_revision_have_one_winner(
     kept = {v.revision: v.blob.decode() for v in config_store.history("s", "Agent", "commands")}
     assert kept == {r: name for r, name in won}
     assert config_store.scope_revision("s") == 5
+
+
+def test_all_versions_and_blob_replacement(config_store: ConfigVersionStore) -> None:
+    config_store.commit(
+        "s", "One", 0, [_v("commands", 0, b"a0", "file"), _v("commands", 1, b"a1")], now=NOW, keep=9
+    )
+    config_store.commit("s", "Two", 0, [_v("asks", 1, b"b1")], now=NOW, keep=9)
+    config_store.commit("t", "One", 0, [_v("asks", 1, b"elsewhere")], now=NOW, keep=9)
+    found = {(v.agent, v.section, v.revision): v.blob for v in config_store.all_versions("s")}
+    assert found == {
+        ("One", "commands", 0): b"a0",
+        ("One", "commands", 1): b"a1",
+        ("Two", "asks", 1): b"b1",
+    }
+    assert config_store.replace_blob("s", "One", "commands", 0, b"a0", b"A0")
+    # Only if the blob is still the one read: a second swap from the old bytes does nothing.
+    assert not config_store.replace_blob("s", "One", "commands", 0, b"a0", b"lost")
+    assert not config_store.replace_blob("s", "One", "commands", 7, b"a1", b"missing")
+    blobs = [v.blob for v in config_store.history("s", "One", "commands")]
+    assert blobs == [b"a1", b"A0"]

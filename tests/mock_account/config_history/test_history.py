@@ -407,3 +407,29 @@ def test_definition_at_a_version(deployment: Deployment) -> None:
     assert replies["1.0.2"] == deployment.account.agents["BookTrip"]
     for unknown in ("1.0.3", "2.0.1", "1.0", "x.y.z"):
         assert replies[unknown] is None, unknown
+
+
+def test_key_rotation_reencrypts_every_version(deployment: Deployment, tmp_path: Path) -> None:
+    from mock_account.config_history import reencrypt_versions
+    from mock_account.crypto import StateCipher, load_keyring_file, rotate_keyring_file
+
+    history = deployment.config_history
+    for title in ("First", "Second"):
+        description = dict(_description(history, "OpenTicket"), title=title)
+        history.save("OpenTicket", "description", description, author=AUTHOR)
+    keyring = deployment.config.resolved_keyring_path()
+    new_key = rotate_keyring_file(keyring)
+    rotated = StateCipher(load_keyring_file(keyring))
+    report = reencrypt_versions(history.store, rotated)
+    assert (report.reencrypted, report.current, report.unreadable) == (3, 0, [])
+    assert all(
+        not rotated.needs_reencryption(v.blob) and v.blob.count(new_key.encode()) == 1
+        for v in history.store.all_versions(history.scope)
+    )
+    again = reencrypt_versions(history.store, rotated)
+    assert (again.reencrypted, again.current) == (0, 3)
+    history.cipher = rotated  # a server restarted with the new keyring reads them all
+    assert [v.content["title"] for v in history.versions("OpenTicket", "description")][:2] == [
+        "Second",
+        "First",
+    ]
