@@ -30,6 +30,7 @@ from mock_account.search.index import SearchIndex
 from mock_account.stores.errors import StoreError
 
 log = logging.getLogger(__name__)
+MAX_EARLIER = 500  # replaced definitions a process keeps in memory
 
 
 def apply_agents(account: Any, agents: dict[str, AgentDefinition]) -> None:
@@ -39,6 +40,9 @@ def apply_agents(account: Any, agents: dict[str, AgentDefinition]) -> None:
         new = agents.get(name)
         if new is not None and new.version != old.version:
             engine.earlier[(name, old.version)] = old
+    # Bounded: older ones are rebuilt from the store when a paused conversation needs them.
+    for key in list(engine.earlier)[: max(0, len(engine.earlier) - MAX_EARLIER)]:
+        del engine.earlier[key]
     old_index: SearchIndex = account.index
     index = SearchIndex.build(list(agents.values()), old_index.params, old_index.encoder)
     engine.agents = dict(agents)

@@ -433,3 +433,19 @@ def test_key_rotation_reencrypts_every_version(deployment: Deployment, tmp_path:
         "Second",
         "First",
     ]
+
+
+def test_a_store_with_group_commit_keeps_the_history(tmp_path: Path, account_dir: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'batched' / 'conversations.db'}?batch=64"
+    deployment = _deploy(url, tmp_path, account_dir)
+    try:
+        history = deployment.config_history
+        description = dict(_description(history, "OpenTicket"), title="Batched store")
+        assert history.save("OpenTicket", "description", description, author=AUTHOR).revision == 1
+    finally:
+        deployment.close()
+    again = _deploy(url, tmp_path, account_dir)
+    try:
+        assert again.account.agents["OpenTicket"].title == "Batched store"
+    finally:
+        again.close()
