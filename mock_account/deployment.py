@@ -102,6 +102,18 @@ def search_params(mode: str) -> BM25Params:
     return BM25Params() if mode == "hybrid" else BM25Params(semantic=0.0)
 
 
+def config_keep_from(environ: Any) -> int:
+    """The configuration versions kept per section (``MOCK_ACCOUNT_CONFIG_KEEP``, default 20)."""
+    text = environ.get(CONFIG_KEEP_ENV) or str(DEFAULT_KEEP)
+    try:
+        keep = int(text)
+    except ValueError:
+        keep = 0
+    if keep < 1:
+        raise ValueError(f"{CONFIG_KEEP_ENV} must be a whole number of at least 1 (got {text!r})")
+    return keep
+
+
 @dataclass
 class AccountConfig:
     data_dir: Path = field(default_factory=project_data_dir)
@@ -122,9 +134,7 @@ class AccountConfig:
     today: date | str | None = field(default_factory=lambda: os.environ.get(TODAY_ENV) or None)
     # Agent configuration history (SPEC §10): versions kept per section, and whether a save
     # that breaks the naming scheme is refused or accepted with warnings ("off": not checked).
-    config_keep: int = field(
-        default_factory=lambda: int(os.environ.get(CONFIG_KEEP_ENV) or DEFAULT_KEEP)
-    )
+    config_keep: int = field(default_factory=lambda: config_keep_from(os.environ))
     config_conformance: str = field(
         default_factory=lambda: os.environ.get(CONFIG_CONFORMANCE_ENV) or "refuse"
     )

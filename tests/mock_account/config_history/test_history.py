@@ -449,3 +449,11 @@ def test_a_store_with_group_commit_keeps_the_history(tmp_path: Path, account_dir
         assert again.account.agents["OpenTicket"].title == "Batched store"
     finally:
         again.close()
+
+
+def test_bad_settings_are_refused_clearly(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MOCK_ACCOUNT_CONFIG_KEEP", "0")
+    with pytest.raises(ValueError, match="MOCK_ACCOUNT_CONFIG_KEEP must be a whole number"):
+        AccountConfig()
+    monkeypatch.setenv("MOCK_ACCOUNT_CONFIG_KEEP", "5")
+    assert AccountConfig().config_keep == 5
