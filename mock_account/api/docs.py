@@ -27,7 +27,9 @@ search the account's agents, run one (`execAgent`), and manage the caller's conv
 header of `execAgent` (restore, run, encrypt and save in milliseconds), and the
 `Idempotency-Key` header of `execAgent` (a retry with the same key and body returns the first
 answer with `Idempotent-Replayed: true` and does not run the agent again; the same key with
-another body is refused with 422).
+another body is refused with 422). The agents' configuration history: `getAgentConfig`,
+`listAgentConfigVersions`, `diffAgentConfig`, `saveAgentConfig` (live at once in every server
+process), `restoreAgentConfig` (undoable) and `cloneAgent`.
 """
 
 TAGS: list[dict[str, Any]] = [
@@ -36,7 +38,7 @@ TAGS: list[dict[str, Any]] = [
     {
         "name": "harness",
         "description": "Harness extras, not part of the Search2o API: state inspection, "
-        "Server-Timing, Idempotency-Key.",
+        "Server-Timing, Idempotency-Key, agent configuration history.",
     },
     {"name": "service", "description": "Liveness."},
 ]
