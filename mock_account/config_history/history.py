@@ -384,6 +384,12 @@ class ConfigHistory:
                 wanted["asks"] = []
             revision = snap.revision + 1
             definition = join_sections(agent, versioned(snap.base_version, revision), wanted)
+            resplit = split_agent(definition)
+            changed = [s for s in SECTIONS if canonical(resplit[s]) != canonical(snap.sections[s])]
+            if not changed:
+                return SaveResult(
+                    agent, snap.revision, versioned(snap.base_version, snap.revision), ()
+                )
             try:
                 before: AgentDefinition | None = join_sections(
                     agent, versioned(snap.base_version, snap.revision), snap.sections
@@ -391,12 +397,6 @@ class ConfigHistory:
             except ConfigFormatError:  # saved under a format that no longer validates
                 before = None
             warnings = self._check(definition, before)
-            resplit = split_agent(definition)
-            changed = [s for s in SECTIONS if canonical(resplit[s]) != canonical(snap.sections[s])]
-            if not changed:
-                return SaveResult(
-                    agent, snap.revision, versioned(snap.base_version, snap.revision), (), warnings
-                )
             new: list[NewVersion] = []
             for s in changed:
                 if snap.stored[s] is None:
