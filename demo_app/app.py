@@ -21,6 +21,7 @@ PAGES = [
     ("screens/conversations.py", "Conversations", ":material/forum:"),
     ("screens/inbox.py", "Inbox", ":material/inbox:"),
     ("screens/agents.py", "Agents", ":material/groups:"),
+    ("screens/agent_history.py", "Agent history", ":material/history:"),
     ("screens/naming_scheme.py", "Naming scheme", ":material/rule:"),
     ("screens/benchmark.py", "Benchmark", ":material/speed:"),
     ("screens/workflows.py", "Workflows & outbox", ":material/checklist:"),

@@ -33,8 +33,10 @@ def embedded_client(data_dir: str) -> InProcessClient:
     return InProcessClient.embedded(AccountConfig(data_dir=Path(data_dir)))
 
 
-@st.cache_resource(show_spinner=False)
-def _embedded_catalog(data_dir: str) -> Catalog:
+@st.cache_resource(show_spinner=False, max_entries=4)
+def _embedded_catalog(data_dir: str, index_id: int) -> Catalog:
+    # ``index_id``: the account's search index is a new object after every configuration
+    # edit, so the agents, the hand-off graph and the follow-ups follow the edits.
     account = embedded_client(data_dir).account
     return catalog_from_agents(list(account.agents.values()), account.index)
 
@@ -73,7 +75,10 @@ def client() -> DemoClient:
 
 def catalog() -> Catalog:
     if mode() == EMBEDDED:
-        return _embedded_catalog(str(project_data_dir()))
+        account = embedded_client(str(project_data_dir())).account
+        if account.before_use is not None:
+            account.before_use()  # apply configuration edits saved by any process
+        return _embedded_catalog(str(project_data_dir()), id(account.index))
     return load_catalog()
 
 

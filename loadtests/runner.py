@@ -34,9 +34,10 @@ SCENARIOS = {
     "crypto": "crypto_user.py",
     "workflows": "workflow_user.py",
     "channels": "channel_user.py",
+    "config-edit": "config_edit_user.py",
 }
 # The scenarios that talk to a server over HTTP (one is started unless --host is given).
-HTTP_SCENARIOS = ("conversation", "workflows", "channels")
+HTTP_SCENARIOS = ("conversation", "workflows", "channels", "config-edit")
 _RUN_TIME_RE = re.compile(r"(?:(\d+)h)?(?:(\d+)m)?(?:(\d+)s)?")
 # Beyond the run time: start-up, waiting for workers, Locust's stop timeout, writing reports.
 EXTRA_TIME_S = 120

@@ -20,6 +20,13 @@ from typing import TYPE_CHECKING, Any
 
 from agents_catalog.loader import default_account_dir, load_account
 from mock_account.business.data import BusinessData
+from mock_account.config_history import (
+    DEFAULT_KEEP,
+    ConfigHistory,
+    attach_history,
+    open_config_store,
+    scheme_checker,
+)
 from mock_account.conversations.account import Clock, MockAccount, utc_now
 from mock_account.conversations.hooks import LoadedHooks, call_hook, load_hooks
 from mock_account.conversations.retention import (
@@ -52,6 +59,8 @@ if TYPE_CHECKING:
     from mock_account.channels import ChannelService
 
 DEFAULT_SEED = 7
+CONFIG_KEEP_ENV = "MOCK_ACCOUNT_CONFIG_KEEP"
+CONFIG_CONFORMANCE_ENV = "MOCK_ACCOUNT_CONFIG_CONFORMANCE"
 HOOKS_ENV = "MOCK_ACCOUNT_HOOKS"
 KEY_SOURCE_ENV = "MOCK_ACCOUNT_KEY_SOURCE"
 DEFAULT_KEY_NAMES = ("enterprise",)
@@ -181,6 +190,18 @@ def search_params(mode: str) -> BM25Params:
     return BM25Params() if mode == "hybrid" else BM25Params(semantic=0.0)
 
 
+def config_keep_from(environ: Any) -> int:
+    """The configuration versions kept per section (``MOCK_ACCOUNT_CONFIG_KEEP``, default 20)."""
+    text = environ.get(CONFIG_KEEP_ENV) or str(DEFAULT_KEEP)
+    try:
+        keep = int(text)
+    except ValueError:
+        keep = 0
+    if keep < 1:
+        raise ValueError(f"{CONFIG_KEEP_ENV} must be a whole number of at least 1 (got {text!r})")
+    return keep
+
+
 @dataclass
 class AccountConfig:
     data_dir: Path = field(default_factory=project_data_dir)
@@ -207,6 +228,12 @@ class AccountConfig:
     retention: RetentionPolicy = field(default_factory=_env_retention)
     idempotency_hours: float = field(default_factory=_env_idempotency_hours)
     workflow_agents: bool = field(default_factory=lambda: _flag(WORKFLOW_AGENTS_ENV))
+    # Agent configuration history (SPEC §10): versions kept per section, and whether a save
+    # that breaks the naming scheme is refused or accepted with warnings ("off": not checked).
+    config_keep: int = field(default_factory=lambda: config_keep_from(os.environ))
+    config_conformance: str = field(
+        default_factory=lambda: os.environ.get(CONFIG_CONFORMANCE_ENV) or "refuse"
+    )
 
     @classmethod
     def from_options(cls, **options: Any) -> AccountConfig:
@@ -321,6 +348,11 @@ class Deployment:
 
         return ChannelService(self.account, records_for(self.account.store), self.users)
 
+    @property
+    def config_history(self) -> ConfigHistory:
+        """The agents' configuration history, applied live to the account."""
+        return self.account.config_history
+
     def close(self) -> None:
         self.account.store.close()
 
@@ -372,6 +404,18 @@ def build_deployment(config: AccountConfig | None = None) -> Deployment:
         return user.account
 
     engine.effects = AgentEffects(workflows, actions, account_of)
+    attach_history(
+        account,
+        ConfigHistory(
+            open_config_store(account.store),
+            cipher,
+            agents,
+            clock=clock,
+            keep=int(config.config_keep),
+            conformance=config.config_conformance,  # type: ignore[arg-type]
+            checker=scheme_checker(config.account_dir),
+        ),
+    )
     # Actions approved before a restart and not yet run are run now (at most once each).
     for name in sorted({u.account for u in users.users}):
         actions.recover(name)

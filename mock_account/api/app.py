@@ -13,6 +13,7 @@ from fastapi.routing import APIRoute
 
 from mock_account.api import (
     routes_channels,
+    routes_config,
     routes_exec,
     routes_harness,
     routes_user,
@@ -120,6 +121,7 @@ def create_app(
     app.include_router(routes_harness.router)
     app.include_router(routes_workflows.router)
     app.include_router(routes_channels.router)
+    app.include_router(routes_config.router)
     install_handlers(app)
     app.add_middleware(BodySizeLimit, max_bytes=max_body_bytes)
     return app

@@ -42,7 +42,9 @@ caller's workflow progress (`listWorkflows`, `getWorkflowProgress`, `submitWorkf
 Inbox (SPEC §9): `/api/harness/deliverMessage` (a message from a sender on a channel: a
 returning email or IM sender continues their conversation), `getInbox`, `getInboxConversation`,
 `getContacts`, `getIdentity` and `setIdentityContact`, the account administrator's (403 for
-anyone else).
+anyone else). The agents' configuration history (SPEC §10): `getAgentConfig`,
+`listAgentConfigVersions`, `diffAgentConfig`, `saveAgentConfig` (live at once in every server
+process), `restoreAgentConfig` (undoable) and `cloneAgent`.
 """
 
 TAGS: list[dict[str, Any]] = [
@@ -52,7 +54,7 @@ TAGS: list[dict[str, Any]] = [
         "name": "harness",
         "description": "Harness extras, not part of the Search2o API: state inspection, "
         "Server-Timing, Idempotency-Key, workflow progress, approved actions and the outbox,"
-        " channels and the Inbox.",
+        " channels and the Inbox, agent configuration history.",
     },
     {"name": "service", "description": "Liveness."},
 ]

@@ -158,6 +158,9 @@ def build_parser() -> argparse.ArgumentParser:
     from mock_account.cli.security import add_security_commands
 
     add_security_commands(commands, with_store)
+    from mock_account.cli.config import add_config_commands
+
+    add_config_commands(commands, with_store)
     return parser
 
 

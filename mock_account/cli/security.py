@@ -124,6 +124,8 @@ def _reencrypt(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
 
+    from mock_account.config_history import open_config_store, reencrypt_versions
+
     with open_store(config.resolved_store_url()) as store:
         report = reencrypt_store(store, cipher, batch=args.batch, progress=progress)
         workflows = reencrypt_workflows(open_workflow_store(store), cipher)
@@ -132,11 +134,12 @@ def _reencrypt(args: argparse.Namespace) -> int:
         from mock_account.channels.key_rotation import reencrypt_channels
 
         channels = reencrypt_channels(records_for(store), store, cipher)
+        versions = reencrypt_versions(open_config_store(store), cipher)
     print(f"current key: {cipher.keys.current_key_id()}")
-    for line in report.lines() + workflows.lines() + channels.lines():
+    for line in report.lines() + workflows.lines() + channels.lines() + versions.lines():
         print(line)
     failed = report.unreadable or report.gave_up or workflows.unreadable or workflows.gave_up
-    return 1 if failed or channels.unreadable else 0
+    return 1 if failed or channels.unreadable or versions.unreadable else 0
 
 
 def _status(args: argparse.Namespace) -> int:

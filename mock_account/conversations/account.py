@@ -120,6 +120,10 @@ class MockAccount:
         hooks_error: str | None = None,
     ) -> None:
         self.agents = {a.name: a for a in agents}
+        # Called before every search and run when set: applies agent configuration edits
+        # saved by any process (see mock_account.config_history).
+        self.before_use: Callable[[], object] | None = None
+        self.config_history: Any = None
         self.engine = engine
         self.index = index
         self.clock = clock
@@ -147,6 +151,8 @@ class MockAccount:
 
     def search(self, query: str, tag: str | None = None, limit: int = 10) -> list[SearchHit]:
         """The agents that match ``query``, best first (the same for every user)."""
+        if self.before_use is not None:
+            self.before_use()
         return self.index.search(query, tag=tag, limit=limit)
 
     def route(
@@ -320,6 +326,8 @@ class MockAccount:
         def failed(code: ResultCode, message: str) -> ExecResult:
             return ExecResult(False, code, None, agent_name, error=message, timings=timings)
 
+        if self.before_use is not None:
+            self.before_use()
         if agent_name not in self.agents:
             return failed("callFailed", f"There is no agent named '{agent_name}'.")
         if self.vault.hooks_error is not None:

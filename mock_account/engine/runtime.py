@@ -62,6 +62,10 @@ MAX_STEPS = 20_000
 WAITING_MESSAGE = (
     "This conversation is waiting for your answers to another agent. Continue it with that agent."
 )
+CHANGED_MESSAGE = (
+    "This conversation was waiting for your answers to version {version} of {agent}, which has "
+    "since been changed and can no longer resume it. Please start a new conversation."
+)
 
 
 #: Called with each output part as a run produces it.
@@ -586,6 +590,11 @@ class Engine:
     ) -> None:
         self.agents = agents
         self.effects = effects
+        # Definitions replaced by a live configuration edit, by (name, version): a conversation
+        # paused on an ask resumes on the version that asked.
+        self.earlier: dict[tuple[str, str], AgentDefinition] = {}
+        # Rebuilds an earlier version this process never held (from the configuration history).
+        self.find_earlier: Callable[[str, str], AgentDefinition | None] | None = None
         self.model = model
         self.data = data
         self.world = world or World(data, understand_request(data))
@@ -638,6 +647,18 @@ class Engine:
         else:
             work = state if owned else copy.deepcopy(state)
         waiting = paused_run(work)
+        if (
+            waiting is not None
+            and waiting["agent"] == agent.name
+            and waiting["version"] != agent.version
+        ):
+            earlier = self.earlier.get((agent.name, waiting["version"]))
+            if earlier is None and self.find_earlier is not None:
+                earlier = self.find_earlier(agent.name, waiting["version"])
+            if earlier is None:
+                message = CHANGED_MESSAGE.format(agent=agent.name, version=waiting["version"])
+                return RunOutcome("unknownConversation", error=message)
+            agent = earlier
         if waiting is not None and (
             waiting["agent"] != agent.name or waiting["version"] != agent.version
         ):

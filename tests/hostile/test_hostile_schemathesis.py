@@ -66,6 +66,12 @@ POST_PATHS = [
     "/api/harness/getContacts",
     "/api/harness/getIdentity",
     "/api/harness/setIdentityContact",
+    "/api/harness/getAgentConfig",
+    "/api/harness/listAgentConfigVersions",
+    "/api/harness/diffAgentConfig",
+    "/api/harness/saveAgentConfig",
+    "/api/harness/restoreAgentConfig",
+    "/api/harness/cloneAgent",
 ]
 JSON_TYPE = {"Content-Type": "application/json"}
 

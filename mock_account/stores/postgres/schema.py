@@ -147,6 +147,29 @@ MIGRATIONS: list[tuple[int, tuple[str, ...]]] = [
             )""",
         ),
     ),
+    # Agent configuration history (mock_account.config_history): encrypted versions per
+    # section, and the revision of each agent and of the scope ("*").
+    (
+        6,
+        (
+            """CREATE TABLE {s}.config_versions (
+                scope text COLLATE "C" NOT NULL,
+                agent text COLLATE "C" NOT NULL,
+                section text COLLATE "C" NOT NULL,
+                revision bigint NOT NULL CHECK (revision >= 0),
+                created timestamptz NOT NULL,
+                origin text NOT NULL,
+                blob bytea NOT NULL,
+                PRIMARY KEY (scope, agent, section, revision)
+            )""",
+            """CREATE TABLE {s}.config_heads (
+                scope text COLLATE "C" NOT NULL,
+                agent text COLLATE "C" NOT NULL,
+                revision bigint NOT NULL CHECK (revision >= 0),
+                PRIMARY KEY (scope, agent)
+            )""",
+        ),
+    ),
 ]
 
 LATEST = MIGRATIONS[-1][0]

@@ -151,6 +151,29 @@ MIGRATIONS: list[tuple[int, tuple[str, ...]]] = [
             BEGIN SELECT RAISE(IGNORE); END""",
         ),
     ),
+    # Agent configuration history (mock_account.config_history): encrypted versions per
+    # section, and the revision of each agent and of the scope ("*").
+    (
+        6,
+        (
+            """CREATE TABLE config_versions (
+                scope TEXT NOT NULL,
+                agent TEXT NOT NULL,
+                section TEXT NOT NULL,
+                revision INTEGER NOT NULL CHECK (revision >= 0),
+                created INTEGER NOT NULL,
+                origin TEXT NOT NULL,
+                blob BLOB NOT NULL,
+                PRIMARY KEY (scope, agent, section, revision)
+            )""",
+            """CREATE TABLE config_heads (
+                scope TEXT NOT NULL,
+                agent TEXT NOT NULL,
+                revision INTEGER NOT NULL CHECK (revision >= 0),
+                PRIMARY KEY (scope, agent)
+            )""",
+        ),
+    ),
 ]
 
 LATEST = MIGRATIONS[-1][0]

@@ -1,0 +1,221 @@
+"""A client of the agents' configuration history, in process or over HTTP.
+
+Both answer in the wire shapes of the harness extras (``/api/harness/getAgentConfig``,
+``listAgentConfigVersions``, ``diffAgentConfig``, ``saveAgentConfig``, ``restoreAgentConfig``,
+``cloneAgent``), so a page or a script works the same on the embedded account and on a server.
+Every refusal is a ``ClientError`` with the server's message (and, for a save the naming scheme
+refuses, its findings in ``findings``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Protocol, TypeVar
+
+import httpx
+
+from demo_app.views import ClientError
+from mock_account.config_history import (
+    SECTIONS,
+    ConfigFormatError,
+    ConfigHistory,
+    ConfigRefused,
+    UnknownAgent,
+    split_agent,
+)
+from mock_account.stores.errors import StoreError, VersionConflict
+
+T = TypeVar("T")
+
+
+class ConfigRefusedError(ClientError):
+    """A save refused because of the naming scheme, with the checker's findings."""
+
+    def __init__(self, message: str, findings: list[dict[str, Any]]) -> None:
+        super().__init__(message)
+        self.findings = findings
+
+
+class ConfigClient(Protocol):
+    def get(self, agent: str) -> dict[str, Any]: ...
+    def versions(self, agent: str, section: str | None = None) -> dict[str, Any]: ...
+    def diff(self, agent: str, section: str, revision: int, against: int | None = None) -> str: ...
+    def save(
+        self,
+        agent: str,
+        section: str,
+        content: Any,
+        base_revision: int | None = None,
+        origin: str = "edit",
+    ) -> dict[str, Any]: ...
+    def restore(self, agent: str, section: str, revision: int) -> dict[str, Any]: ...
+    def clone(self, agent: str, new_name: str) -> dict[str, Any]: ...
+
+
+class InProcessConfigClient:
+    """The history of an embedded account, acting as ``author``."""
+
+    def __init__(self, history: ConfigHistory, author: str) -> None:
+        self.history = history
+        self.author = author
+
+    @staticmethod
+    def _call(action: Callable[[], T]) -> T:
+        try:
+            return action()
+        except ConfigRefused as exc:
+            raise ConfigRefusedError(str(exc), exc.findings) from exc
+        except (ConfigFormatError, UnknownAgent, VersionConflict) as exc:
+            raise ClientError(str(exc)) from exc
+        except StoreError as exc:
+            raise ClientError(f"The store is unavailable: {exc}") from exc
+
+    def get(self, agent: str) -> dict[str, Any]:
+        def read() -> dict[str, Any]:
+            current = self.history.current(agent)
+            revisions = self.history.store.agent_revisions(self.history.scope)
+            return {
+                "agentName": agent,
+                "revision": revisions.get(agent, 0),
+                "version": current.version,
+                "sections": split_agent(current),
+            }
+
+        return self._call(read)
+
+    def versions(self, agent: str, section: str | None = None) -> dict[str, Any]:
+        sections = [section] if section else list(SECTIONS)
+        return self._call(
+            lambda: {
+                "agentName": agent,
+                "keep": self.history.keep,
+                "sections": {
+                    s: [v.to_dict() for v in self.history.versions(agent, s)] for s in sections
+                },
+            }
+        )
+
+    def diff(self, agent: str, section: str, revision: int, against: int | None = None) -> str:
+        return self._call(lambda: self.history.diff(agent, section, revision, against))
+
+    def save(
+        self,
+        agent: str,
+        section: str,
+        content: Any,
+        base_revision: int | None = None,
+        origin: str = "edit",
+    ) -> dict[str, Any]:
+        return self._call(
+            lambda: self.history.save(
+                agent,
+                section,
+                content,
+                author=self.author,
+                origin=origin,
+                base_revision=base_revision,
+            ).to_dict()
+        )
+
+    def restore(self, agent: str, section: str, revision: int) -> dict[str, Any]:
+        return self._call(
+            lambda: self.history.restore(agent, section, revision, author=self.author).to_dict()
+        )
+
+    def clone(self, agent: str, new_name: str) -> dict[str, Any]:
+        return self._call(lambda: self.history.clone(agent, new_name, author=self.author).to_dict())
+
+
+class HttpConfigClient:
+    """The history of a server, through its harness extras, as the user of ``token``."""
+
+    def __init__(
+        self,
+        base_url: str,
+        token: str,
+        *,
+        timeout_s: float = 10.0,
+        transport: httpx.BaseTransport | None = None,
+        http: httpx.Client | None = None,
+    ) -> None:
+        """``http``: an httpx client to send through (a test's ``TestClient``)."""
+        self.base_url = base_url.rstrip("/")
+        self._http = http or httpx.Client(
+            base_url=self.base_url, timeout=timeout_s, transport=transport
+        )
+        self._http.headers["Authorization"] = f"Bearer {token}"
+
+    def _post(self, endpoint: str, body: dict[str, Any]) -> dict[str, Any]:
+        try:
+            response = self._http.post(f"/api/harness/{endpoint}", json=body)
+        except httpx.HTTPError as exc:
+            raise ClientError(
+                f"Cannot reach the server at {self.base_url}: {type(exc).__name__}."
+            ) from exc
+        try:
+            data = response.json()
+        except ValueError:
+            data = {}
+        if response.status_code >= 400 or not isinstance(data, dict):
+            error = data.get("error") if isinstance(data, dict) else None
+            message = error.get("message", "") if isinstance(error, dict) else ""
+            message = message or f"the server answered {response.status_code} to {endpoint}"
+            if isinstance(data, dict) and data.get("findings"):
+                raise ConfigRefusedError(message, data["findings"])
+            raise ClientError(message)
+        return data
+
+    def get(self, agent: str) -> dict[str, Any]:
+        return self._post("getAgentConfig", {"agentName": agent})
+
+    def versions(self, agent: str, section: str | None = None) -> dict[str, Any]:
+        body: dict[str, Any] = {"agentName": agent}
+        if section:
+            body["section"] = section
+        return self._post("listAgentConfigVersions", body)
+
+    def diff(self, agent: str, section: str, revision: int, against: int | None = None) -> str:
+        body: dict[str, Any] = {"agentName": agent, "section": section, "revision": revision}
+        if against is not None:
+            body["against"] = against
+        return str(self._post("diffAgentConfig", body)["diff"])
+
+    def save(
+        self,
+        agent: str,
+        section: str,
+        content: Any,
+        base_revision: int | None = None,
+        origin: str = "edit",
+    ) -> dict[str, Any]:
+        body: dict[str, Any] = {
+            "agentName": agent,
+            "section": section,
+            "content": content,
+            "origin": origin,
+        }
+        if base_revision is not None:
+            body["baseRevision"] = base_revision
+        return self._post("saveAgentConfig", body)
+
+    def restore(self, agent: str, section: str, revision: int) -> dict[str, Any]:
+        return self._post(
+            "restoreAgentConfig", {"agentName": agent, "section": section, "revision": revision}
+        )
+
+    def clone(self, agent: str, new_name: str) -> dict[str, Any]:
+        return self._post("cloneAgent", {"agentName": agent, "newName": new_name})
+
+    def close(self) -> None:
+        self._http.close()
+
+
+def config_client(client: Any, user: str) -> ConfigClient:
+    """The configuration client that goes with a demo client (embedded or server)."""
+    deployment = getattr(client, "deployment", None)
+    if deployment is not None:
+        return InProcessConfigClient(deployment.config_history, user)
+    base_url, token = getattr(client, "base_url", None), getattr(client, "token", None)
+    if base_url and token:
+        return HttpConfigClient(base_url, token)
+    raise ClientError("This client cannot reach the agents' configuration history.")

@@ -1,0 +1,41 @@
+"""Fixtures of the configuration history tests: a fresh store of every backend.
+
+PostgreSQL and Redis are the real servers; an unreachable one skips its tests, except with
+CI=true, where that is a failure (see ``server_stores``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from server_stores import fresh_url, unreachable
+
+from mock_account.config_history import ConfigVersionStore, open_config_store
+from mock_account.stores import ConversationStore, StoreUnavailable, open_store
+
+BACKENDS = ["memory", "sqlite", "postgres", "redis"]
+
+
+@pytest.fixture(params=BACKENDS)
+def conversation_store(
+    request: pytest.FixtureRequest, tmp_path: Path
+) -> Iterator[ConversationStore]:
+    """A fresh conversation store of each backend in turn, closed and removed after."""
+    url, cleanup = fresh_url(request.param, tmp_path, "confighist")
+    try:
+        store = open_store(url)
+    except StoreUnavailable as exc:
+        unreachable(request.param, exc)
+        raise
+    try:
+        yield store
+    finally:
+        store.close()
+        cleanup()
+
+
+@pytest.fixture
+def config_store(conversation_store: ConversationStore) -> ConfigVersionStore:
+    return open_config_store(conversation_store)
