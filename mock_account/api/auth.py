@@ -27,11 +27,12 @@ session_cookie = APIKeyCookie(
 )
 
 
-def get_deployment(request: Request) -> Deployment:
+# The dependencies are ``async`` (they never block): a sync one would cost a thread-pool hop.
+async def get_deployment(request: Request) -> Deployment:
     return request.app.state.deployment
 
 
-def current_user(
+async def current_user(
     request: Request,
     credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)],
     cookie: Annotated[str | None, Depends(session_cookie)],
@@ -43,7 +44,8 @@ def current_user(
             f"Sign in first: send 'Authorization: Bearer <token>' or the {SESSION_COOKIE} cookie.",
             headers=CHALLENGE,
         )
-    user = get_deployment(request).users.authenticate(token)
+    deployment: Deployment = request.app.state.deployment
+    user = deployment.users.authenticate(token)
     if user is None:
         raise NotAuthenticated("The token is not valid.", headers=CHALLENGE)
     return user

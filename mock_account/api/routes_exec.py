@@ -8,10 +8,12 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Header, Request
 from fastapi.responses import Response
+from starlette.concurrency import run_in_threadpool
 
 from mock_account.api.auth import CurrentUser, DeploymentDep
 from mock_account.api.docs import BAD_BODY, UNAUTHORIZED, error_doc
 from mock_account.api.idempotency import HEADER, REPLAYED_HEADER, IdempotencyGuard, request_hash
+from mock_account.api.inline import run_short, runs_inline
 from mock_account.api.models import (
     IDEMPOTENCY_KEY_PATTERN,
     ExecAgentRequest,
@@ -33,12 +35,14 @@ router = APIRouter(prefix="/api/exec", tags=["exec"], responses={**UNAUTHORIZED,
 
 
 @router.post("/search", response_model=SearchResponse, summary="Search the agents")
-def search(body: SearchRequest, user: CurrentUser, deployment: DeploymentDep) -> dict[str, Any]:
+async def search(
+    body: SearchRequest, user: CurrentUser, deployment: DeploymentDep
+) -> dict[str, Any]:
     """The agents that match a request, best first (the harness adds a 0..1 ``score``).
 
     ``searchBehavior`` is the account's setting (``mock-account serve --search-behavior``).
     """
-    hits = deployment.account.search(body.query, tag=body.tag)
+    hits = await run_short(deployment, deployment.account.search, body.query, tag=body.tag)
     return {
         "success": True,
         "searchResults": [
@@ -87,7 +91,7 @@ def _run(deployment: Deployment, user: User, body: ExecAgentRequest) -> ExecResu
         409: error_doc("The first request with this Idempotency-Key has not answered yet."),
     },
 )
-def exec_agent(
+async def exec_agent(
     body: ExecAgentRequest,
     request: Request,
     user: CurrentUser,
@@ -103,6 +107,19 @@ def exec_agent(
     ] = None,
 ) -> Response:
     """Start a conversation (no ``convid``), follow up in one, or answer its pending ask."""
+    if runs_inline(deployment, idempotent=idempotency_key is not None):
+        return _answer(body, request, user, deployment, idempotency_key)
+    return await run_in_threadpool(_answer, body, request, user, deployment, idempotency_key)
+
+
+def _answer(
+    body: ExecAgentRequest,
+    request: Request,
+    user: User,
+    deployment: Deployment,
+    idempotency_key: str | None,
+) -> Response:
+    """The answer to execAgent (``exec_agent`` decides where this runs)."""
     timings: dict[str, float] = {}
 
     def compute() -> bytes:

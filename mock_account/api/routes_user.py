@@ -13,6 +13,7 @@ from fastapi import APIRouter, Body
 
 from mock_account.api.auth import CurrentUser, DeploymentDep
 from mock_account.api.docs import BAD_BODY, STORE_DOWN, UNAUTHORIZED, UNKNOWN, error_doc
+from mock_account.api.inline import run_short
 from mock_account.api.models import (
     ConversationRequest,
     ConversationResponse,
@@ -39,27 +40,25 @@ DONE = {"success": True}
     responses=UNKNOWN,
     summary="One conversation",
 )
-def get_conversation(
+async def get_conversation(
     body: ConversationRequest, user: CurrentUser, deployment: DeploymentDep
 ) -> dict[str, Any]:
     """The conversation's entry (counts as a use for retention)."""
-    view = deployment.account.get_conversation(user, body.convid)
+    view = await run_short(deployment, deployment.account.get_conversation, user, body.convid)
     return {"success": True, "conversation": conversation_item(view)}
 
 
 @router.post(
     "/getPinnedConversations", response_model=ConversationsResponse, summary="Pinned conversations"
 )
-def get_pinned(
+async def get_pinned(
     user: CurrentUser,
     deployment: DeploymentDep,
     body: Annotated[PinnedRequest | None, Body()] = None,
 ) -> dict[str, Any]:
     """Every pinned conversation of the caller, most recently used first. The body may be empty."""
-    return {
-        "success": True,
-        "conversations": [conversation_item(v) for v in deployment.account.list_pinned(user)],
-    }
+    views = await run_short(deployment, deployment.account.list_pinned, user)
+    return {"success": True, "conversations": [conversation_item(v) for v in views]}
 
 
 @router.post(
@@ -67,14 +66,16 @@ def get_pinned(
     response_model=UnpinnedResponse,
     summary="Recent conversations, paged",
 )
-def get_unpinned(
+async def get_unpinned(
     user: CurrentUser,
     deployment: DeploymentDep,
     body: Annotated[UnpinnedRequest | None, Body()] = None,
 ) -> dict[str, Any]:
     """One page of the caller's unpinned conversations, most recently used first."""
     page = body or UnpinnedRequest()
-    views, cursor = deployment.account.list_recent(user, limit=page.limit, cursor=page.next_cursor)
+    views, cursor = await run_short(
+        deployment, deployment.account.list_recent, user, limit=page.limit, cursor=page.next_cursor
+    )
     return {
         "success": True,
         "conversations": [conversation_item(v) for v in views],
@@ -88,11 +89,11 @@ def get_unpinned(
     responses=UNKNOWN,
     summary="Rename a conversation",
 )
-def set_title(
+async def set_title(
     body: SetTitleRequest, user: CurrentUser, deployment: DeploymentDep
 ) -> dict[str, Any]:
     """Replace the title (stored encrypted)."""
-    deployment.account.set_title(user, body.convid, body.title)
+    await run_short(deployment, deployment.account.set_title, user, body.convid, body.title)
     return DONE
 
 
@@ -102,11 +103,11 @@ def set_title(
     responses={**UNKNOWN, 409: error_doc("The pin limit is reached; unpin one first.")},
     summary="Pin or unpin a conversation",
 )
-def set_pinned(
+async def set_pinned(
     body: SetPinnedRequest, user: CurrentUser, deployment: DeploymentDep
 ) -> dict[str, Any]:
     """Pin (kept by retention, listed apart) or unpin a conversation."""
-    deployment.account.set_pinned(user, body.convid, body.pinned)
+    await run_short(deployment, deployment.account.set_pinned, user, body.convid, body.pinned)
     return DONE
 
 
@@ -116,9 +117,9 @@ def set_pinned(
     responses=UNKNOWN,
     summary="Delete a conversation",
 )
-def delete_conversation(
+async def delete_conversation(
     body: ConversationRequest, user: CurrentUser, deployment: DeploymentDep
 ) -> dict[str, Any]:
     """Delete the conversation, its state and its entry, for good."""
-    deployment.account.delete(user, body.convid)
+    await run_short(deployment, deployment.account.delete, user, body.convid)
     return DONE

@@ -8,13 +8,18 @@ Threads of one process also queue for writing on a lock of their own first. SQLi
 handler polls a held lock with growing sleeps (up to 100 ms between tries), so under concurrent
 saves one thread takes the lock again and again while the others sleep: saves of over half a
 second at the 99th percentile. A thread waiting on the process lock is woken as soon as the
-previous writer is done. Other processes still meet at SQLite's lock.
+previous writer is done. Other processes meet at SQLite's lock, which ``write()`` takes by
+polling itself: its first try waits for nothing (the write connection's busy timeout is 0) and
+retries come after 50 µs, doubling up to 1 ms, until ``timeout``. SQLite's own busy handler
+would sleep 1 ms, then 2, 5, 10... on the first conflict, while another process holds the lock
+for a save of some 50 µs: with two server processes, that made the save p99 over 100 ms.
 """
 
 from __future__ import annotations
 
 import sqlite3
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -22,6 +27,8 @@ from pathlib import Path
 from mock_account.stores.errors import StoreConfigError, StoreError, StoreUnavailable
 
 SYNCHRONOUS_MODES = ("OFF", "NORMAL", "FULL", "EXTRA")
+FIRST_RETRY_S = 0.00005
+LONGEST_RETRY_S = 0.001
 
 
 class SqliteConnections:
@@ -49,29 +56,48 @@ class SqliteConnections:
             raise StoreUnavailable(f"SQLite store {path}: cannot create its folder: {exc}") from exc
 
     def conn(self) -> sqlite3.Connection:
-        """This thread's connection, opened on first use."""
+        """This thread's connection for reads, opened on first use."""
+        return self._thread_conn("conn", self._timeout)
+
+    def _thread_conn(self, name: str, timeout: float) -> sqlite3.Connection:
         if self._closed:
             raise StoreError(f"SQLite store {self.path} is closed")
-        conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
+        conn: sqlite3.Connection | None = getattr(self._local, name, None)
         if conn is None:
             conn = sqlite3.connect(
-                self.path, timeout=self._timeout, isolation_level=None, check_same_thread=False
+                self.path, timeout=timeout, isolation_level=None, check_same_thread=False
             )
             conn.execute(f"PRAGMA synchronous={self._synchronous}")
-            self._local.conn = conn
+            setattr(self._local, name, conn)
             with self._all_lock:
                 self._all.append(conn)
         return conn
 
+    def _begin(self, conn: sqlite3.Connection) -> None:
+        """``BEGIN IMMEDIATE``, retried with short sleeps while another process writes."""
+        deadline = time.monotonic() + self._timeout
+        pause = FIRST_RETRY_S
+        while True:
+            try:
+                conn.execute("BEGIN IMMEDIATE")
+                return
+            except sqlite3.OperationalError as exc:
+                text = str(exc)
+                if ("locked" not in text and "busy" not in text) or time.monotonic() >= deadline:
+                    raise
+            time.sleep(pause)
+            pause = min(pause * 2, LONGEST_RETRY_S)
+
     @contextmanager
     def write(self) -> Iterator[sqlite3.Connection]:
         """A write transaction holding the database's write lock from its start."""
-        conn = self.conn()
+        # Its own connection per thread, without a busy timeout: ``_begin`` waits instead.
+        conn = self._thread_conn("writer", 0.0)
         if not self._writer.acquire(timeout=self._timeout):
             # Worded like SQLite's own error, which ``errors()`` translates.
             raise sqlite3.OperationalError("database is locked by another writer of this process")
         try:
-            conn.execute("BEGIN IMMEDIATE")
+            self._begin(conn)
             try:
                 yield conn
                 conn.execute("COMMIT")
