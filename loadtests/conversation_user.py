@@ -5,7 +5,8 @@ option), then sends follow-ups that hand off along the account's hand-off graph:
 request of an agent that reads a variable the last agent wrote. Now and then a user lists its
 conversations, pins or unpins one, renames one or deletes one. Requests are grouped by ``name``
 (``/api/exec/execAgent [follow-up]``...), and the ``Server-Timing`` phases of every run (restore,
-run, encrypt, save) go into microsecond histograms (see ``locust_support``).
+run, serialize, encrypt, write, total) go into microsecond histograms, overall and per kind of
+request (``server write [follow-up]``; see ``locust_support``).
 
 Run it with:
 
@@ -123,6 +124,7 @@ class ApiUser(FastHttpUser):
                 return None
             for phase, ms in parse_server_timing(response.headers.get("Server-Timing")).items():
                 record_us(f"server {phase}", ms * 1000.0)
+                record_us(f"server {phase} [{kind}]", ms * 1000.0)
             return data
 
 

@@ -24,7 +24,7 @@ search the account's agents, run one (`execAgent`), and manage the caller's conv
 
 **Harness extras** (tag `harness`, not part of the Search2o API): a `score` per search result,
 `POST /api/harness/getConversationState` (the owner's decrypted state), the `Server-Timing`
-header of `execAgent` (restore, run, encrypt and save in milliseconds), and the
+header of `execAgent` (restore, run, serialize, encrypt, write and total, in ms), and the
 `Idempotency-Key` header of `execAgent` (a retry with the same key and body returns the first
 answer with `Idempotent-Replayed: true` and does not run the agent again; the same key with
 another body is refused with 422).

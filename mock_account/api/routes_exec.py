@@ -85,8 +85,8 @@ def _run(deployment: Deployment, user: User, body: ExecAgentRequest) -> ExecResu
     responses={
         200: {
             "description": "Always 200: `resultCode` says what happened. Harness extras: the "
-            "`Server-Timing` header (restore, run, encrypt, save in ms) and, on a replay, "
-            "`Idempotent-Replayed: true`.",
+            "`Server-Timing` header (restore, run, serialize, encrypt, write and total, in ms) "
+            "and, on a replay, `Idempotent-Replayed: true`.",
         },
         409: error_doc("The first request with this Idempotency-Key has not answered yet."),
     },

@@ -133,7 +133,7 @@ def test_conversations_against_a_started_server_and_a_failed_threshold(tmp_path:
     names = {row["name"] for row in summary["requests"]}
     assert {"/api/exec/search", "/api/exec/execAgent [new]"} <= names
     assert summary["totals"]["failures"] == 0
-    assert summary["state_us"]["server save"]["count"] > 0
+    assert summary["state_us"]["server write"]["count"] > 0
     assert summary["state_us"]["server restore"]["p50_us"] > 0
     assert summary["configuration"]["host"].startswith("http://127.0.0.1:")
     assert summary["configuration"]["server_workers"] == 1
