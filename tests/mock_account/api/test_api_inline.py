@@ -32,9 +32,8 @@ def test_work_that_calls_hooks_goes_to_the_thread_pool() -> None:
     assert ran_in != loop_thread
 
 
-def test_idempotent_requests_never_run_in_the_loop() -> None:
+def test_only_deployments_without_hooks_run_inline() -> None:
     assert runs_inline(_deployment(None))
-    assert not runs_inline(_deployment(None), idempotent=True)
     assert not runs_inline(_deployment("acme_hooks"))
 
 
