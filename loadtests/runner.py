@@ -196,6 +196,10 @@ def _locust_command(config: RunConfig, host: str, locustfile: Path) -> list[str]
         host,
         "--csv",
         str(config.out / "locust"),
+        # Without it, the history's percentiles are cumulative since the start (they only
+        # settle); with it, Locust writes those of its recent window (10 s), and a row per
+        # request name as well as the aggregate.
+        "--csv-full-history",
         "--html",
         str(config.out / "report.html"),
         "--stop-timeout",

@@ -146,6 +146,9 @@ def test_conversations_against_a_started_server_and_a_failed_threshold(tmp_path:
     assert cpu["us_per_exec_agent"] == pytest.approx(cpu["seconds"] * 1e6 / runs, rel=1e-3)
     assert summary["totals"]["exec_agent_rps"] > 0
     assert "µs per execAgent" in done.stdout
+    # The full history: the recent window's percentiles, per request name too.
+    history = (out / "locust_stats_history.csv").read_text()
+    assert "/api/exec/search" in history and "Aggregated" in history
 
 
 def test_rate_paces_the_users_runs(tmp_path: Path) -> None:
