@@ -20,9 +20,8 @@ from __future__ import annotations
 import sqlite3
 import threading
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
+from types import TracebackType
 
 from mock_account.stores.errors import StoreConfigError, StoreError, StoreUnavailable
 
@@ -88,41 +87,26 @@ class SqliteConnections:
             time.sleep(pause)
             pause = min(pause * 2, LONGEST_RETRY_S)
 
-    @contextmanager
-    def write(self) -> Iterator[sqlite3.Connection]:
-        """A write transaction holding the database's write lock from its start."""
-        # Its own connection per thread, without a busy timeout: ``_begin`` waits instead.
-        conn = self._thread_conn("writer", 0.0)
-        if not self._writer.acquire(timeout=self._timeout):
-            # Worded like SQLite's own error, which ``errors()`` translates.
-            raise sqlite3.OperationalError("database is locked by another writer of this process")
-        try:
-            self._begin(conn)
-            try:
-                yield conn
-                conn.execute("COMMIT")
-            except BaseException:
-                if conn.in_transaction:  # also when COMMIT itself failed
-                    conn.execute("ROLLBACK")
-                raise
-        finally:
-            self._writer.release()
+    def write(self) -> _WriteTransaction:
+        """A write transaction holding the database's write lock from its start:
+        ``with db.write() as conn:`` commits when the block ends, rolls back if it raises."""
+        return _WriteTransaction(self)
 
-    @contextmanager
-    def errors(self) -> Iterator[None]:
-        """Translate sqlite3 errors into store errors naming the file."""
-        try:
-            yield
-        except sqlite3.OperationalError as exc:
+    def errors(self) -> _TranslatedErrors:
+        """Translate sqlite3 errors into store errors naming the file (``with db.errors():``)."""
+        return _TranslatedErrors(self)
+
+    def translate(self, exc: sqlite3.Error) -> StoreError:
+        """The store error for a sqlite3 error."""
+        if isinstance(exc, sqlite3.OperationalError):
             text = str(exc)
             if "locked" in text or "busy" in text:
-                raise StoreUnavailable(
+                return StoreUnavailable(
                     f"SQLite store {self.path} is busy: another writer held it for more than "
                     f"{self._timeout:g}s"
-                ) from exc
-            raise StoreUnavailable(f"SQLite store {self.path}: {text}") from exc
-        except sqlite3.Error as exc:
-            raise StoreError(f"SQLite store {self.path}: {exc}") from exc
+                )
+            return StoreUnavailable(f"SQLite store {self.path}: {text}")
+        return StoreError(f"SQLite store {self.path}: {exc}")
 
     def close(self) -> None:
         """Close every thread's connection; later use raises ``StoreError``."""
@@ -131,3 +115,70 @@ class SqliteConnections:
             connections, self._all = self._all, []
         for conn in connections:
             conn.close()
+
+
+# Context managers as classes, not generators: a save enters two of them, and a generator's
+# frame and its ``next`` calls cost more than the rest of the Python around the SQL.
+
+
+class _WriteTransaction:
+    __slots__ = ("_db", "_conn")
+
+    def __init__(self, db: SqliteConnections) -> None:
+        self._db = db
+        self._conn: sqlite3.Connection | None = None
+
+    def __enter__(self) -> sqlite3.Connection:
+        db = self._db
+        # Its own connection per thread, without a busy timeout: ``_begin`` waits instead.
+        conn = db._thread_conn("writer", 0.0)
+        if not db._writer.acquire(timeout=db._timeout):
+            # Worded like SQLite's own error, which ``errors()`` translates.
+            raise sqlite3.OperationalError("database is locked by another writer of this process")
+        try:
+            db._begin(conn)
+        except BaseException:
+            db._writer.release()
+            raise
+        self._conn = conn
+        return conn
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        conn, self._conn = self._conn, None
+        assert conn is not None
+        try:
+            if exc_type is None:
+                try:
+                    conn.execute("COMMIT")
+                except BaseException:
+                    if conn.in_transaction:  # COMMIT itself failed
+                        conn.execute("ROLLBACK")
+                    raise
+            elif conn.in_transaction:
+                conn.execute("ROLLBACK")
+        finally:
+            self._db._writer.release()
+
+
+class _TranslatedErrors:
+    __slots__ = ("_db",)
+
+    def __init__(self, db: SqliteConnections) -> None:
+        self._db = db
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        if isinstance(exc, sqlite3.Error):
+            raise self._db.translate(exc) from exc
