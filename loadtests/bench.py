@@ -8,7 +8,8 @@ conversation, then every iteration measures, on the same bytes:
     baselines raw AES-GCM encrypt and decrypt, raw upsert and raw read (``baselines``)
 
 The operations of an iteration run in turn, the order reversed every other iteration (A/B, B/A),
-so slow phases of a shared machine hit both sides alike. Results are exact percentiles of the
+so slow phases of a shared machine hit both sides alike; with ``--peers`` each peer's save and
+restore of the same state are operations of the same loop. Results are exact percentiles of the
 samples, in microseconds, and the ratios a reader wants: what a save costs over a raw upsert,
 what a restore costs over a raw read plus decrypt, and encryption's share of a save.
 """
@@ -19,6 +20,7 @@ import gc
 import tempfile
 import time
 from collections.abc import Callable
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -28,7 +30,7 @@ import numpy as np
 
 from loadtests.baselines import RawTable, open_raw_table, raw_aesgcm
 from loadtests.machine import machine_info
-from loadtests.peers import measure_peers
+from loadtests.peers import PeerOps, open_peers, peer_line, peer_result
 from loadtests.pipeline import StatePipeline, new_convid
 from loadtests.states import build_state, size_label
 from mock_account.engine.state import serialize_state
@@ -62,6 +64,10 @@ class SizeResult:
     size: int
     stored_bytes: int
     samples: dict[str, list[float]] = field(default_factory=dict)
+    #: Per peer: its label and its save and restore samples (µs), taken in the same loop.
+    peers: dict[str, tuple[str, list[float], list[float]]] = field(default_factory=dict)
+    #: Peers whose save or restore failed during the loop, with the error.
+    peer_failures: dict[str, str] = field(default_factory=dict)
 
     def stat(self, name: str, p: float) -> float:
         return float(np.percentile(np.asarray(self.samples[name]), p))
@@ -101,8 +107,32 @@ def _timed(func: Callable[[], Any]) -> tuple[Any, float]:
     return value, (time.perf_counter_ns() - start) / 1000.0
 
 
+def _peer_operation(result: SizeResult, key: str, label: str, ops: PeerOps) -> Callable[[], None]:
+    """The peer's save then its restore, each timed into ``result``."""
+    save, restore = ops
+    saves: list[float] = []
+    restores: list[float] = []
+    result.peers[key] = (label, saves, restores)
+
+    def run() -> None:
+        if key in result.peer_failures:
+            return
+        try:
+            saves.append(_timed(save)[1])
+            restores.append(_timed(restore)[1])
+        except Exception as exc:  # a peer failing mid-run must not stop the bench
+            result.peer_failures[key] = f"{type(exc).__name__}: {exc}"
+
+    return run
+
+
 def _bench_size(
-    pipeline: StatePipeline, raw: RawTable, size: int, iterations: int, warmup: int
+    pipeline: StatePipeline,
+    raw: RawTable,
+    size: int,
+    iterations: int,
+    warmup: int,
+    peers: dict[str, tuple[str, PeerOps]] | None = None,
 ) -> SizeResult:
     state = build_state(size)
     plain = serialize_state(state)
@@ -140,13 +170,20 @@ def _bench_size(
         samples["raw_decrypt"].append(dec_us)
         samples["raw_read_decrypt"].append(read_us + dec_us)
 
+    result = SizeResult(size=size, stored_bytes=first.stored_bytes, samples=samples)
     operations = [save, raw_write, restore, raw_read]
+    operations += [
+        _peer_operation(result, k, label, ops) for k, (label, ops) in (peers or {}).items()
+    ]
     try:
         for _ in range(warmup):
             for op in operations:
                 op()
         for values in samples.values():
             values.clear()
+        for _, saves, restores in result.peers.values():
+            saves.clear()
+            restores.clear()
         # The collector would land its pauses on whichever operation happened to be running.
         gc.collect()
         gc.disable()
@@ -158,7 +195,7 @@ def _bench_size(
             gc.enable()
     finally:
         pipeline.delete(convid)
-    return SizeResult(size=size, stored_bytes=first.stored_bytes, samples=samples)
+    return result
 
 
 def _store_kind(url: str) -> str:
@@ -207,13 +244,25 @@ def run_bench(config: BenchConfig, progress: Callable[[str], None] = print) -> d
                 peer_lines: list[str] = []
                 for size in config.sizes:
                     progress(f"bench: {size_label(size)} x {config.iterations} ...")
-                    row = _bench_size(
-                        pipeline, raw, size, config.iterations, config.warmup
-                    ).as_dict()
-                    if config.peers:
-                        row["peers"], lines = measure_peers(
-                            Path(tmp), build_state(size), config.iterations, _synchronous(url)
+                    with ExitStack() as stack:
+                        opened, lines = (
+                            open_peers(stack, Path(tmp), build_state(size), _synchronous(url))
+                            if config.peers
+                            else ({}, [])
                         )
+                        result = _bench_size(
+                            pipeline, raw, size, config.iterations, config.warmup, opened
+                        )
+                    row = result.as_dict()
+                    if config.peers:
+                        row["peers"] = {}
+                        for key, (label, saves, restores) in result.peers.items():
+                            if key in result.peer_failures:
+                                failure = result.peer_failures[key]
+                                lines.append(f"peer {label}: failed ({failure})")
+                            else:
+                                row["peers"][key] = peer_result(label, saves, restores)
+                                lines.append(peer_line(row["peers"][key]))
                         _compare_peers(row)
                         peer_lines += [
                             line if "skipped" in line else f"{size_label(size):>6} {line}"

@@ -52,7 +52,7 @@ def _bench(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from loadtests.runner import RunConfig, run_load_test
+    from loadtests.runner import RunConfig, default_out, run_load_test
 
     return run_load_test(
         RunConfig(
@@ -60,13 +60,15 @@ def _run(args: argparse.Namespace) -> int:
             users=args.users,
             spawn_rate=args.spawn_rate,
             run_time=args.run_time,
-            out=args.out,
+            out=args.out or default_out(),
             host=args.host,
             store_url=args.store,
             workers=args.workers,
             server_workers=args.server_workers,
             max_fail_ratio=args.max_fail_ratio,
             max_p99_ms=args.max_p99_ms,
+            think=args.think,
+            rate=args.rate,
         )
     )
 

@@ -5,7 +5,8 @@ option), then sends follow-ups that hand off along the account's hand-off graph:
 request of an agent that reads a variable the last agent wrote. Now and then a user lists its
 conversations, pins or unpins one, renames one or deletes one. Requests are grouped by ``name``
 (``/api/exec/execAgent [follow-up]``...), and the ``Server-Timing`` phases of every run (restore,
-run, encrypt, save) go into microsecond histograms (see ``locust_support``).
+run, serialize, encrypt, write, total) go into microsecond histograms, overall and per kind of
+request (``server write [follow-up]``; see ``locust_support``).
 
 The ``stream`` task (``LOADTEST_WEIGHT_STREAM``, default 1 against 8 plain journeys) runs the same
 journey with ``stream: true``: its requests are named ``[new, stream]``..., the phases come from
@@ -29,11 +30,19 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
+import gevent
 from locust import FastHttpUser, between, task
 
 from loadtests.journeys import JourneyPlanner, Request, answer_ask, read_stream
 from loadtests.locust_support import record_us
-from loadtests.settings import bearer_token, env_int, random_seed, think_time, weight
+from loadtests.settings import (
+    bearer_token,
+    env_int,
+    exec_rate_per_user,
+    random_seed,
+    think_time,
+    weight,
+)
 from mock_account.api.timing import parse_server_timing
 from mock_account.engine.state import SERVER_FAILURES
 from mock_account.search.routing import choose_agent
@@ -43,6 +52,9 @@ TOKEN = bearer_token()  # generating the mock users blocks: done at import, not 
 MAX_FOLLOWUPS = env_int("LOADTEST_MAX_FOLLOWUPS", 3)
 MAX_ASKS = 3
 KEPT_CONVERSATIONS = 20
+EXEC_RATE = exec_rate_per_user()
+#: How far behind its pace a user may fall and still catch up (by not waiting).
+MAX_LAG_S = 1.0
 
 
 def _arriving(response: Any) -> Iterator[bytes]:
@@ -72,6 +84,19 @@ class ApiUser(FastHttpUser):
         seed = random_seed()
         # Each user its own stream, reproducible when a seed is given.
         self.rng = random.Random(None if seed is None else seed * 100_003 + next(self._numbers))
+        # Paced users start at a random phase, so their runs spread over each interval.
+        interval = 1.0 / EXEC_RATE if EXEC_RATE else 0.0
+        self.next_run = time.monotonic() + self.rng.uniform(0, interval)
+
+    def pace(self) -> None:
+        """With ``LOADTEST_EXEC_RATE_PER_USER``: wait for this user's next execAgent slot."""
+        if not EXEC_RATE:
+            return
+        now = time.monotonic()
+        self.next_run = max(self.next_run, now - MAX_LAG_S)
+        if self.next_run > now:
+            gevent.sleep(self.next_run - now)
+        self.next_run += 1.0 / EXEC_RATE
 
     def call(self, path: str, body: dict[str, Any], name: str | None = None) -> dict[str, Any]:
         """POST a JSON body; a non-200 answer or a body with ``success: false`` is a failure."""
@@ -102,6 +127,7 @@ class ApiUser(FastHttpUser):
         self, agent: str, convid: str | None, inputs: dict[str, Any], kind: str
     ) -> dict[str, Any] | None:
         """Run ``agent``; the answer, or ``None`` when the server failed."""
+        self.pace()
         body: dict[str, Any] = {"agentName": agent, "inputs": inputs, "stream": self.streaming}
         if convid:
             body["convid"] = convid
@@ -123,6 +149,7 @@ class ApiUser(FastHttpUser):
                 return None
             for phase, ms in parse_server_timing(response.headers.get("Server-Timing")).items():
                 record_us(f"server {phase}", ms * 1000.0)
+                record_us(f"server {phase} [{kind}]", ms * 1000.0)
             return data
 
     def _exec_streamed(self, body: dict[str, Any], kind: str) -> dict[str, Any] | None:

@@ -11,6 +11,10 @@ bench's folder at the durability of the bench's store (WAL, the same ``synchrono
   ``SQLiteSession`` (``openai-agents``). The state is one session item. Save = ``clear_session``
   then ``add_items`` (the SDK's way to replace a session's content), restore = ``get_items``.
 
+Each peer is opened once per state size (``open_peers``) and its save and restore then run
+inside the bench's own interleaved loop, next to the harness's and the baselines' operations, so
+a slow phase of a shared machine (a disk flush, another process) hits every side alike.
+
 A peer that is not installed is skipped with a line saying so; one that fails is reported with
 its error, never stopping the bench. Neither package is a dependency of the harness itself.
 """
@@ -19,12 +23,11 @@ from __future__ import annotations
 
 import asyncio
 import base64
-import gc
 import importlib.util
 import os
 import sqlite3
-import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, ExitStack, contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -32,7 +35,10 @@ import numpy as np
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
 PeerResult = dict[str, Any]
-PeerMeasure = Callable[[Path, dict[str, Any], int, str], dict]
+#: A peer's save and restore of the state it was opened with.
+PeerOps = tuple[Callable[[], None], Callable[[], Any]]
+#: Opens a peer on (folder, state, synchronous); leaving the context closes it.
+PeerOpen = Callable[[Path, dict[str, Any], str], AbstractContextManager[PeerOps]]
 
 
 def _percentiles(values: list[float]) -> dict[str, float]:
@@ -43,23 +49,17 @@ def _percentiles(values: list[float]) -> dict[str, float]:
     }
 
 
-def _measure(
-    save: Callable[[], None], restore: Callable[[], Any], iterations: int
-) -> dict[str, dict[str, float]]:
-    saves: list[float] = []
-    restores: list[float] = []
-    gc.collect()
-    gc.disable()  # as in the harness's own loop: no collector pauses land on one side only
-    try:
-        for i in range(iterations + 5):
-            for op, into in ((save, saves), (restore, restores)):
-                start = time.perf_counter_ns()
-                op()
-                if i >= 5:  # the first rounds warm caches up
-                    into.append((time.perf_counter_ns() - start) / 1000.0)
-    finally:
-        gc.enable()
-    return {"save": _percentiles(saves), "restore": _percentiles(restores)}
+def peer_result(label: str, saves: list[float], restores: list[float]) -> PeerResult:
+    """A peer's percentiles from its samples (µs)."""
+    return {"label": label, "save": _percentiles(saves), "restore": _percentiles(restores)}
+
+
+def peer_line(result: PeerResult) -> str:
+    return (
+        f"peer {result['label']}: save p50 {result['save']['p50_us']:.1f} µs p99 "
+        f"{result['save']['p99_us']:.1f} µs; restore p50 {result['restore']['p50_us']:.1f} µs "
+        f"p99 {result['restore']['p99_us']:.1f} µs"
+    )
 
 
 def _check_round_trip(save: Callable[[], None], restore: Callable[[], Any], saved: Any) -> None:
@@ -85,7 +85,8 @@ class _AesGcmCipher:
         return self._aead.decrypt(ciphertext[:12], ciphertext[12:], None)
 
 
-def _langgraph(folder: Path, state: dict[str, Any], iterations: int, synchronous: str) -> dict:
+@contextmanager
+def _langgraph(folder: Path, state: dict[str, Any], synchronous: str) -> Iterator[PeerOps]:
     from langgraph.checkpoint.base import empty_checkpoint
     from langgraph.checkpoint.serde.encrypted import EncryptedSerializer
     from langgraph.checkpoint.sqlite import SqliteSaver
@@ -108,12 +109,13 @@ def _langgraph(folder: Path, state: dict[str, Any], iterations: int, synchronous
             return None if found is None else found.checkpoint["channel_values"].get("state")
 
         _check_round_trip(save, restore, state)
-        return _measure(save, restore, iterations)
+        yield save, restore
     finally:
         conn.close()
 
 
-def _agents_sdk(folder: Path, state: dict[str, Any], iterations: int, synchronous: str) -> dict:
+@contextmanager
+def _agents_sdk(folder: Path, state: dict[str, Any], synchronous: str) -> Iterator[PeerOps]:
     from agents import SQLiteSession
     from agents.extensions.memory import EncryptedSession
 
@@ -143,12 +145,12 @@ def _agents_sdk(folder: Path, state: dict[str, Any], iterations: int, synchronou
             return loop.run_until_complete(session.get_items())
 
         _check_round_trip(save, lambda: (restore() or [None])[0], item)
-        return _measure(save, restore, iterations)
+        yield save, restore
     finally:
         loop.close()
 
 
-PEERS: dict[str, tuple[str, str, PeerMeasure]] = {
+PEERS: dict[str, tuple[str, str, PeerOpen]] = {
     "langgraph": (
         "LangGraph SQLite checkpointer + EncryptedSerializer (AES-256-GCM)",
         "langgraph.checkpoint.sqlite",
@@ -169,25 +171,19 @@ def _installed(module: str) -> bool:
         return False
 
 
-def measure_peers(
-    folder: Path, state: dict[str, Any], iterations: int, synchronous: str = "NORMAL"
-) -> tuple[dict[str, PeerResult], list[str]]:
-    """Each installed peer's save / restore percentiles, and a status line per peer."""
-    results: dict[str, PeerResult] = {}
+def open_peers(
+    stack: ExitStack, folder: Path, state: dict[str, Any], synchronous: str = "NORMAL"
+) -> tuple[dict[str, tuple[str, PeerOps]], list[str]]:
+    """Each installed peer that opens, as ``{key: (label, (save, restore))}`` (closed with
+    ``stack``), and a line for each peer skipped or failed."""
+    opened: dict[str, tuple[str, PeerOps]] = {}
     lines: list[str] = []
-    for key, (label, module, measure) in PEERS.items():
+    for key, (label, module, open_peer) in PEERS.items():
         if not _installed(module):
             lines.append(f"peer {label}: skipped ({module} is not installed)")
             continue
         try:
-            results[key] = {"label": label, **measure(folder, state, iterations, synchronous)}
+            opened[key] = (label, stack.enter_context(open_peer(folder, state, synchronous)))
         except Exception as exc:  # a peer's API change must not stop the bench
             lines.append(f"peer {label}: failed ({type(exc).__name__}: {exc})")
-            continue
-        r = results[key]
-        lines.append(
-            f"peer {label}: save p50 {r['save']['p50_us']:.1f} µs p99 {r['save']['p99_us']:.1f}"
-            f" µs; restore p50 {r['restore']['p50_us']:.1f} µs p99 "
-            f"{r['restore']['p99_us']:.1f} µs"
-        )
-    return results, lines
+    return opened, lines

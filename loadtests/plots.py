@@ -1,7 +1,7 @@
 """PNG plots of a Locust run (matplotlib, no display needed).
 
-- ``latency_over_time.png``: p50 / p95 / p99 of all requests and the throughput, per interval,
-  from Locust's ``<prefix>_stats_history.csv``.
+- ``latency_over_time.png``: p50 / p95 / p99 of all requests over Locust's recent window (10 s,
+  ``--csv-full-history``) and the throughput, from Locust's ``<prefix>_stats_history.csv``.
 - ``latency_distribution.png``: the microsecond histograms (one line per operation, log scale),
   or, when the run kept none, p50 / p95 / p99 per request name.
 """
@@ -44,7 +44,7 @@ def plot_over_time(history_csv: Path, target: Path) -> Path | None:
     for column in ("50%", "95%", "99%"):
         latency.plot(seconds, [_float(r.get(column)) for r in rows], label=f"p{column[:-1]}")
     latency.set_ylabel("response time (ms)")
-    latency.set_title("Latency over time (all requests)")
+    latency.set_title("Latency over time (all requests, percentiles of the last 10 s)")
     latency.legend()
     latency.grid(alpha=0.3)
     rate.plot(seconds, [_float(r.get("Requests/s")) for r in rows], label="requests/s")

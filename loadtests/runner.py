@@ -20,6 +20,7 @@ import subprocess
 import sys
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
+from datetime import datetime
 from pathlib import Path
 
 from loadtests.machine import machine_info
@@ -56,6 +57,8 @@ class RunConfig:
     server_workers: int = 1
     max_fail_ratio: float | None = None
     max_p99_ms: float | None = None
+    think: tuple[float, float] | None = None
+    rate: float | None = None
 
 
 def run_time_seconds(text: str) -> int:
@@ -107,14 +110,53 @@ def _run_time(text: str) -> str:
     return text
 
 
+def _think(text: str) -> tuple[float, float]:
+    """``0`` (no think time), ``1.5`` or ``0.5-2`` (uniform between) seconds."""
+    low_text, _, high_text = text.partition("-")
+    low = _non_negative_float(low_text)
+    high = _non_negative_float(high_text) if high_text else low
+    if high < low:
+        raise argparse.ArgumentTypeError(f"the think time {text!r} ends before it starts")
+    return low, high
+
+
+def _rate(text: str) -> float:
+    value = _non_negative_float(text)
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"expected a rate above 0, got {text!r}")
+    return value
+
+
+def default_out(now: datetime | None = None) -> Path:
+    """``out/run-YYYYMMDD-HHMMSS``: a new folder for each run."""
+    return Path("out") / f"run-{(now or datetime.now()).strftime('%Y%m%d-%H%M%S')}"
+
+
 def add_run_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--scenario", required=True, choices=sorted(SCENARIOS))
-    parser.add_argument("--users", type=_count(1), required=True, help="simulated users")
     parser.add_argument(
-        "--spawn-rate", type=_non_negative_float, required=True, help="users started per second"
+        "--scenario", default="conversation", choices=sorted(SCENARIOS), help="default conversation"
     )
-    parser.add_argument("--run-time", type=_run_time, required=True, help="e.g. 20s, 2m")
-    parser.add_argument("--out", type=Path, required=True, help="folder for the reports")
+    parser.add_argument("--users", type=_count(1), default=50, help="simulated users (50)")
+    parser.add_argument(
+        "--spawn-rate", type=_non_negative_float, default=25, help="users started per second (25)"
+    )
+    parser.add_argument("--run-time", type=_run_time, default="60s", help="e.g. 20s, 2m (60s)")
+    parser.add_argument(
+        "--out", type=Path, help="folder for the reports (default out/run-<date>-<time>)"
+    )
+    parser.add_argument(
+        "--think",
+        type=_think,
+        help="seconds an HTTP user waits between tasks: 0 saturates, 1.5, or 0.5-2 (uniform); "
+        "default 0.5-2, or 0 with --rate",
+    )
+    parser.add_argument(
+        "--rate",
+        type=_rate,
+        help="offered execAgent calls per second in all: each user paces its runs at "
+        "rate / users per second (a fixed offered rate; a user that falls behind catches up "
+        "for at most a second)",
+    )
     parser.add_argument("--host", help="a running server (loopback only); default: start one")
     parser.add_argument("--store", help="store URL of the started server or of the store users")
     parser.add_argument(
@@ -159,6 +201,10 @@ def _locust_command(config: RunConfig, host: str, locustfile: Path) -> list[str]
         host,
         "--csv",
         str(config.out / "locust"),
+        # Without it, the history's percentiles are cumulative since the start (they only
+        # settle); with it, Locust writes those of its recent window (10 s), and a row per
+        # request name as well as the aggregate.
+        "--csv-full-history",
         "--html",
         str(config.out / "report.html"),
         "--stop-timeout",
@@ -238,7 +284,7 @@ def _run_locust(config: RunConfig, host: str, env: dict[str, str]) -> int:
             log.close()
 
 
-def _report(config: RunConfig, host: str) -> int:
+def _report(config: RunConfig, host: str, server_cpu_s: float | None = None) -> int:
     out = config.out
     stats_csv = out / "locust_stats.csv"
     if not stats_csv.exists():
@@ -280,6 +326,7 @@ def _report(config: RunConfig, host: str) -> int:
         max_fail_ratio=config.max_fail_ratio,
         max_p99_ms=config.max_p99_ms,
         files=files,
+        server_cpu_s=server_cpu_s,
     )
     (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
     print(format_summary(summary))
@@ -296,6 +343,11 @@ def run_load_test(config: RunConfig) -> int:
     for stale in ("summary.json", "histograms.json", "locust_stats.csv"):
         (config.out / stale).unlink(missing_ok=True)
     env = {**os.environ, "LOADTEST_HISTOGRAMS_FILE": str(config.out / "histograms.json")}
+    think = config.think if config.think is not None else (0.0, 0.0) if config.rate else None
+    if think is not None:
+        env["LOADTEST_THINK_MIN"], env["LOADTEST_THINK_MAX"] = (f"{t:g}" for t in think)
+    if config.rate:
+        env["LOADTEST_EXEC_RATE_PER_USER"] = f"{config.rate / config.users:g}"
     try:
         check_settings()
     except SettingsError as exc:
@@ -316,13 +368,17 @@ def run_load_test(config: RunConfig) -> int:
         return 2
     if config.scenario == "store":
         env["LOADTEST_STORE_URL"] = config.store_url or f"sqlite:///{config.out / 'store.db'}"
+    server_cpu_s = None
     try:
         if config.scenario in HTTP_SCENARIOS and not config.host:
-            with local_server(config.out, config.store_url, config.server_workers) as host:
+            with local_server(config.out, config.store_url, config.server_workers) as server:
+                host = server.url
+                before = server.cpu_seconds()
                 _run_locust(config, host, env)
+                server_cpu_s = server.cpu_seconds() - before
         else:
             _run_locust(config, host, env)
     except ServerError as exc:
         print(f"loadtests: {exc}", file=sys.stderr)
         return 1
-    return _report(config, host)
+    return _report(config, host, server_cpu_s)

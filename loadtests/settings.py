@@ -9,6 +9,8 @@ LOADTEST_WEIGHT_<TASK>    task weights: ConversationUser JOURNEY (8), STREAM (1:
                           StateStoreUser SAVE, RESTORE (1, 1);
                           CryptoUser ENCRYPT, DECRYPT (1, 1)
 LOADTEST_MAX_FOLLOWUPS    follow-ups per journey, at most (default 3)
+LOADTEST_EXEC_RATE_PER_USER  execAgent calls per second each HTTP user paces itself to
+                          (default 0: unpaced; ``loadtests run --rate R`` sets R / users)
 LOADTEST_STORE_URL        store of StateStoreUser (default: a temporary SQLite file)
 LOADTEST_STATE_SIZES      state sizes of StateStoreUser and CryptoUser (1KB,16KB,256KB,1MB)
 LOADTEST_RANDOM_SEED      seed of the users' choices (default: random)
@@ -57,6 +59,10 @@ def think_time() -> tuple[float, float]:
     return low, high
 
 
+def exec_rate_per_user() -> float:
+    return env_float("LOADTEST_EXEC_RATE_PER_USER", 0.0)
+
+
 def state_sizes() -> list[int]:
     text = os.environ.get("LOADTEST_STATE_SIZES") or DEFAULT_SIZES
     try:
@@ -84,6 +90,7 @@ def random_seed() -> int | None:
 def check_settings() -> None:
     """Read every setting once, so a bad value is reported before any process starts."""
     think_time()
+    exec_rate_per_user()
     state_sizes()
     for task in (
         "journey",

@@ -25,6 +25,8 @@ from typing import Any
 from loadtests.histograms import HistogramSet
 
 SCHEMA_VERSION = 1
+#: The names of the execAgent requests start so (``/api/exec/execAgent [follow-up]``...).
+EXEC_AGENT_NAME = "/api/exec/execAgent"
 SUMMARY_KEYS = (
     "schema",
     "scenario",
@@ -33,6 +35,7 @@ SUMMARY_KEYS = (
     "totals",
     "requests",
     "state_us",
+    "server_cpu",
     "thresholds",
     "files",
 )
@@ -121,7 +124,11 @@ def build_summary(
     max_fail_ratio: float | None,
     max_p99_ms: float | None,
     files: dict[str, str],
+    server_cpu_s: float | None = None,
 ) -> dict[str, Any]:
+    """``server_cpu_s``: CPU seconds (user + system) the server's processes spent during the
+    run, when it was started by the run; per request and per ``execAgent`` it is the figure
+    that holds across machines."""
     requests, aggregated = read_stats(stats_csv)
     count, failures = aggregated["requests"], aggregated["failures"]
     totals = {
@@ -131,6 +138,18 @@ def build_summary(
         "rps": aggregated["rps"],
         **{k: aggregated[k] for k in ("p50_ms", "p95_ms", "p99_ms", "p99_9_ms", "max_ms")},
     }
+    exec_agents = [r for r in requests if r["name"].startswith(EXEC_AGENT_NAME)]
+    totals["exec_agent_rps"] = round(sum(r["rps"] for r in exec_agents), 2)
+    server_cpu = None
+    if server_cpu_s is not None:
+        runs = sum(r["requests"] for r in exec_agents)
+        server_cpu = {
+            "seconds": round(server_cpu_s, 3),
+            "us_per_request": round(server_cpu_s * 1e6 / count, 1) if count else None,
+            # All the server's CPU over the execAgent calls: their share of the searches and
+            # listings around them included.
+            "us_per_exec_agent": round(server_cpu_s * 1e6 / runs, 1) if runs else None,
+        }
     return {
         "schema": SCHEMA_VERSION,
         "scenario": scenario,
@@ -139,6 +158,7 @@ def build_summary(
         "totals": totals,
         "requests": requests,
         "state_us": histograms.summary(),
+        "server_cpu": server_cpu,
         "thresholds": {
             "max_fail_ratio": max_fail_ratio,
             "max_p99_ms": max_p99_ms,
@@ -156,6 +176,14 @@ def format_summary(summary: dict[str, Any]) -> str:
         f"({t['fail_ratio'] * 100:.2f}%), {t['rps']:.1f} req/s, "
         f"p50 {t['p50_ms']} ms, p95 {t['p95_ms']} ms, p99 {t['p99_ms']} ms",
     ]
+    if t.get("exec_agent_rps"):
+        lines.append(f"execAgent: {t['exec_agent_rps']:.1f}/s")
+    cpu = summary.get("server_cpu")
+    if cpu and cpu["us_per_exec_agent"] is not None:
+        lines.append(
+            f"server CPU: {cpu['seconds']:.1f} s, {cpu['us_per_request']:.0f} µs per request, "
+            f"{cpu['us_per_exec_agent']:.0f} µs per execAgent (all its CPU / execAgent calls)"
+        )
     if summary["state_us"]:
         lines.append(
             f"{'histogram (µs)':<32} {'count':>7} {'p50':>9} {'p95':>9} {'p99':>9} {'p99.9':>9}"

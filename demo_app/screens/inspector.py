@@ -8,8 +8,7 @@ import streamlit as st
 
 from demo_app import ui_session as session
 from demo_app.views import ClientError, StateView
-
-PHASES = ("restore", "run", "encrypt", "save")
+from mock_account.api.timing import PHASES
 
 
 def _variables(column: Any, heading: str, values: dict[str, Any]) -> None:

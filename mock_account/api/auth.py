@@ -27,7 +27,8 @@ session_cookie = APIKeyCookie(
 )
 
 
-def get_deployment(request: Request) -> Deployment:
+# The dependencies are ``async`` (they never block): a sync one would cost a thread-pool hop.
+async def get_deployment(request: Request) -> Deployment:
     return request.app.state.deployment
 
 
@@ -36,16 +37,11 @@ def _declares_json(request: Request) -> bool:
     return media_type == "application/json" or media_type.endswith("+json")
 
 
-def current_user(
+def _signed_in(
     request: Request,
-    credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)],
-    cookie: Annotated[str | None, Depends(session_cookie)],
+    credentials: HTTPAuthorizationCredentials | None,
+    cookie: str | None,
 ) -> User:
-    """The authenticated user, or ``NotAuthenticated`` (answered with 401).
-
-    A bearer token may send its body without a content type (it is read as JSON); the session
-    cookie, which a browser attaches to cross-site forms too, needs ``application/json``.
-    """
     token = credentials.credentials if credentials is not None else cookie
     if token and credentials is None and request.method == "POST" and not _declares_json(request):
         raise CookieNeedsJson(
@@ -57,20 +53,34 @@ def current_user(
             f"Sign in first: send 'Authorization: Bearer <token>' or the {SESSION_COOKIE} cookie.",
             headers=CHALLENGE,
         )
-    user = get_deployment(request).users.authenticate(token)
+    deployment: Deployment = request.app.state.deployment
+    user = deployment.users.authenticate(token)
     if user is None:
         raise NotAuthenticated("The token is not valid.", headers=CHALLENGE)
     return user
 
 
-def optional_user(
+async def current_user(
+    request: Request,
+    credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)],
+    cookie: Annotated[str | None, Depends(session_cookie)],
+) -> User:
+    """The authenticated user, or ``NotAuthenticated`` (answered with 401).
+
+    A bearer token may send its body without a content type (it is read as JSON); the session
+    cookie, which a browser attaches to cross-site forms too, needs ``application/json``.
+    """
+    return _signed_in(request, credentials, cookie)
+
+
+async def optional_user(
     request: Request,
     credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)],
     cookie: Annotated[str | None, Depends(session_cookie)],
 ) -> User | NotAuthenticated:
     """The user, or the refusal itself: ``execAgent`` answers it with HTTP 200 ``mustLogin``."""
     try:
-        return current_user(request, credentials, cookie)
+        return _signed_in(request, credentials, cookie)
     except NotAuthenticated as refused:
         return refused
 

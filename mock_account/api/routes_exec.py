@@ -14,6 +14,7 @@ from mock_account.api.auth import CurrentUser, DeploymentDep, UserOrRefusal
 from mock_account.api.docs import BAD_BODY, UNAUTHORIZED, error_doc
 from mock_account.api.errors import NotAuthenticated, StreamNotReplayable
 from mock_account.api.idempotency import HEADER, REPLAYED_HEADER, IdempotencyGuard, request_hash
+from mock_account.api.inline import run_short
 from mock_account.api.models import (
     IDEMPOTENCY_KEY_PATTERN,
     ExecAgentRequest,
@@ -39,13 +40,15 @@ router = APIRouter(prefix="/api/exec", tags=["exec"], responses={**UNAUTHORIZED,
 @router.post(
     "/search", response_model=SearchResponse, summary="Search the agents", operation_id="search"
 )
-def search(body: SearchRequest, user: CurrentUser, deployment: DeploymentDep) -> dict[str, Any]:
+async def search(body: SearchRequest, user: CurrentUser, deployment: DeploymentDep) -> Response:
     """The agents that match a request, best first (the harness adds a 0..1 ``score``).
 
     ``searchBehavior`` is the account's setting (``mock-account serve --search-behavior``).
     """
-    hits = deployment.account.search(body.query, tag=body.tag)
-    return {
+    hits = await run_short(deployment, deployment.account.search, body.query, tag=body.tag)
+    # Encoded here, as execAgent's answer is: the body has the model's shape by construction,
+    # and validating it again through the response model cost more than the search.
+    body_out = {
         "success": True,
         "searchResults": [
             {"agentName": h.agent_name, "agentTitle": h.agent_title, "score": round(h.score, 4)}
@@ -54,6 +57,7 @@ def search(body: SearchRequest, user: CurrentUser, deployment: DeploymentDep) ->
         "searchBehavior": deployment.config.search_behavior,
         "followupBehavior": DEFAULT_FOLLOWUP_BEHAVIOR,
     }
+    return Response(content=_encode(body_out), media_type="application/json")
 
 
 def _encode(body: dict[str, Any]) -> bytes:
@@ -114,7 +118,8 @@ def _streamed(
             "`data` (each output part as it is produced), `noop` heartbeats, `trace` "
             "(Server-Timing phases, after the run), and last `agent` (this response with "
             "`output: null`). Harness extras: the `Server-Timing` header (restore, run, "
-            "encrypt, save in ms) and, on a replay, `Idempotent-Replayed: true`.",
+            "serialize, encrypt, write and total, in ms) and, on a replay, "
+            "`Idempotent-Replayed: true`.",
             "content": {
                 MEDIA_TYPE: {
                     "schema": {
@@ -144,6 +149,9 @@ def exec_agent(
     ] = None,
 ) -> Response:
     """Start a conversation (no ``convid``), follow up in one, or answer its pending ask."""
+    # A sync endpoint: the run goes to the thread pool. Run in the event loop instead, it
+    # halved the throughput of two server processes (measured: a loop blocked on a run, or on
+    # the other process's SQLite write lock, answers nothing else meanwhile).
     if body.stream:
         if idempotency_key is not None:
             raise StreamNotReplayable(

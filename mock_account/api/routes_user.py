@@ -14,6 +14,7 @@ from fastapi import APIRouter, Body
 
 from mock_account.api.auth import CurrentUser, DeploymentDep
 from mock_account.api.docs import BAD_BODY, STORE_DOWN, UNAUTHORIZED, UNKNOWN, error_doc
+from mock_account.api.inline import run_short
 from mock_account.api.models import (
     ConversationRequest,
     ConversationResponse,
@@ -42,12 +43,12 @@ DONE = {"success": True}
     summary="One conversation",
     operation_id="getConversation",
 )
-def get_conversation(
+async def get_conversation(
     body: ConversationRequest, user: CurrentUser, deployment: DeploymentDep
 ) -> dict[str, Any]:
     """Every saved run of the conversation, oldest first: the query, the agent's response, how
     it ended (``success`` or ``ask``) and when (counts as a use for retention)."""
-    turns = deployment.account.turns(user, body.convid)
+    turns = await run_short(deployment, deployment.account.turns, user, body.convid)
     return {
         "success": True,
         "convid": body.convid,
@@ -61,16 +62,14 @@ def get_conversation(
     summary="Pinned conversations",
     operation_id="getPinnedConversations",
 )
-def get_pinned(
+async def get_pinned(
     user: CurrentUser,
     deployment: DeploymentDep,
     body: Annotated[PinnedRequest | None, Body()] = None,
 ) -> dict[str, Any]:
     """Every pinned conversation of the caller, most recently used first. The body may be empty."""
-    return {
-        "success": True,
-        "pinnedConversations": [conversation_item(v) for v in deployment.account.list_pinned(user)],
-    }
+    views = await run_short(deployment, deployment.account.list_pinned, user)
+    return {"success": True, "pinnedConversations": [conversation_item(v) for v in views]}
 
 
 @router.post(
@@ -79,14 +78,16 @@ def get_pinned(
     summary="Recent conversations, paged",
     operation_id="getUnpinnedConversations",
 )
-def get_unpinned(
+async def get_unpinned(
     user: CurrentUser,
     deployment: DeploymentDep,
     body: Annotated[UnpinnedRequest | None, Body()] = None,
 ) -> dict[str, Any]:
     """One page of the caller's unpinned conversations, most recently used first."""
     page = body or UnpinnedRequest()
-    views, cursor = deployment.account.list_recent(user, limit=page.limit, cursor=page.next_cursor)
+    views, cursor = await run_short(
+        deployment, deployment.account.list_recent, user, limit=page.limit, cursor=page.next_cursor
+    )
     return {
         "success": True,
         "unpinnedConversations": [conversation_item(v) for v in views],
@@ -101,11 +102,11 @@ def get_unpinned(
     summary="Rename a conversation",
     operation_id="setConversationTitle",
 )
-def set_title(
+async def set_title(
     body: SetTitleRequest, user: CurrentUser, deployment: DeploymentDep
 ) -> dict[str, Any]:
     """Replace the title (stored encrypted)."""
-    deployment.account.set_title(user, body.convid, body.title)
+    await run_short(deployment, deployment.account.set_title, user, body.convid, body.title)
     return DONE
 
 
@@ -116,11 +117,11 @@ def set_title(
     summary="Pin or unpin a conversation",
     operation_id="setPinned",
 )
-def set_pinned(
+async def set_pinned(
     body: SetPinnedRequest, user: CurrentUser, deployment: DeploymentDep
 ) -> dict[str, Any]:
     """Pin (kept by retention, listed apart) or unpin a conversation."""
-    deployment.account.set_pinned(user, body.convid, body.pinned)
+    await run_short(deployment, deployment.account.set_pinned, user, body.convid, body.pinned)
     return DONE
 
 
@@ -131,9 +132,9 @@ def set_pinned(
     summary="Delete a conversation",
     operation_id="deleteConversation",
 )
-def delete_conversation(
+async def delete_conversation(
     body: ConversationRequest, user: CurrentUser, deployment: DeploymentDep
 ) -> dict[str, Any]:
     """Delete the conversation, its state and its entry, for good."""
-    deployment.account.delete(user, body.convid)
+    await run_short(deployment, deployment.account.delete, user, body.convid)
     return DONE

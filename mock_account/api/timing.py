@@ -1,5 +1,11 @@
 """The ``Server-Timing`` header of execAgent: each phase of the run, in milliseconds.
 
+The phases are disjoint and follow each other, so they add up: ``restore`` (read, decrypt and
+parse the state; only when a state was read, i.e. not for a new conversation), ``run`` (the
+engine), then the vault's save stages ``serialize``, ``encrypt`` and ``write``. ``total`` is
+the whole call, from the request's arrival in the account to its answer: what the phases leave
+of it is the account's own bookkeeping.
+
 ``server_timing`` writes it; ``parse_server_timing`` is how every client here reads it back.
 """
 
@@ -7,7 +13,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-PHASES = ("restore", "run", "encrypt", "save")
+PHASES = ("restore", "run", "serialize", "encrypt", "write")
+TOTAL = "total"
 
 
 def server_timing(timings: Mapping[str, float]) -> str:
@@ -17,7 +24,7 @@ def server_timing(timings: Mapping[str, float]) -> str:
     run never reached (a failure before saving) is left out.
     """
     return ", ".join(
-        f"{phase};dur={timings[phase] * 1000:.3f}" for phase in PHASES if phase in timings
+        f"{phase};dur={timings[phase] * 1000:.3f}" for phase in (*PHASES, TOTAL) if phase in timings
     )
 
 

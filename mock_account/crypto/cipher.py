@@ -3,7 +3,8 @@
 For a record of conversation ``convid`` under account key ``K`` (key id ``kid``):
 
 - conversation key: ``HKDF-SHA256(ikm=K, salt=None, info=b"search2o-state/v1|conv|" + convid)``,
-  32 bytes.  Derived keys are cached (bounded LRU) because saves are hot.
+  32 bytes.  Derived keys are cached (bounded LRU) because saves are hot, and so are the header
+  and associated data of each (key, conversation, owner, purpose).
 - nonce: 12 fresh random bytes per encryption.
 - associated data: the record header (magic, format version, length-prefixed key id, see
   ``records``) followed by ``purpose``, ``convid`` and ``owner``, each as a 4-byte big-endian
@@ -64,6 +65,8 @@ PURPOSES: tuple[str, ...] = get_args(Purpose)
 CONVERSATION_INFO_PREFIX = b"search2o-state/v1|conv|"
 LOOKUP_INFO = b"search2o-state/v1|lookup"
 DEFAULT_CACHE_SIZE = 4096
+_BYTES_LIKE = (bytes, bytearray, memoryview)
+_Context = tuple[AESGCM, bytes, bytes]
 
 
 def derive_conversation_key(account_key: bytes, convid: str) -> bytes:
@@ -138,6 +141,11 @@ class StateCipher:
         self._lookup_key: Callable[[str, bytes], bytes] = functools.lru_cache(maxsize=64)(
             lambda key_id, account_key: derive_lookup_key(account_key)
         )
+        # The cipher, header and associated data of one (key, conversation, owner, purpose):
+        # a save of a conversation encrypts under the same context every time.
+        self._context: Callable[[str, bytes, str, str, str], _Context] = functools.lru_cache(
+            maxsize=cache_size
+        )(self._new_context)
 
     @property
     def keys(self) -> KeySource:
@@ -147,26 +155,33 @@ class StateCipher:
     def _new_aead(key_id: str, account_key: bytes, convid: str) -> AESGCM:
         return AESGCM(derive_conversation_key(account_key, convid))
 
+    def _new_context(
+        self, key_id: str, account_key: bytes, convid: str, owner: str, purpose: str
+    ) -> _Context:
+        header = encode_header(key_id)
+        aad = associated_data(header, convid=convid, owner=owner, purpose=purpose)
+        return self._aead(key_id, account_key, convid), header, aad
+
     def encrypt(self, plaintext: bytes, *, convid: str, owner: str, purpose: Purpose) -> bytes:
         """Encrypt ``plaintext`` under the current key into a version-1 record."""
-        if not isinstance(plaintext, bytes | bytearray | memoryview):
+        if not isinstance(plaintext, _BYTES_LIKE):
             raise TypeError(f"plaintext must be bytes, not {type(plaintext).__name__}")
         _check_context(convid, owner, purpose)
         key_id = self._keys.current_key_id()
-        aead = self._aead(key_id, self._keys.key(key_id), convid)
+        aead, header, aad = self._context(key_id, self._keys.key(key_id), convid, owner, purpose)
         nonce = self._random_bytes(NONCE_SIZE)
         if not isinstance(nonce, bytes) or len(nonce) != NONCE_SIZE:
             raise ValueError(f"random_bytes must return {NONCE_SIZE} bytes")
-        header = encode_header(key_id)
-        aad = associated_data(header, convid=convid, owner=owner, purpose=purpose)
         return build_record(header, nonce, aead.encrypt(nonce, plaintext, aad))
 
     def decrypt(self, blob: bytes, *, convid: str, owner: str, purpose: Purpose) -> bytes:
         """Open a record written for exactly this conversation, owner and purpose."""
         _check_context(convid, owner, purpose)
         parsed = parse_record(blob)
-        aead = self._aead(parsed.key_id, self._keys.key(parsed.key_id), convid)
-        aad = associated_data(parsed.header, convid=convid, owner=owner, purpose=purpose)
+        key_id = parsed.key_id
+        aead, header, aad = self._context(key_id, self._keys.key(key_id), convid, owner, purpose)
+        if parsed.header != header:  # another format's header: bind that one
+            aad = associated_data(parsed.header, convid=convid, owner=owner, purpose=purpose)
         try:
             return aead.decrypt(parsed.nonce, parsed.ciphertext, aad)
         except InvalidTag:

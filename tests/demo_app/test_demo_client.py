@@ -97,7 +97,7 @@ def test_hand_off_is_reported_the_same_way(client: DemoClient) -> None:
         ("conv.trip", "BookBusinessFlight")
     ]
     assert "Berlin" in done.parts[0].text
-    assert {"restore", "run", "save"} <= set(done.timings)
+    assert {"restore", "run", "serialize", "encrypt", "write"} <= set(done.timings)
 
     state = client.state(user, first.convid)
     assert state.conv["trip"]["destination"] == "Berlin"

@@ -33,7 +33,7 @@ def test_inspector_shows_variables_paused_run_record_and_timings(app: AppTest) -
     metrics = {m.label: m.value for m in app.metric}
     assert metrics["Key id"] and metrics["State version"] == "2"
     assert metrics["Size"].endswith(" B")
-    assert metrics["save"].endswith(" ms") and metrics["restore"].endswith(" ms")
+    assert metrics["write"].endswith(" ms") and metrics["restore"].endswith(" ms")
     assert app.selectbox(key="inspector-convid").value == convid
     runs = app.dataframe[0].value
     assert list(runs["agent"]) == ["BookBusinessFlight", "SubmitExpenseClaim"]

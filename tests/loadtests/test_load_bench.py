@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
 import pytest
 
+from loadtests.baselines import SqliteRawTable
 from loadtests.bench import RESTORE_COLUMNS, SAVE_COLUMNS
 from loadtests.cli import main
+from mock_account.stores.sqlite import SqliteStore
 
 
 def test_bench_prints_stages_and_ratios_and_writes_json(
@@ -64,16 +68,24 @@ def test_bad_bench_usage_is_one_line_and_exit_2(
     assert len(err.strip().splitlines()) == 1
 
 
-def test_peers_are_measured_skipped_or_reported_failed(
+def test_peers_are_opened_skipped_or_reported_failed(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from loadtests import peers
 
-    def broken(folder: Path, state: dict, iterations: int, synchronous: str) -> dict:
+    @contextmanager
+    def broken(folder: Path, state: dict, synchronous: str) -> Iterator[peers.PeerOps]:
         raise RuntimeError("API changed")
+        yield  # pragma: no cover
 
-    def working(folder: Path, state: dict, iterations: int, synchronous: str) -> dict:
-        return peers._measure(lambda: None, lambda: state, iterations)
+    closed: list[str] = []
+
+    @contextmanager
+    def working(folder: Path, state: dict, synchronous: str) -> Iterator[peers.PeerOps]:
+        try:
+            yield (lambda: None), (lambda: state)
+        finally:
+            closed.append("working")
 
     monkeypatch.setattr(
         peers,
@@ -84,11 +96,47 @@ def test_peers_are_measured_skipped_or_reported_failed(
             "absent": ("Absent peer", "no_such_module_here.sub", working),
         },
     )
-    results, lines = peers.measure_peers(tmp_path, {"x": 1}, 3)
-    assert set(results) == {"ok"} and results["ok"]["save"]["p50_us"] >= 0
-    assert lines[0].startswith("peer Working peer: save p50")
-    assert lines[1] == "peer Broken peer: failed (RuntimeError: API changed)"
-    assert lines[2] == "peer Absent peer: skipped (no_such_module_here.sub is not installed)"
+    with ExitStack() as stack:
+        opened, lines = peers.open_peers(stack, tmp_path, {"x": 1})
+        assert set(opened) == {"ok"} and opened["ok"][0] == "Working peer"
+        assert opened["ok"][1][1]() == {"x": 1}
+        assert not closed
+    assert closed == ["working"]
+    assert lines == [
+        "peer Broken peer: failed (RuntimeError: API changed)",
+        "peer Absent peer: skipped (no_such_module_here.sub is not installed)",
+    ]
+
+
+def test_peers_run_inside_the_interleaved_loop_and_a_failing_one_is_dropped(
+    tmp_path: Path,
+) -> None:
+    from loadtests.bench import _bench_size
+    from loadtests.pipeline import StatePipeline
+    from loadtests.states import parse_size
+
+    calls: list[str] = []
+
+    def fails_later() -> None:
+        calls.append("flaky")
+        if calls.count("flaky") > 3:
+            raise OSError("disk gone")
+
+    peers = {
+        "steady": ("Steady", (lambda: calls.append("steady"), lambda: None)),
+        "flaky": ("Flaky", (fails_later, lambda: None)),
+    }
+    with SqliteStore(tmp_path / "bench.db") as store:
+        raw = SqliteRawTable(tmp_path, "NORMAL")
+        try:
+            result = _bench_size(StatePipeline(store), raw, parse_size("1KB"), 6, 2, peers)
+        finally:
+            raw.close()
+    label, saves, restores = result.peers["steady"]
+    assert label == "Steady" and len(saves) == len(restores) == 6  # warm-up samples dropped
+    assert len(result.samples["save"]) == 6
+    assert result.peer_failures == {"flaky": "OSError: disk gone"}
+    assert calls.count("flaky") == 4  # not called again once it failed
 
 
 def test_peers_are_compared_with_the_harness_per_percentile() -> None:

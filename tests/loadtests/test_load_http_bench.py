@@ -26,7 +26,7 @@ def test_bench_http_prints_throughput_and_percentiles(tmp_path: Path) -> None:
     assert lines[0].startswith("bench-http: 12 execAgent requests, concurrency 2, 1 worker(s)")
     assert "requests/s" in text
     assert "failures    0" in text
-    for phase in ("restore", "run", "encrypt", "save"):
+    for phase in ("restore", "run", "serialize", "encrypt", "write"):
         assert f"server {phase}" in text
 
 

@@ -7,15 +7,19 @@ it patches the standard library for gevent.
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import subprocess
 import sys
+from datetime import datetime
 from pathlib import Path
 
+import httpx
 import pytest
 
 from loadtests.cli import main
+from loadtests.runner import add_run_arguments, default_out
 from loadtests.summary import REQUEST_KEYS, SUMMARY_KEYS, check_thresholds
 
 pytestmark = pytest.mark.slow
@@ -129,12 +133,38 @@ def test_conversations_against_a_started_server_and_a_failed_threshold(tmp_path:
     names = {row["name"] for row in summary["requests"]}
     assert {"/api/exec/search", "/api/exec/execAgent [new]"} <= names
     assert summary["totals"]["failures"] == 0
-    assert summary["state_us"]["server save"]["count"] > 0
+    assert summary["state_us"]["server write"]["count"] > 0
     assert summary["state_us"]["server restore"]["p50_us"] > 0
     assert summary["configuration"]["host"].startswith("http://127.0.0.1:")
     assert summary["configuration"]["server_workers"] == 1
     assert "1 worker)" in (out / "server.log").read_text()
-    assert "Shutting down" in (out / "server.log").read_text()  # stopped afterwards
+    with pytest.raises(httpx.TransportError):  # stopped afterwards
+        httpx.get(summary["configuration"]["host"] + "/health", timeout=2.0)
+    runs = sum(r["requests"] for r in summary["requests"] if "execAgent" in r["name"])
+    cpu = summary["server_cpu"]
+    assert cpu["seconds"] > 0
+    assert cpu["us_per_exec_agent"] == pytest.approx(cpu["seconds"] * 1e6 / runs, rel=1e-3)
+    assert summary["totals"]["exec_agent_rps"] > 0
+    assert "µs per execAgent" in done.stdout
+    # The full history: the recent window's percentiles, per request name too.
+    history = (out / "locust_stats_history.csv").read_text()
+    assert "/api/exec/search" in history and "Aggregated" in history
+
+
+def test_rate_paces_the_users_runs(tmp_path: Path) -> None:
+    out = tmp_path / "paced"
+    done = run_cli(
+        *("--users", "2", "--spawn-rate", "2", "--run-time", "4s", "--rate", "2"),
+        *("--out", str(out)),
+    )
+    assert done.returncode == 0, done.stderr
+    summary = summary_of(out)
+    assert summary["configuration"]["rate"] == 2 and summary["configuration"]["think"] is None
+    runs = sum(r["requests"] for r in summary["requests"] if "execAgent" in r["name"])
+    # Unpaced, with no think time, two users make hundreds of runs in 4 s. Paced at 2/s in
+    # all: the run time, Locust's 5 s stop timeout (a journey under way finishes), the one
+    # second a user may catch up, and a first slot each.
+    assert 1 <= runs <= 2 * (4 + 5 + 1) + 2
 
 
 def run_in_process(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
@@ -192,6 +222,27 @@ def test_bad_run_usage_exits_2(
     base.update(dict(zip(args[::2], args[1::2], strict=True)))
     code, err = run_in_process([part for pair in base.items() for part in pair], capsys)
     assert code == 2 and message in err
+
+
+def test_run_defaults_and_think_times() -> None:
+    parser = argparse.ArgumentParser()
+    add_run_arguments(parser)
+    args = parser.parse_args([])
+    assert (args.scenario, args.users, args.run_time, args.think, args.rate) == (
+        "conversation",
+        50,
+        "60s",
+        None,
+        None,
+    )
+    assert parser.parse_args(["--think", "0"]).think == (0.0, 0.0)
+    assert parser.parse_args(["--think", "0.5-2"]).think == (0.5, 2.0)
+    with pytest.raises(SystemExit):
+        parser.parse_args(["--think", "2-1"])
+    with pytest.raises(SystemExit):
+        parser.parse_args(["--rate", "0"])
+    out = default_out(datetime(2026, 11, 30, 18, 5, 9))
+    assert out == Path("out") / "run-20261130-180509"
 
 
 def test_thresholds() -> None:

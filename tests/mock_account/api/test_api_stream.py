@@ -94,7 +94,8 @@ def test_a_streamed_run_sends_progress_data_trace_then_the_agent_line(
     data = [line["value"] for line in lines if line["type"] == "data"]
     assert data == plain.json()["output"]["parts"]
     traces = [line for line in lines if line["type"] == "trace"]
-    assert [t["value"]["path"] for t in traces] == ["restore", "run", "encrypt", "save"]
+    # A new conversation restores nothing: no restore phase.
+    assert [t["value"]["path"] for t in traces] == ["run", "serialize", "encrypt", "write"]
     for trace in traces:
         assert trace["traceType"] == "serverTiming"
         assert trace["value"]["duration"] >= 0
@@ -191,7 +192,9 @@ def test_a_failed_run_ends_with_its_error_and_no_convid(http: httpx.Client) -> N
     assert final["type"] == "agent"
     assert final["value"]["resultCode"] == "failCommand"
     assert final["value"]["convid"] is None and final["value"]["output"] is None
-    assert [t["value"]["path"] for t in lines if t["type"] == "trace"] == ["restore", "run"]
+    assert [t["value"]["path"] for t in lines if t["type"] == "trace"] == [
+        "run"
+    ]  # nothing restored, nothing saved
 
 
 def test_a_stream_without_a_token_is_one_must_login_line(http: httpx.Client) -> None:

@@ -194,7 +194,7 @@ def test_turn_records_say_who_ran_what_it_read_and_wrote_and_how_long(
     assert turns[0]["writes"] == ["conv.note", "user.name"]
     assert turns[1]["agentName"] == "GreetMe" and turns[1]["reads"] == ["user.name"]
     assert turns[1]["resultCode"] == "success" and turns[1]["totalMs"] > 0
-    assert {"restore", "run", "save"} <= set(turns[1]["timingsMs"])
+    assert {"restore", "run", "serialize", "encrypt", "write"} <= set(turns[1]["timingsMs"])
 
 
 def test_a_deleted_conversation_leaves_no_turns_and_the_sender_starts_anew(

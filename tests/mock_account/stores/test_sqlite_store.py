@@ -6,6 +6,7 @@ import sqlite3
 import subprocess
 import sys
 import textwrap
+import threading
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -161,6 +162,21 @@ def test_writer_blocked_too_long_gets_store_unavailable(tmp_path: Path) -> None:
             blocker.execute("ROLLBACK")
             blocker.close()
         _create(store, "c1")
+        assert store.get_entry("acme", "c1") is not None
+
+
+def test_writer_waits_for_another_process_lock_then_commits(tmp_path: Path) -> None:
+    path = tmp_path / "store.db"
+    with SqliteStore(path, timeout=5.0) as store:
+        blocker = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+        blocker.execute("BEGIN IMMEDIATE")
+        release = threading.Timer(0.05, lambda: blocker.execute("ROLLBACK"))
+        release.start()
+        try:
+            _create(store, "c1")  # polls the lock until the blocker lets go
+        finally:
+            release.join()
+            blocker.close()
         assert store.get_entry("acme", "c1") is not None
 
 
