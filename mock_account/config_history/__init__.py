@@ -1,6 +1,7 @@
 """Agent configuration history (SPEC §10): every save kept, restores undoable, edits live.
 
-- ``sections``: an agent as its sections (description, commands, asks) and back, validated;
+- ``sections``: an agent as its sections (description, commands, asks, workflow) and back,
+  validated;
 - ``store`` / ``sql_stores`` / ``redis_store``: the versions in the conversation store's
   backend (memory, SQLite, PostgreSQL, Redis), one compare-and-swap commit per save;
 - ``history``: ``ConfigHistory`` (save, versions, diff, restore, clone, refresh);

@@ -1,13 +1,14 @@
 """An agent's configuration as sections, and back.
 
-An agent definition splits into three sections, each versioned on its own:
+An agent definition splits into four sections, each versioned on its own:
 
 - ``description``: what search matches and how the agent presents itself (``title``, ``tag``,
   ``description``, ``examples``, ``followups``);
 - ``commands``: ``main`` and the named ``functions``, where every ``ask`` command is written
   ``{"ask": {"ref": i}}``, the ``i``-th entry of the ``asks`` section;
 - ``asks``: the arguments of the ``ask`` commands (message, inputs, ``into``), in the order the
-  commands use them (depth first).
+  commands use them (depth first);
+- ``workflow``: the workflow the agent declares (stages, goals, transitions), or null.
 
 So changing the wording of a form is a version of ``asks`` alone, and adding a command is a
 version of ``commands``. A ``commands`` section given with full ``ask`` commands (as written in
@@ -29,7 +30,7 @@ from pydantic import ValidationError
 
 from agents_catalog.agent_format import AgentDefinition
 
-SECTIONS: tuple[str, ...] = ("description", "commands", "asks")
+SECTIONS: tuple[str, ...] = ("description", "commands", "asks", "workflow")
 DESCRIPTION_FIELDS: tuple[str, ...] = ("title", "tag", "description", "examples", "followups")
 COMMAND_FIELDS: tuple[str, ...] = ("main", "functions")
 
@@ -108,6 +109,7 @@ def split_agent(agent: AgentDefinition) -> Sections:
         "description": {key: data[key] for key in DESCRIPTION_FIELDS if key in data},
         "commands": commands,
         "asks": asks,
+        "workflow": data.get("workflow"),
     }
 
 
@@ -115,6 +117,12 @@ def _check_shape(section: str, value: Any) -> None:
     if section == "asks":
         if not isinstance(value, list):
             raise ConfigFormatError("the asks section is a list of ask arguments")
+        return
+    if section == "workflow":
+        if value is not None and not isinstance(value, dict):
+            raise ConfigFormatError(
+                "the workflow section is a workflow (name, stages...) or null for none"
+            )
         return
     fields = DESCRIPTION_FIELDS if section == "description" else COMMAND_FIELDS
     if not isinstance(value, dict):
@@ -139,6 +147,7 @@ def check_section_name(section: str) -> str:
 
 def join_sections(name: str, version: str, sections: Sections) -> AgentDefinition:
     """The agent made of ``sections``, validated against the current agent format."""
+    sections = {"workflow": None, **sections}  # an agent without a workflow may leave it out
     for section in SECTIONS:
         if section not in sections:
             raise ConfigFormatError(f"the {section} section is missing")
@@ -153,6 +162,8 @@ def join_sections(name: str, version: str, sections: Sections) -> AgentDefinitio
             "(add an ask command with that ref, or remove them from the asks section)"
         )
     data = {"name": name, "version": version, **sections["description"], **commands}
+    if sections["workflow"] is not None:
+        data["workflow"] = sections["workflow"]
     try:
         return AgentDefinition.model_validate(data)
     except ValidationError as exc:

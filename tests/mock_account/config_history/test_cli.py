@@ -58,12 +58,12 @@ def test_stdin_unchanged_and_refusals(
     assert main(["config", "show", "Nobody", *options]) == 1
     assert "no agent named 'Nobody'" in capsys.readouterr().err
     with pytest.raises(SystemExit) as usage:
-        main(["config", "save", "OpenTicket", "workflow", "-", *options])
+        main(["config", "save", "OpenTicket", "settings", "-", *options])
     assert usage.value.code == 2
 
 
 def test_clone(options: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["config", "clone", "OpenTicket", "OpenTicketCopy", *options]) == 0
-    assert "saved description, commands, asks as revision 1" in capsys.readouterr().out
+    assert "saved description, commands, asks, workflow as revision 1" in capsys.readouterr().out
     assert main(["config", "clone", "OpenTicket", "OpenTicketCopy", *options]) == 1
     assert "already an agent" in capsys.readouterr().err

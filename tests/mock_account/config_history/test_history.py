@@ -457,3 +457,28 @@ def test_bad_settings_are_refused_clearly(monkeypatch: pytest.MonkeyPatch) -> No
         AccountConfig()
     monkeypatch.setenv("MOCK_ACCOUNT_CONFIG_KEEP", "5")
     assert AccountConfig().config_keep == 5
+
+
+def test_a_workflow_is_a_section_of_its_own_and_survives_other_edits(tmp_path: Path) -> None:
+    built = _deploy("memory://", tmp_path, write_account(tmp_path / "agents"), workflow_agents=True)
+    try:
+        history = built.config_history
+        agent = "CompleteNewHireOnboarding"
+        workflow = history.versions(agent, "workflow")[0].content
+        assert workflow["name"] == "new_hire_onboarding"
+        # Another section's edit keeps the workflow.
+        description = _description(history, agent)
+        description["title"] = "Walk me through onboarding as a new hire"
+        history.save(agent, "description", description, author=AUTHOR)
+        assert history.current(agent).workflow is not None
+        # A workflow edit is a version of that section alone, and a restore undoes it.
+        edited = {**workflow, "title": "Onboarding for new starters"}
+        saved = history.save(agent, "workflow", edited, author=AUTHOR)
+        assert saved.changed == ("workflow",)
+        assert history.current(agent).workflow.title == "Onboarding for new starters"
+        history.restore(agent, "workflow", 0, author=AUTHOR)
+        assert history.current(agent).workflow.title == workflow["title"]
+        with pytest.raises(ConfigFormatError, match="workflow section"):
+            history.save(agent, "workflow", ["not", "a", "workflow"], author=AUTHOR)
+    finally:
+        built.close()
