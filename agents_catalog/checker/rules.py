@@ -328,6 +328,26 @@ RULES: tuple[Rule, ...] = (
         "- prompt: {name: chat, scope: conversation, user: '{sys.query}'}\n"
         "- llm: {prompt: chat, reply: Done.}",
     ),
+    Rule(
+        "NS028",
+        "agreed-variable-unused",
+        Severity.WARNING,
+        "An agent about something the scheme names that reads and writes no agreed variable.",
+        "The last word of the agent's name is the thing it acts on (`BookBusinessTrip` is "
+        "about a trip, `ApproveTeamExpenses` about an expense). When that word is an agreed "
+        "variable (singular or plural), the agent reads or writes some agreed `conv.X`. A "
+        "word earlier in the name qualifies the thing or is the verb (`DraftCustomerReply` "
+        "is about a reply, `OrderOfficeSupplies` about supplies), so it does not count; "
+        "titles and examples are not used. A near miss of an agreed name (`conv.trips`) is "
+        "left to NS003.",
+        "Agents build on each other only through agreed variables. A trip agent that keeps "
+        "the trip in locals or `agent.trip` ignores the trip an earlier agent found, and "
+        "the next agent (the hotel, the expense claim) cannot find the one it booked.",
+        "name: BookBusinessTrip\nmain:\n"
+        "  - var: {name: agent.trip, value: {destination: '{record.destination}'}}",
+        "name: BookBusinessTrip\nmain:\n"
+        "  - var: {name: conv.trip, value: {destination: '{record.destination}', ...}}",
+    ),
 )
 
 BY_ID: dict[str, Rule] = {rule.id: rule for rule in RULES}

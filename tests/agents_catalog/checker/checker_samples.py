@@ -53,6 +53,6 @@ main:
 """
 
 # Rules that need nothing but the file (the hand-off rules depend on the account), less the
-# one about a whole agent (the standard prompt), which the samples' fragments would trip: it
-# has tests of its own.
-LOCAL_RULES = select_rules(None, "NS006,NS007,NS027")
+# ones about a whole agent (the standard prompt, an agreed variable for the trip its name is
+# about), which the samples' fragments would trip: they have tests of their own.
+LOCAL_RULES = select_rules(None, "NS006,NS007,NS027,NS028")
