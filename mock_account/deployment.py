@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from agents_catalog.loader import default_account_dir, load_account
 from mock_account.business.data import BusinessData
+from mock_account.channels.model import CHANNELS
 from mock_account.config_history import (
     DEFAULT_KEEP,
     ConfigHistory,
@@ -397,11 +398,20 @@ def build_deployment(config: AccountConfig | None = None) -> Deployment:
     )
     actions = ActionLedger(workflow_store, cipher, clock)
 
-    def account_of(email: str) -> str:
-        user = users.by_email(email)
-        if user is None:
-            raise ValueError(f"no user {email!r} in this account")
-        return user.account
+    accounts = {u.account for u in users.users}
+
+    def account_of(owner: str, account: str | None = None) -> str:
+        """The account of a run's owner: a user's (their email is their web identity), or for
+        a channel identity (``<channel>:<identity id>``) the account the channel run names."""
+        user = users.by_email(owner)
+        if user is not None:
+            if account is not None and account != user.account:
+                raise ValueError(f"{owner!r} is not a user of account {account!r}")
+            return user.account
+        channel, _, identity = owner.partition(":")
+        if account in accounts and channel in CHANNELS and channel != "web" and identity:
+            return account
+        raise ValueError(f"no user or channel identity {owner!r} in this account")
 
     engine.effects = AgentEffects(workflows, actions, account_of)
     attach_history(

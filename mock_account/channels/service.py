@@ -6,9 +6,11 @@ created; on a resuming channel the identity's conversation continues (a new one 
 it has none, or it was deleted or expired); on ``web`` and ``api`` a new chat starts unless a
 ``convid`` of that identity is given. The request is searched like any follow-up and the agent
 runs with ``sys.channel``, ``sys.identity``, ``sys.sender`` and the identity's memory
-(``user.x``). After the run: the conversation is linked to its channel and identity, the turn
-is recorded (encrypted) and the memory the agent changed is saved (compare-and-swap, merged
-key by key with a concurrent change).
+(``user.x``); its workflow progress and actions are the identity's too (filed under the
+conversation's owner, ``<channel>:<identity id>``, or the user's email on ``web``). After the
+run: the conversation is linked to its channel and identity, the turn is recorded (encrypted)
+and the memory the agent changed is saved (compare-and-swap, merged key by key with a
+concurrent change).
 
 The memory is saved after the conversation state: a run that fails saves neither, and a crash
 between the two loses that run's memory facts, never invents any.
@@ -258,6 +260,7 @@ class ChannelService:
         context = RunContext(
             sys={"channel": channel, "identity": identity, "sender": address},
             memory=self._memory(record),
+            account=account,
         )
         started = time.perf_counter()
         target = existing or start_as or ""
@@ -279,7 +282,9 @@ class ChannelService:
                 if hits:
                     agent_name, hits = self.account.route(person, query_text, existing)
                     agent_name = agent_name or result.agent_name
-                context = RunContext(sys=context.sys, memory=self._memory_of(record))
+                context = RunContext(
+                    sys=context.sys, memory=self._memory_of(record), account=account
+                )
         elapsed = time.perf_counter() - started
         delivery = Delivery(channel, identity, existing is not None, result, hits)
         target = result.convid or existing

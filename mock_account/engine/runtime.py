@@ -106,14 +106,20 @@ class RunOutcome:
 
 
 class Effects(Protocol):
-    """What agents do beyond the conversation: per-user workflow progress and actions with an
-    effect outside (``mock_account.workflows.effects`` implements it). Both are kept apart
-    from the conversation state, so a run that fails later does not undo them."""
+    """What agents do beyond the conversation: per-identity workflow progress and actions with
+    an effect outside (``mock_account.workflows.effects`` implements it). Both are kept apart
+    from the conversation state, so a run that fails later does not undo them.
+
+    ``user`` is whose they are: the run's ``sys.user``, the conversation's owner (a user's
+    email through ``execAgent`` and on ``web``, ``<channel>:<identity id>`` for a sender on
+    another channel). ``account`` is the run's account when the server gave it (channels),
+    else ``None`` and the effects find it from the user."""
 
     def workflow_step(
         self,
         *,
         user: str,
+        account: str | None,
         agent: AgentDefinition,
         workflow: str | None,
         collect: dict[str, Any],
@@ -124,6 +130,7 @@ class Effects(Protocol):
         self,
         *,
         user: str,
+        account: str | None,
         agent: AgentDefinition,
         convid: str,
         seed: str,
@@ -137,10 +144,13 @@ class Effects(Protocol):
 class RunContext:
     """Who is writing, when the server knows it (``mock_account.channels``): extra ``sys``
     values (``sys.channel``, ``sys.identity``) and the identity's memory, read and written by
-    agents as ``user.x``. Without a memory, ``user.x`` lives only for the run."""
+    agents as ``user.x``. Without a memory, ``user.x`` lives only for the run. ``account`` is
+    the account the run is for: an identity is not a user of the directory, so the workflow
+    progress and actions of a channel run are filed under it (not visible to agents)."""
 
     sys: dict[str, Any] = field(default_factory=dict)
     memory: dict[str, Any] | None = None
+    account: str | None = None
 
 
 @dataclass(frozen=True)
@@ -161,8 +171,10 @@ class _Run:
         deadline: float,
         stop: threading.Event | None,
         memory: dict[str, Any] | None = None,
+        account: str | None = None,
     ) -> None:
         self.engine = engine
+        self.account = account
         self.agent = agent
         self.state = state
         self.sys = sys_vars
@@ -442,6 +454,7 @@ class _Run:
             if isinstance(args, WorkflowStepArgs):
                 return effects.workflow_step(
                     user=self.sys["user"],
+                    account=self.account,
                     agent=self.agent,
                     workflow=args.workflow,
                     collect=self.render(frame, args.collect),
@@ -463,6 +476,7 @@ class _Run:
             )
             return effects.action(
                 user=self.sys["user"],
+                account=self.account,
                 agent=self.agent,
                 convid=self.sys["convid"],
                 seed=seed,
@@ -680,8 +694,9 @@ class Engine:
             # not eat the run's time limit.
             self.warm_up()
         memory = context.memory if context is not None else None
+        account = context.account if context is not None else None
         deadline = self.clock() + self.limits.time_limit_s
-        run = _Run(self, agent, work, sys_vars, deadline, stop, memory)
+        run = _Run(self, agent, work, sys_vars, deadline, stop, memory, account)
         run.on_part = on_part
         if waiting is not None:
             resumed = _resume(run, waiting, inputs)

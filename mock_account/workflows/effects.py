@@ -1,6 +1,9 @@
 """The ``workflow`` and ``action`` commands of agents, wired to the account's services.
 
-The engine calls these with the run's user; the account (``acme``, ``globex``) is the user's.
+The engine calls these with the run's owner: a user's email (``execAgent``, the dashboard, the
+``web`` channel) or a channel identity, ``<channel>:<identity id>`` (a sender on ``email``,
+``im``...), so each identity has its own progress and actions. The account (``acme``,
+``globex``) is the user's, or the one the channel run names (``account_of(owner, account)``).
 A workflow step never fails the run for what the user gave: a bad value or a stage that is not
 complete comes back in the view (``error``, ``unmet``) for the agent to say so.
 """
@@ -29,7 +32,7 @@ class AgentEffects:
         self,
         workflows: WorkflowService,
         ledger: ActionLedger,
-        account_of: Callable[[str], str],
+        account_of: Callable[[str, str | None], str],
     ) -> None:
         self.workflows = workflows
         self.ledger = ledger
@@ -39,6 +42,7 @@ class AgentEffects:
         self,
         *,
         user: str,
+        account: str | None = None,
         agent: AgentDefinition,
         workflow: str | None,
         collect: dict[str, Any],
@@ -47,7 +51,7 @@ class AgentEffects:
         name = workflow or (agent.workflow.name if agent.workflow is not None else None)
         if name is None:
             raise ValueError(f"agent '{agent.name}' declares no workflow and names none")
-        account = self.account_of(user)
+        account = self.account_of(user, account)
         error: str | None = None
         advanced = False
         given = {k: v for k, v in collect.items() if v is not None and v != ""}
@@ -78,6 +82,7 @@ class AgentEffects:
         self,
         *,
         user: str,
+        account: str | None = None,
         agent: AgentDefinition,
         convid: str,
         seed: str,
@@ -85,7 +90,7 @@ class AgentEffects:
         payload: dict[str, Any],
         approval: bool,
     ) -> dict[str, Any]:
-        account = self.account_of(user)
+        account = self.account_of(user, account)
         digest = hashlib.sha256(f"{account}|{user}|{seed}".encode()).hexdigest()[:32]
         view, _created = self.ledger.propose(
             account,

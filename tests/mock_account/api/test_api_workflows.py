@@ -181,3 +181,47 @@ def test_workflow_endpoints_need_a_token(anonymous: TestClient) -> None:
         ("/api/harness/getOutbox", {}),
     ):
         assert anonymous.post(path, json=body).status_code == 401
+
+
+def test_a_message_on_a_channel_keeps_the_senders_own_progress(
+    client: TestClient, deployment: Deployment
+) -> None:
+    """``deliverMessage`` as two email senders and one IM sender: three identities, three
+    progresses; the administrator who delivered them has none of their own."""
+
+    def deliver(channel: str, sender: str, inputs: dict[str, Any]) -> dict[str, Any]:
+        body = {
+            "channel": channel,
+            "sender": sender,
+            "agentName": "OnboardNewHire",
+            "inputs": {"query": "continue my onboarding", **inputs},
+        }
+        reply = client.post("/api/harness/deliverMessage", json=body)
+        assert reply.status_code == 200, reply.text
+        return reply.json()
+
+    paperwork = {"legal_name": "Ann", "start_date": "2026-12-07", "contract_signed": "yes"}
+    ann = deliver("email", "ann@example.org", paperwork)
+    assert _text(ann) == "Stage equipment; open: laptop; error: "
+    bob = deliver("email", "bob@example.org", {"legal_name": "Bob"})
+    assert _text(bob).startswith("Stage paperwork; open: start_date")
+    again = deliver("email", "ann@example.org", {"laptop": "linux"})
+    assert again["resumed"] and again["convid"] == ann["convid"]
+    assert _text(again) == "Stage first_day; open: buddy; error: "
+    on_im = deliver("im", "slack:U024BE7LH", {})
+    assert on_im["identity"] != ann["identity"]
+    assert _text(on_im).startswith("Stage paperwork; open: legal_name")
+
+    assert deployment.workflows is not None
+    account = deployment.users.users[0].account
+    stages = {
+        who: deployment.workflows.view(account, owner, WF)["stage"]
+        for who, owner in (
+            ("ann", f"email:{ann['identity']}"),
+            ("bob", f"email:{bob['identity']}"),
+            ("ann on im", f"im:{on_im['identity']}"),
+        )
+    }
+    assert stages == {"ann": "first_day", "bob": "paperwork", "ann on im": "paperwork"}
+    mine = client.post("/api/harness/getWorkflowProgress", json={"workflow": WF}).json()
+    assert (mine["progress"]["stage"], mine["progress"]["values"]) == ("paperwork", {})
