@@ -151,6 +151,17 @@ class WorkflowStore(ABC):
     def replace_outbox_blob(self, account: str, action_id: str, blob: bytes) -> bool:
         """Swap a delivered record's blob (re-encryption); ``False`` if it is missing."""
 
+    # --- retention ----------------------------------------------------------------------
+
+    @abstractmethod
+    def forget_identity(self, account: str, identity: str) -> int:
+        """Remove every record of one identity of the account, at once: its progress, its
+        actions in every status and its outbox records; the number of records removed.
+
+        An action approved but not yet run goes too: the identity it would act for is gone,
+        so it is never run. Records of other identities and other accounts are left alone.
+        """
+
 
 # --------------------------------------------------------------------------- memory
 
@@ -292,6 +303,19 @@ class MemoryWorkflowStore(WorkflowStore):
                 return False
             self._outbox[(account, action_id)] = replace(current, blob=bytes(blob))
             return True
+
+    def forget_identity(self, account: str, identity: str) -> int:
+        _check(account=account, identity=identity)
+        removed = 0
+        with self._lock:
+            for records in (self._progress, self._actions, self._outbox):
+                gone = [
+                    k for k, r in records.items() if (r.account, r.identity) == (account, identity)
+                ]
+                for key in gone:
+                    del records[key]
+                removed += len(gone)
+        return removed
 
 
 # --------------------------------------------------------------------------- SQL (shared)
@@ -536,6 +560,20 @@ class _SqlWorkflowStore(WorkflowStore):
             )
         return bool(rows)
 
+    def forget_identity(self, account: str, identity: str) -> int:
+        _check(account=account, identity=identity)
+        removed = 0
+        with self._tx() as tx:  # one transaction: all of the identity's records or none
+            for table in ("progress", "actions", "outbox"):
+                rows = tx(
+                    self._sql(
+                        f"DELETE FROM {{{table}}} WHERE account = ? AND identity = ? RETURNING 1"
+                    ),
+                    (account, identity),
+                )
+                removed += len(rows)
+        return removed
+
 
 class SqliteWorkflowStore(_SqlWorkflowStore):
     """The tables of migration 3 in the conversation store's SQLite file, on its connections."""
@@ -620,6 +658,29 @@ for i = 4, #ARGV do
 end
 return 0
 """
+_FORGET_IDENTITY = """
+local function q(s)
+  return (string.gsub(s, '[^%w%-%._~]', function(c)
+    return string.format('%%%02X', string.byte(c))
+  end))
+end
+local identity, base = ARGV[1], ARGV[2]
+local removed = 0
+for _, workflow in ipairs(redis.call('SMEMBERS', KEYS[1])) do
+  removed = removed + redis.call('DEL', base .. ':progress:' .. q(identity) .. ':' .. q(workflow))
+end
+redis.call('DEL', KEYS[1])
+for _, index in ipairs({{KEYS[2], ':action:'}, {KEYS[3], ':out:'}}) do
+  for _, id in ipairs(redis.call('ZRANGE', index[1], 0, -1)) do
+    local key = base .. index[2] .. q(id)
+    if redis.call('HGET', key, 'identity') == identity then
+      removed = removed + redis.call('DEL', key)
+      redis.call('ZREM', index[1], id)
+    end
+  end
+end
+return removed
+"""
 _DELIVER = """
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
 redis.call('HSET', KEYS[1], 'identity', ARGV[1], 'blob', ARGV[2], 'delivered', ARGV[3])
@@ -646,6 +707,7 @@ class RedisWorkflowStore(WorkflowStore):
                 ("add", _ADD_ACTION),
                 ("move", _MOVE_ACTION),
                 ("deliver", _DELIVER),
+                ("forget", _FORGET_IDENTITY),
             )
         }
 
@@ -844,6 +906,22 @@ class RedisWorkflowStore(WorkflowStore):
                 return False
             self._redis.hset(key, "blob", bytes(blob))
         return True
+
+    def forget_identity(self, account: str, identity: str) -> int:
+        """One script (atomic): the identity's progress keys from its set of workflows, and
+        its actions and outbox records found by reading the account's two indexes (the keys
+        are built in the script with the same quoting as ``_k``, all under the account's tag)."""
+        _check(account=account, identity=identity)
+        with self._errors():
+            removed = self._scripts["forget"](
+                keys=[
+                    self._k(account, "workflows", identity),
+                    self._k(account, "actions"),
+                    self._k(account, "outbox"),
+                ],
+                args=[identity, self._k(account)],
+            )
+        return int(removed)
 
 
 def open_workflow_store(store: ConversationStore) -> WorkflowStore:

@@ -164,3 +164,60 @@ def test_bad_keys_are_refused(wf_store: WorkflowStore, clock: Clock) -> None:
         wf_store.save_progress("acme", "", "w", expected_version=0, blob=b"x", now=clock())
     with pytest.raises(ValueError, match="action_id"):
         wf_store.add_action("acme", "", "ann", "a", b"x", clock())
+
+
+def _snapshot(wf_store: WorkflowStore) -> set[tuple]:
+    """Every record of every account, as comparable tuples."""
+    return (
+        {("progress", r.account, r.identity, r.workflow, r.blob) for r in wf_store.all_progress()}
+        | {("action", r.account, r.action_id, r.identity, r.status) for r in wf_store.all_actions()}
+        | {("outbox", r.account, r.action_id, r.identity, r.blob) for r in wf_store.all_outbox()}
+    )
+
+
+def test_forget_identity_removes_exactly_that_identitys_records(
+    wf_store: WorkflowStore, clock: Clock
+) -> None:
+    """Progress, actions in every status (one approved and not yet run) and outbox records of
+    one identity go at once; another identity, one whose id it starts with, and the same id
+    in another account keep theirs."""
+    gone, other, prefix = "email:a/b c:ä", "email:ada", "email:a"
+    for identity in (gone, other, prefix):
+        for workflow in ("onboarding", "supplier/x"):
+            wf_store.save_progress(
+                "acme", identity, workflow, expected_version=0, blob=b"p", now=clock()
+            )
+    wf_store.save_progress("globex", gone, "onboarding", expected_version=0, blob=b"g", now=clock())
+    wf_store.add_action("acme", "act_gone/1", gone, "approved", b"waits", clock())
+    wf_store.add_action("acme", "act_gone:2", gone, "done", b"ran", clock())
+    wf_store.deliver("acme", "act_gone:2", gone, b"mail", clock())
+    wf_store.add_action("acme", "act_other", other, "approved", b"o", clock())
+    wf_store.deliver("acme", "act_other", other, b"o", clock())
+    wf_store.add_action("acme", "act_prefix", prefix, "done", b"x", clock())
+    wf_store.add_action("globex", "act_gone/1", gone, "approved", b"g", clock())
+    wf_store.deliver("globex", "act_gone/1", gone, b"g", clock())
+    before = _snapshot(wf_store)
+
+    assert wf_store.forget_identity("acme", gone) == 5  # 2 progress, 2 actions, 1 outbox
+
+    removed = {r for r in before if r[1] == "acme" and gone in r}
+    assert len(removed) == 5
+    assert _snapshot(wf_store) == before - removed
+    assert wf_store.list_progress("acme", gone) == []
+    assert wf_store.list_actions("acme", gone) == []
+    assert wf_store.list_outbox("acme", gone) == []
+    assert wf_store.get_action("acme", "act_gone/1") is None
+    assert [r.action_id for r in wf_store.list_actions("acme")] == ["act_prefix", "act_other"]
+    assert [r.action_id for r in wf_store.list_outbox("acme")] == ["act_other"]
+    assert len(wf_store.list_progress("acme", other)) == 2
+    assert len(wf_store.list_progress("acme", prefix)) == 2
+    assert len(wf_store.list_progress("globex", gone)) == 1
+    # Nothing left: a second call removes nothing; the identity can start afresh.
+    assert wf_store.forget_identity("acme", gone) == 0
+    assert wf_store.forget_identity("acme", "email:never-seen") == 0
+    fresh = wf_store.save_progress(
+        "acme", gone, "onboarding", expected_version=0, blob=b"new", now=clock()
+    )
+    assert fresh.version == 1
+    with pytest.raises(ValueError, match="identity"):
+        wf_store.forget_identity("acme", "")
