@@ -339,7 +339,30 @@ class Deployment:
         if not interval:
             return None
         return start_sweeper(
-            self.account, interval, stop, users=self.users.users, policy=self.config.retention
+            self.account,
+            interval,
+            stop,
+            users=self.users.users,
+            policy=self.config.retention,
+            then=self.sweep_channels,
+        )
+
+    def sweep_channels(self, now: datetime) -> str:
+        """Remove channel identities idle past retention, with their memory, contact and
+        workflow records (what the conversations' sweep does not remove); its summary."""
+        from mock_account.channels import sweep_channels
+
+        report = sweep_channels(
+            self.channels.records,
+            self.account.store,
+            self.users.users,
+            now,
+            self.config.retention,
+            workflows=self.workflows.store if self.workflows is not None else None,
+        )
+        return (
+            f"{len(report.deleted_identities)} channel identit(ies) deleted with "
+            f"{report.workflow_records} workflow record(s)"
         )
 
     @functools.cached_property

@@ -208,7 +208,10 @@ def _sweep(args: argparse.Namespace) -> int:
         # Channel identities idle past retention go too, with their memory.
         from mock_account.channels import records_for, sweep_channels
 
-        channels = sweep_channels(records_for(store), store, users, now, policy)
+        # With their workflow progress, actions and outbox records.
+        channels = sweep_channels(
+            records_for(store), store, users, now, policy, workflows=open_workflow_store(store)
+        )
     for account, convid in report.deleted:
         print(f"deleted {account}/{convid}")
     print(
@@ -216,7 +219,10 @@ def _sweep(args: argparse.Namespace) -> int:
         f"idempotency records removed (as of {now.isoformat()})"
     )
     if channels.deleted_identities:
-        print(f"{len(channels.deleted_identities)} channel identities deleted with their memory")
+        print(
+            f"{len(channels.deleted_identities)} channel identities deleted with their memory "
+            f"and {channels.workflow_records} workflow records"
+        )
     return 0
 
 

@@ -161,9 +161,11 @@ def start_sweeper(
     *,
     users: Iterable[User],
     policy: RetentionPolicy | None = None,
+    then: Callable[[datetime], str] | None = None,
 ) -> threading.Thread:
     """Sweep ``account``'s store every ``interval_s`` seconds (at its clock's time) in a daemon
-    thread, until ``stop_event`` is set."""
+    thread, until ``stop_event`` is set; ``then(now)``, when given, runs after each sweep (what
+    the conversations' deletion does not remove) and returns its summary for the log."""
     if interval_s <= 0:
         raise ValueError("the sweep interval must be positive")
     people = list(users)
@@ -171,11 +173,15 @@ def start_sweeper(
     def loop() -> None:
         while not stop_event.wait(interval_s):
             try:
-                report = sweep(account.store, people, account.clock(), policy)
+                now = account.clock()
+                report = sweep(account.store, people, now, policy)
+                summary = report.summary()
+                if then is not None:
+                    summary += f"; {then(now)}"
             except StoreError as exc:  # the store may come back: try again next interval
                 log.warning("retention sweep failed: %s", exc)
                 continue
-            log.info("retention sweep: %s", report.summary())
+            log.info("retention sweep: %s", summary)
 
     thread = threading.Thread(target=loop, name="retention-sweeper", daemon=True)
     thread.start()
