@@ -48,7 +48,7 @@ def test_pre_commit_runs_the_check_on_changed_agent_files(tmp_path: Path) -> Non
     try:
         rev = _git(ROOT, "rev-parse", "HEAD")
     except (subprocess.CalledProcessError, FileNotFoundError) as exc:
-        pytest.skip(f"the project is not a git checkout: {exc}")
+        pytest.fail(f"the hook is installed from this git checkout, and there is none: {exc}")
     repo, home = tmp_path / "repo", tmp_path / "pre-commit-home"
     agents = repo / "agents"
     agents.mkdir(parents=True)

@@ -22,6 +22,8 @@ from mock_account.deployment import AccountConfig, Deployment, build_deployment
 from mock_account.stores import StoreUnavailable, VersionConflict
 
 BACKENDS = ["memory", "sqlite", "postgres", "redis"]
+# Two deployments share only a store outside the process (a memory store is per deployment).
+SHARED_STORES = pytest.mark.parametrize("store_url", ["sqlite", "postgres", "redis"], indirect=True)
 AUTHOR = "owner@acme.example"
 
 
@@ -255,11 +257,10 @@ def _reply(deployment: Deployment, text: str) -> None:
     history.save("BookTrip", "commands", commands, author=AUTHOR)
 
 
+@SHARED_STORES
 def test_a_version_no_process_holds_is_rebuilt_from_the_history(
     store_url: str, tmp_path: Path, account_dir: Path, deployment: Deployment
 ) -> None:
-    if store_url.startswith("memory"):
-        pytest.skip("an in-memory store is not shared between deployments")
     _reply(deployment, "Reply one.")
     asked = _run(deployment, "BookTrip", {"query": "book a trip to Paris"})  # on 1.0.1
     _reply(deployment, "Reply two.")
@@ -272,11 +273,10 @@ def test_a_version_no_process_holds_is_rebuilt_from_the_history(
         other.close()
 
 
+@SHARED_STORES
 def test_a_version_no_longer_kept_gets_a_clear_result(
     store_url: str, tmp_path: Path, account_dir: Path
 ) -> None:
-    if store_url.startswith("memory"):
-        pytest.skip("an in-memory store is not shared between deployments")
     deployment = _deploy(store_url, tmp_path, account_dir, config_keep=1)
     try:
         _reply(deployment, "Reply one.")
@@ -294,11 +294,10 @@ def test_a_version_no_longer_kept_gets_a_clear_result(
         deployment.close()
 
 
+@SHARED_STORES
 def test_an_edit_in_one_process_is_used_by_another(
     store_url: str, tmp_path: Path, account_dir: Path, deployment: Deployment
 ) -> None:
-    if store_url.startswith("memory"):
-        pytest.skip("an in-memory store is not shared between deployments")
     other = _deploy(store_url, tmp_path, account_dir)
     try:
         other.account.search("warm up the other process")
