@@ -10,10 +10,13 @@ from __future__ import annotations
 
 import os
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+
+from mock_account.stores import ConversationStore, StoreUnavailable, open_store
 
 POSTGRES_URL = os.environ.get("TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/test")
 REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
@@ -69,3 +72,21 @@ def fresh_url(backend: str, folder: Path, label: str = "store") -> tuple[str, Ca
         prefix = f"test:{label}:{run}"
         return with_option(REDIS_URL, f"prefix={prefix}"), lambda: drop_prefix(prefix)
     raise ValueError(f"unknown backend {backend!r}")
+
+
+@contextmanager
+def opened_store(backend: str, folder: Path, label: str = "store") -> Iterator[ConversationStore]:
+    """A fresh conversation store of ``backend``, open for the block, then closed and removed
+    (an unreachable server skips, or fails under CI)."""
+    url, cleanup = fresh_url(backend, folder, label)
+    try:
+        store = open_store(url)
+    except StoreUnavailable as exc:
+        cleanup()
+        unreachable(backend, exc)
+        raise
+    try:
+        yield store
+    finally:
+        store.close()
+        cleanup()

@@ -9,11 +9,11 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
-from server_stores import fresh_url, unreachable
+from server_stores import opened_store
 
 from mock_account.channels import records_for
 from mock_account.channels.records import ChannelRecords, ConversationLink, IdentityRecord
-from mock_account.stores import ConversationStore, StoreUnavailable, VersionConflict, open_store
+from mock_account.stores import ConversationStore, VersionConflict
 
 T0 = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
 ACCOUNT = "acme"
@@ -24,17 +24,8 @@ BACKENDS = ["memory", "sqlite", "postgres", "redis"]
 
 @pytest.fixture(params=BACKENDS + [f"{backend}+batch" for backend in BACKENDS])
 def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[ConversationStore]:
-    url, cleanup = fresh_url(request.param, tmp_path, "chrecords")
-    try:
-        opened = open_store(url)
-    except StoreUnavailable as exc:
-        unreachable(request.param, exc)
-        raise
-    try:
+    with opened_store(request.param, tmp_path, "chrecords") as opened:
         yield opened
-    finally:
-        opened.close()
-        cleanup()
 
 
 @pytest.fixture

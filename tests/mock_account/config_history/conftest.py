@@ -10,10 +10,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from server_stores import fresh_url, unreachable
+from server_stores import opened_store
 
 from mock_account.config_history import ConfigVersionStore, open_config_store
-from mock_account.stores import ConversationStore, StoreUnavailable, open_store
+from mock_account.stores import ConversationStore
 
 BACKENDS = ["memory", "sqlite", "postgres", "redis"]
 
@@ -23,17 +23,8 @@ def conversation_store(
     request: pytest.FixtureRequest, tmp_path: Path
 ) -> Iterator[ConversationStore]:
     """A fresh conversation store of each backend in turn, closed and removed after."""
-    url, cleanup = fresh_url(request.param, tmp_path, "confighist")
-    try:
-        store = open_store(url)
-    except StoreUnavailable as exc:
-        unreachable(request.param, exc)
-        raise
-    try:
+    with opened_store(request.param, tmp_path, "confighist") as store:
         yield store
-    finally:
-        store.close()
-        cleanup()
 
 
 @pytest.fixture

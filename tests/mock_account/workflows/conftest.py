@@ -6,11 +6,11 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from server_stores import fresh_url, unreachable
+from server_stores import opened_store
 from workflow_helpers import Clock
 
 from mock_account.crypto import Keyring, StateCipher
-from mock_account.stores import ConversationStore, StoreUnavailable, open_store
+from mock_account.stores import ConversationStore
 from mock_account.workflows import WorkflowStore, open_workflow_store
 
 PLAIN = ["memory", "sqlite", "postgres", "redis"]
@@ -21,17 +21,8 @@ BACKENDS = PLAIN + [f"{backend}+batch" for backend in PLAIN]
 @pytest.fixture(params=BACKENDS)
 def backend_store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[ConversationStore]:
     """A fresh conversation store of each backend (the workflow records live next to it)."""
-    url, cleanup = fresh_url(request.param, tmp_path, "workflows")
-    try:
-        store = open_store(url)
-    except StoreUnavailable as exc:
-        unreachable(request.param, exc)
-        raise
-    try:
+    with opened_store(request.param, tmp_path, "workflows") as store:
         yield store
-    finally:
-        store.close()
-        cleanup()
 
 
 @pytest.fixture
