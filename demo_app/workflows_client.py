@@ -13,6 +13,7 @@ from typing import Any, TypeVar
 from demo_app.http_client import HttpClient
 from demo_app.inprocess_client import InProcessClient
 from demo_app.views import ClientError
+from mock_account.channels import NotAccountAdmin, UnknownIdentity
 from mock_account.stores import StoreError
 from mock_account.workflows import (
     ActionError,
@@ -34,14 +35,21 @@ _REFUSALS = (
     UnknownAction,
     UnknownWorkflow,
     StoreError,
+    NotAccountAdmin,
+    UnknownIdentity,
 )
 
 
 class WorkflowsClient:
-    """The workflows half of a demo client (``client`` is the demo's own client)."""
+    """The workflows half of a demo client (``client`` is the demo's own client).
 
-    def __init__(self, client: Any) -> None:
+    With ``identity`` (the account administrator only), the calls that read progress, list,
+    approve or reject actions and read the outbox act for that channel identity instead.
+    """
+
+    def __init__(self, client: Any, identity: str | None = None) -> None:
         self.client = client
+        self.identity = identity
 
     def _local(self, user: str, call: Callable[[Any, Any, str, str], T]) -> T:
         deployment = self.client.deployment
@@ -49,11 +57,18 @@ class WorkflowsClient:
         if found is None or deployment.workflows is None or deployment.actions is None:
             raise ClientError("Workflows are not available for this user.")
         try:
-            return call(deployment.workflows, deployment.actions, found.account, found.email)
+            whose = (
+                found.email
+                if self.identity is None
+                else deployment.channels.identity_owner(found, self.identity)
+            )
+            return call(deployment.workflows, deployment.actions, found.account, whose)
         except _REFUSALS as exc:
             raise ClientError(str(exc)) from exc
 
     def _remote(self, path: str, body: dict[str, Any], key: str) -> Any:
+        if self.identity is not None:
+            body = {**body, "identity": self.identity}
         data, _ = self.client._post(f"/api/harness/{path}", body)
         return data[key]
 

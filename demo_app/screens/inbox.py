@@ -9,6 +9,7 @@ import streamlit as st
 from demo_app import ui_session as session
 from demo_app.channels_client import ChannelsClient
 from demo_app.views import ClientError
+from demo_app.workflows_client import WorkflowsClient
 from mock_account.channels.model import CHANNEL_NAMES
 
 SENDER_EXAMPLES = {
@@ -95,6 +96,35 @@ def conversation_detail(channels: ChannelsClient, item: dict[str, Any]) -> None:
     if item.get("identity"):
         memory = channels.identity(item["identity"]).get("memory") or {}
         st.caption(f"Memory of this identity (user.x): {memory or 'nothing yet'}")
+    if item.get("identity") and item["channel"] != "web":
+        _progress(item["identity"])
+
+
+def _progress(identity: str) -> None:
+    """The sender's workflow stages and the actions waiting for the administrator."""
+    flows = WorkflowsClient(session.client(), identity)
+    try:
+        started = [w for w in flows.workflows(session.user_key()) if w["version"]]
+        waiting = [
+            a for a in flows.actions(session.user_key()) if a["status"] == "awaitingApproval"
+        ]
+    except ClientError as exc:
+        st.caption(f"Workflow progress: {exc}")
+        return
+    stages = "; ".join(
+        f"{w.get('title') or w['workflow']}: "
+        + ("complete" if w["completed"] else f"stage {w['stageTitle']}")
+        for w in started
+    )
+    st.caption(
+        f"Workflows of this sender: {stages or 'none started'}. "
+        + (
+            f"{len(waiting)} action(s) await approval: approve them on Workflows & outbox, "
+            "choosing this sender."
+            if waiting
+            else "No action awaits approval."
+        )
+    )
 
 
 def main() -> None:

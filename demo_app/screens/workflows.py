@@ -1,5 +1,8 @@
 """Workflows & outbox: the user's progress in each workflow (stage, goals, values, history),
-and the actions agents proposed, to approve or reject, with what they delivered."""
+and the actions agents proposed, to approve or reject, with what they delivered.
+
+The account's administrator can also pick one of the account's channel identities (an email
+or IM sender, who has no dashboard) to follow its progress and approve its actions."""
 
 from __future__ import annotations
 
@@ -8,12 +11,31 @@ from typing import Any
 import streamlit as st
 
 from demo_app import ui_session as session
+from demo_app.channels_client import ChannelsClient
 from demo_app.views import ClientError
 from demo_app.workflows_client import WorkflowsClient
 
+MINE = "My own"
+WHOSE_KEY = "wf-whose"
+
+
+def _identities() -> dict[str, str]:
+    """``{label: identity id}`` of the account's channel identities; empty unless the user is
+    the account's administrator."""
+    try:
+        groups = ChannelsClient(session.client(), session.user_key()).contacts()
+    except ClientError:
+        return {}
+    return {
+        f"{i['channel']}: {i['sender']} ({group['contact']})": i["identity"]
+        for group in groups
+        for i in group["identities"]
+        if i["channel"] != "web"
+    }
+
 
 def _client() -> WorkflowsClient:
-    return WorkflowsClient(session.client())
+    return WorkflowsClient(session.client(), st.session_state.get(WHOSE_KEY))
 
 
 def _act(action: str, *args: Any) -> None:
@@ -55,7 +77,7 @@ def _act(action: str, *args: Any) -> None:
         st.session_state["workflows_error"] = str(exc)
 
 
-def _workflow(progress: dict[str, Any]) -> None:
+def _workflow(progress: dict[str, Any], editable: bool) -> None:
     name = progress["workflow"]
     with st.container(border=True):
         state = "complete" if progress["completed"] else f"stage **{progress['stageTitle']}**"
@@ -85,7 +107,7 @@ def _workflow(progress: dict[str, Any]) -> None:
             hide_index=True,
             key=f"goals:{name}",
         )
-        if not progress["completed"]:
+        if editable and not progress["completed"]:
             collect = [g for g, r in goals.items() if r["kind"] == "collect"]
             cols = st.columns(max(1, len(collect)))
             for col, goal in zip(cols, collect, strict=False):
@@ -124,6 +146,19 @@ def main() -> None:
         st.error(st.session_state.pop("workflows_error"))
     if "workflows_notice" in st.session_state:
         st.success(st.session_state.pop("workflows_notice"))
+    identities = _identities()
+    if identities:
+        label = st.selectbox(
+            "Whose progress and actions",
+            [MINE, *identities],
+            key="wf-whose-label",
+            help="As the account's administrator you can follow a channel identity (an email "
+            "or IM sender) and approve the actions proposed in its conversations.",
+        )
+        st.session_state[WHOSE_KEY] = identities.get(label)
+    else:
+        st.session_state[WHOSE_KEY] = None
+    editable = st.session_state[WHOSE_KEY] is None
     client, user = _client(), session.user_key()
     try:
         workflows = client.workflows(user)
@@ -144,17 +179,18 @@ def main() -> None:
             "MOCK_ACCOUNT_WORKFLOW_AGENTS=1 to add the onboarding agents."
         )
     for progress in workflows:
-        _workflow(progress)
+        _workflow(progress, editable)
     st.header("Actions")
     if not actions:
         st.caption("No action yet.")
     for action in actions:
         _action(action)
-    with st.expander("Propose an email (as an agent would)"):
-        st.text_input("To", key="outbox:to", value="team@example.com")
-        st.text_input("Subject", key="outbox:subject", value="Office closed on Friday")
-        st.text_area("Body", key="outbox:body", value="The office is closed on Friday.")
-        st.button("Propose", key="propose", on_click=_act, args=("propose",))
+    if editable:
+        with st.expander("Propose an email (as an agent would)"):
+            st.text_input("To", key="outbox:to", value="team@example.com")
+            st.text_input("Subject", key="outbox:subject", value="Office closed on Friday")
+            st.text_area("Body", key="outbox:body", value="The office is closed on Friday.")
+            st.button("Propose", key="propose", on_click=_act, args=("propose",))
     st.header("Outbox")
     if outbox:
         st.dataframe(

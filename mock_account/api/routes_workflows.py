@@ -1,7 +1,11 @@
 """Harness extras: the caller's workflow progress, actions awaiting approval, and the outbox.
 
 Every call acts for the signed-in user in their own account: another user's action is
-answered exactly like one that does not exist (404, "There is no such action.").
+answered exactly like one that does not exist (404, "There is no such action."). The account's
+administrator may name one of the account's channel identities (``identity``, from
+``getInbox`` or ``getContacts``) to follow that sender's progress and to approve or reject
+the actions proposed in their conversations, since an email or IM sender has no dashboard;
+anyone else naming an identity gets 403, an unknown identity 404.
 
 Statuses: 404 unknown workflow or action; 409 a stage with open required goals (the body's
 ``error.data.unmet`` lists them), a move the workflow does not allow, approving a rejected
@@ -21,7 +25,9 @@ from mock_account.api.auth import CurrentUser, DeploymentDep
 from mock_account.api.docs import BAD_BODY, STORE_DOWN, UNAUTHORIZED, error_doc
 from mock_account.api.models import RequestModel, WireModel
 from mock_account.api.responses import error_response
+from mock_account.api.routes_channels import FORBIDDEN, IDENTITY_PATTERN
 from mock_account.deployment import Deployment
+from mock_account.users import User
 from mock_account.workflows import (
     ActionError,
     ActionLedger,
@@ -39,8 +45,9 @@ router = APIRouter(
     tags=["harness"],
     responses={
         **UNAUTHORIZED,
+        **FORBIDDEN,
         **BAD_BODY,
-        404: error_doc("Unknown workflow or action (also another user's action)."),
+        404: error_doc("Unknown workflow, action or identity (also another user's action)."),
         409: error_doc("A stage with open goals, or a move that is not allowed."),
         **STORE_DOWN,
     },
@@ -50,11 +57,17 @@ WorkflowName = Field(pattern=r"^[a-z][a-z0-9_]{0,47}$", description="The workflo
 ActionId = Field(pattern=r"^[A-Za-z0-9_-]{8,64}$", description="The action's id.")
 
 
-class NoFields(RequestModel):
-    """No fields."""
+class ForIdentity(RequestModel):
+    """For the caller, or (administrator only) for one identity of the account."""
+
+    identity: str | None = Field(
+        default=None,
+        pattern=IDENTITY_PATTERN,
+        description="Administrator only: the channel identity to act for (from getInbox).",
+    )
 
 
-class WorkflowRequest(RequestModel):
+class WorkflowRequest(ForIdentity):
     workflow: str = WorkflowName
 
 
@@ -73,13 +86,13 @@ class AdvanceRequest(RequestModel):
 ActionStatus = Literal["awaitingApproval", "approved", "rejected", "executing", "done"]
 
 
-class ListActionsRequest(RequestModel):
+class ListActionsRequest(ForIdentity):
     status: ActionStatus | None = Field(
         default=None, description="Only the actions in this status."
     )
 
 
-class ActionRequest(RequestModel):
+class ActionRequest(ForIdentity):
     action_id: str = ActionId
 
 
@@ -152,13 +165,21 @@ def _services(deployment: Deployment) -> tuple[WorkflowService, ActionLedger]:
     return deployment.workflows, deployment.actions
 
 
+def _whose(deployment: Deployment, user: User, body: ForIdentity) -> str:
+    """The owner the call acts for: the caller, or the identity the administrator named."""
+    if body.identity is None:
+        return user.email
+    return deployment.channels.identity_owner(user, body.identity)
+
+
 @router.post(
     "/listWorkflows", response_model=WorkflowsResponse, summary="Harness extra: my workflows"
 )
-def list_workflows(body: NoFields, user: CurrentUser, deployment: DeploymentDep) -> Any:
+def list_workflows(body: ForIdentity, user: CurrentUser, deployment: DeploymentDep) -> Any:
     """The caller's progress in every workflow of the account (unstarted ones at stage one)."""
     workflows, _ = _services(deployment)
-    return {"success": True, "workflows": workflows.list_for(user.account, user.email)}
+    whose = _whose(deployment, user, body)
+    return {"success": True, "workflows": workflows.list_for(user.account, whose)}
 
 
 @router.post(
@@ -171,11 +192,9 @@ def get_workflow_progress(
 ) -> Any:
     """Stage, collected values, the current stage's goal results and the history."""
     workflows, _ = _services(deployment)
+    whose = _whose(deployment, user, body)
     return _answer(
-        lambda: {
-            "success": True,
-            "progress": workflows.view(user.account, user.email, body.workflow),
-        }
+        lambda: {"success": True, "progress": workflows.view(user.account, whose, body.workflow)}
     )
 
 
@@ -221,7 +240,8 @@ def list_actions(body: ListActionsRequest, user: CurrentUser, deployment: Deploy
     """The caller's actions, newest first (optionally in one status)."""
     _, ledger = _services(deployment)
     statuses = None if body.status is None else [body.status]
-    return {"success": True, "actions": ledger.list(user.account, user.email, statuses)}
+    whose = _whose(deployment, user, body)
+    return {"success": True, "actions": ledger.list(user.account, whose, statuses)}
 
 
 @router.post(
@@ -255,10 +275,11 @@ def create_action(body: CreateActionRequest, user: CurrentUser, deployment: Depl
 def approve_action(body: ActionRequest, user: CurrentUser, deployment: DeploymentDep) -> Any:
     """Approve and run it; approving again changes nothing. 409 for a rejected action."""
     _, ledger = _services(deployment)
+    whose = _whose(deployment, user, body)
     return _answer(
         lambda: {
             "success": True,
-            "action": ledger.approve_and_execute(user.account, user.email, body.action_id),
+            "action": ledger.approve_and_execute(user.account, whose, body.action_id),
         }
     )
 
@@ -269,17 +290,16 @@ def approve_action(body: ActionRequest, user: CurrentUser, deployment: Deploymen
 def reject_action(body: ActionRequest, user: CurrentUser, deployment: DeploymentDep) -> Any:
     """Reject an action awaiting approval; 409 once it is approved."""
     _, ledger = _services(deployment)
+    whose = _whose(deployment, user, body)
     return _answer(
-        lambda: {
-            "success": True,
-            "action": ledger.reject(user.account, user.email, body.action_id),
-        }
+        lambda: {"success": True, "action": ledger.reject(user.account, whose, body.action_id)}
     )
 
 
 @router.post("/getOutbox", response_model=OutboxResponse, summary="Harness extra: my outbox")
-def get_outbox(body: NoFields, user: CurrentUser, deployment: DeploymentDep) -> Any:
+def get_outbox(body: ForIdentity, user: CurrentUser, deployment: DeploymentDep) -> Any:
     """What the caller's executed actions delivered (the mock's emails, IM messages and
     connector writes), newest first."""
     _, ledger = _services(deployment)
-    return {"success": True, "outbox": ledger.outbox(user.account, user.email)}
+    whose = _whose(deployment, user, body)
+    return {"success": True, "outbox": ledger.outbox(user.account, whose)}

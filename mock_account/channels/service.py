@@ -434,6 +434,21 @@ class ChannelService:
             raise UnknownIdentity(UnknownIdentity.MESSAGE)
         return self.identity_view(record, memory=True)
 
+    def identity_owner(self, caller: User, identity: str) -> str:
+        """Whom an identity's runs file workflow progress and actions under, so the
+        administrator can follow them and approve for a sender who has no dashboard."""
+        self.require_admin(caller)
+        record = self.records.get_identity(caller.account, identity)
+        if record is None:
+            raise UnknownIdentity(UnknownIdentity.MESSAGE)
+        if record.channel != "web":
+            return self._owner(record.channel, "", record.identity)
+        sender = self._open(record, record.sender, "identity")
+        if sender is None or sender == UNREADABLE:
+            # Without its sender a web identity names nobody's records.
+            raise UnknownIdentity(UnknownIdentity.MESSAGE)
+        return sender
+
     def set_contact(self, caller: User, identity: str, contact: str | None) -> None:
         """Group an identity under a contact (for viewing only), or take it out (``None``)."""
         self.require_admin(caller)

@@ -64,3 +64,36 @@ def test_an_email_waits_for_approval_and_lands_in_the_outbox_once(app: AppTest) 
     assert rows is not None
     assert list(rows["action"]) == [action_id]
     assert list(rows["what"]) == ["Closed on Friday for the move"]
+
+
+def test_the_administrator_approves_for_an_email_sender(app: AppTest, demo_data_dir: Path) -> None:
+    """An email sender has no dashboard: the administrator picks the identity, sees the action
+    proposed in its conversation and approves it; it is not among the administrator's own."""
+    from demo_app.ui_session import embedded_client
+
+    app.switch_page("screens/inbox.py").run()
+    app.selectbox(key="inbox-channel").set_value("email").run()
+    app.text_input(key="inbox-sender").set_value("cleo@example.com").run()
+    app.button(key="inbox-send").click().run()
+    identity = app.success[0].value.rsplit("identity ", 1)[1].rstrip(".")
+    deployment = embedded_client(str(demo_data_dir)).deployment
+    assert deployment.actions is not None
+    made, _ = deployment.actions.propose(
+        deployment.users.users[0].account,
+        f"email:{identity}",
+        kind="email",
+        payload={"to": "cleo@example.com", "subject": "Your kit has shipped", "body": "Soon."},
+    )
+    app.switch_page("screens/inbox.py").run()
+    assert any("1 action(s) await approval" in t for t in texts(app))
+    _page(app)
+    assert not any(made["actionId"] in t for t in texts(app))
+    whose = app.selectbox(key="wf-whose-label")
+    label = next(o for o in whose.options if o.startswith("email: cleo@example.com"))
+    whose.set_value(label).run()
+    assert any(f"{made['actionId']} · awaitingApproval" in t for t in texts(app))
+    assert not [b for b in app.button if b.key == "propose"]
+    app.button(key=f"approve:{made['actionId']}").click().run()
+    assert any(f"Approved {made['actionId']}: done." in str(s.value) for s in app.success)
+    rows = _outbox(app)
+    assert rows is not None and list(rows["what"]) == ["Your kit has shipped"]

@@ -77,3 +77,42 @@ def test_other_users_cannot_tell_an_action_exists(deployment: Deployment) -> Non
                     assert taken.status_code in (200, 422)
         assert _owner_view(owner) == before
         assert probes == len(others) * len(ACTION_PATHS) * 2
+
+
+def test_only_the_accounts_administrator_can_act_for_its_senders(deployment: Deployment) -> None:
+    """A channel identity's actions are reachable by its own account's administrator only: a
+    member is refused, and another account's administrator gets what a never-seen identity
+    gets."""
+    app = build_app(deployment)
+    accounts = users_by_account(deployment)
+    admin, member = accounts["acme"][0], accounts["acme"][1]
+    outsider = accounts["globex"][0]
+    with signed_in(app, token_of(deployment, admin)) as owner:
+        sent = owner.post(
+            "/api/harness/deliverMessage",
+            json={"channel": "email", "sender": "dora@example.test", "query": "VPN drops again"},
+        ).json()
+        identity = sent["identity"]
+        assert deployment.actions is not None
+        made, _ = deployment.actions.propose(
+            admin.account, f"email:{identity}", kind="email", payload=MAIL
+        )
+        before = owner.post("/api/harness/listActions", json={"identity": identity}).json()
+        assert [a["actionId"] for a in before["actions"]] == [made["actionId"]]
+    never = secrets.token_hex(len(identity) // 2)
+    calls = [(path, {"actionId": made["actionId"]}) for path in ACTION_PATHS] + [
+        ("/api/harness/listActions", {}),
+        ("/api/harness/getOutbox", {}),
+    ]
+    with signed_in(app, token_of(deployment, member)) as colleague:
+        for path, body in calls:
+            assert colleague.post(path, json={**body, "identity": identity}).status_code == 403
+    with signed_in(app, token_of(deployment, outsider)) as intruder:
+        for path, body in calls:
+            reply = intruder.post(path, json={**body, "identity": identity})
+            baseline = intruder.post(path, json={**body, "identity": never})
+            assert (reply.status_code, reply.json()) == (baseline.status_code, baseline.json())
+            assert reply.status_code == 404 and "Merger" not in reply.text
+    with signed_in(app, token_of(deployment, admin)) as owner:
+        after = owner.post("/api/harness/listActions", json={"identity": identity}).json()
+        assert after == before

@@ -225,3 +225,52 @@ def test_a_message_on_a_channel_keeps_the_senders_own_progress(
     assert stages == {"ann": "first_day", "bob": "paperwork", "ann on im": "paperwork"}
     mine = client.post("/api/harness/getWorkflowProgress", json={"workflow": WF}).json()
     assert (mine["progress"]["stage"], mine["progress"]["values"]) == ("paperwork", {})
+
+
+def test_the_administrator_follows_and_approves_for_a_channel_identity(
+    client: TestClient, other_client: TestClient
+) -> None:
+    """An email sender has no dashboard: the administrator sees the identity's progress and
+    approves the action proposed in its conversation; nobody else may name the identity."""
+    sent = client.post(
+        "/api/harness/deliverMessage",
+        json={
+            "channel": "email",
+            "sender": "cleo@example.org",
+            "agentName": "SendTeamNotice",
+            "inputs": {"query": "email the team that the kit has shipped"},
+        },
+    ).json()
+    identity = sent["identity"]
+    action_id = sent["output"]["parts"][0]["text"].split()[1]
+    # The administrator's own actions do not include it: it is the identity's.
+    assert client.post("/api/harness/listActions", json={}).json()["actions"] == []
+    theirs = client.post("/api/harness/listActions", json={"identity": identity}).json()
+    assert [(a["actionId"], a["status"]) for a in theirs["actions"]] == [
+        (action_id, "awaitingApproval")
+    ]
+    progress = client.post(
+        "/api/harness/getWorkflowProgress", json={"workflow": WF, "identity": identity}
+    )
+    assert progress.status_code == 200 and progress.json()["progress"]["stage"] == "paperwork"
+    for path, body in (
+        ("/api/harness/listActions", {"identity": identity}),
+        ("/api/harness/listWorkflows", {"identity": identity}),
+        ("/api/harness/getOutbox", {"identity": identity}),
+        ("/api/harness/approveAction", {"identity": identity, "actionId": action_id}),
+    ):
+        refused = other_client.post(path, json=body)
+        assert refused.status_code == 403, (path, refused.text)
+    unknown = client.post("/api/harness/listActions", json={"identity": "0" * len(identity)})
+    assert unknown.status_code == 404
+    assert client.post("/api/harness/listActions", json={"identity": "nope"}).status_code == 422
+    # Approving as the administrator without naming the identity finds nothing.
+    mine = client.post("/api/harness/approveAction", json={"actionId": action_id})
+    assert mine.status_code == 404
+    approved = client.post(
+        "/api/harness/approveAction", json={"identity": identity, "actionId": action_id}
+    )
+    assert approved.status_code == 200 and approved.json()["action"]["status"] == "done"
+    outbox = client.post("/api/harness/getOutbox", json={"identity": identity}).json()["outbox"]
+    assert [o["actionId"] for o in outbox] == [action_id]
+    assert client.post("/api/harness/getOutbox", json={}).json()["outbox"] == []
