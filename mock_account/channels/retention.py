@@ -7,22 +7,35 @@ conversations (free: 7 days, paid: kept); it then goes with its memory and conta
 the workflow progress, actions and outbox records its runs kept (owner ``<channel>:<identity
 id>``) when the sweep is given the workflow store. An action approved but not yet run goes too:
 the identity it would act for is gone, so it is never run.
+
+A sender may come back while the sweep runs: a message marks its identity seen before its run
+writes anything, and the sweep deletes an identity only if it was not seen since it looked, so
+neither loses the other's work.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING
 
+from mock_account.channels.model import CHANNEL_NAMES
 from mock_account.channels.records import ChannelRecords
+from mock_account.channels.sealing import IDENTITY_ID_LENGTH
 from mock_account.conversations.retention import RetentionPolicy
 from mock_account.stores import ConversationStore
 from mock_account.users import User
 
 if TYPE_CHECKING:
     from mock_account.workflows.store import WorkflowStore
+
+# Whom a channel identity's runs file workflow records under (a web run's owner is its user).
+IDENTITY_OWNER = re.compile(
+    rf"^(?:{'|'.join(c for c in CHANNEL_NAMES if c != 'web')})"
+    rf":(?P<identity>[0-9a-f]{{{IDENTITY_ID_LENGTH}}})$"
+)
 
 
 @dataclass
@@ -61,13 +74,29 @@ def sweep_channels(
         fresh = records.get_identity(record.account, record.identity)
         if fresh is None or now - fresh.last_seen < limit:
             continue
-        if workflows is not None and record.channel != "web":
-            # Before the identity: if this fails, the identity is still there and the next
-            # sweep tries both again (the other way round, its records would be left behind
-            # with nothing to find them by). A web run's owner is the user, not the identity.
-            report.workflow_records += workflows.forget_identity(
-                record.account, f"{record.channel}:{record.identity}"
-            )
-        if records.delete_identity(record.account, record.identity):
+        # Only if not seen since (compare-and-swap): a sender whose message is being handled
+        # right now has been seen, and keeps the identity and everything filed under it.
+        if records.delete_identity(record.account, record.identity, last_seen=fresh.last_seen):
             report.deleted_identities.append((record.account, record.identity))
+    if workflows is not None:
+        report.workflow_records += _forget_orphans(records, workflows)
     return report
+
+
+def _forget_orphans(records: ChannelRecords, workflows: WorkflowStore) -> int:
+    """Remove the workflow progress, actions and outbox records filed under a channel identity
+    that no longer exists: the ones of the identities just deleted, and any a sweep that
+    stopped between the two steps left behind. After the identity, never before it: a sender
+    who comes back keeps their records; one whose identity went starts from nothing (the
+    identity id is the same, so leftovers would otherwise become the new identity's)."""
+    owners = {
+        (r.account, r.identity)
+        for r in (*workflows.all_progress(), *workflows.all_actions(), *workflows.all_outbox())
+    }
+    removed = 0
+    for account, owner in sorted(owners):
+        found = IDENTITY_OWNER.match(owner)
+        if found is None or records.get_identity(account, found["identity"]) is not None:
+            continue
+        removed += workflows.forget_identity(account, owner)
+    return removed

@@ -212,9 +212,17 @@ class ChannelService:
 
         identity = self.sealer.identity_id(caller.account, channel, address)
         with self._sender_locks[int(identity[:8], 16) % SENDER_LOCKS]:
-            return self._deliver(
-                caller, channel, policy.resumes, address, contact_name, inputs, agent_name, convid
-            )
+            for _ in range(2):
+                try:
+                    return self._deliver(
+                        caller, channel, policy.resumes, address, contact_name, inputs,
+                        agent_name, convid,
+                    )  # fmt: skip
+                except _IdentityGone:
+                    # The retention sweep took the identity while this message was being
+                    # routed (nothing of it ran): the sender starts afresh as a new identity.
+                    continue
+        raise VersionConflict("the sender's identity kept changing; please try again")
 
     def _deliver(
         self,
@@ -247,6 +255,12 @@ class ChannelService:
             existing, start_as = self._resume_or_start(record, owner, now)
         else:
             start_as = new_convid()
+
+        if not self.records.touch_identity(account, identity, now):
+            raise _IdentityGone
+        # Seen from here on, before the run writes anything under the identity: the sweep
+        # deletes an identity only if it was not seen since it looked (compare-and-swap), so
+        # it never takes one a run is writing for.
 
         query_text = str(inputs.get("query") or "")
         hits: list[SearchHit] = []
@@ -325,7 +339,7 @@ class ChannelService:
                 return None, fresh
             again = self.records.get_identity(current.account, current.identity)
             if again is None:
-                raise UnknownIdentity(UnknownIdentity.MESSAGE)
+                raise _IdentityGone
             current = again
         raise VersionConflict("the sender's conversation kept changing; please try again")
 
@@ -601,6 +615,10 @@ class ChannelService:
                 self.records.forget_conversation(link.account, link.convid)
                 dropped += 1
         return dropped
+
+
+class _IdentityGone(Exception):
+    """The identity was deleted by the retention sweep while a message was being routed."""
 
 
 def _make_cursor(micros: int, convid: str) -> str:

@@ -105,8 +105,13 @@ class ChannelRecords(ABC):
         """
 
     @abstractmethod
-    def delete_identity(self, account: str, identity: str) -> bool:
-        """Remove the identity and its memory; ``False`` if there was nothing to remove."""
+    def delete_identity(
+        self, account: str, identity: str, *, last_seen: datetime | None = None
+    ) -> bool:
+        """Remove the identity and its memory; ``False`` if there was nothing to remove.
+
+        With ``last_seen``, only while the identity was last seen then (compare-and-swap), so
+        a sender who came back meanwhile keeps it."""
 
     # --- conversations -----------------------------------------------------------------------
 

@@ -97,9 +97,15 @@ class MemoryChannelRecords(ChannelRecords):
             self._change(account, identity, memory=memory, memory_version=expected_version + 1)
             return expected_version + 1
 
-    def delete_identity(self, account: str, identity: str) -> bool:
+    def delete_identity(
+        self, account: str, identity: str, *, last_seen: datetime | None = None
+    ) -> bool:
         with self._lock:
-            return self._identities.pop((account, identity), None) is not None
+            record = self._identities.get((account, identity))
+            if record is None or last_seen not in (None, record.last_seen):
+                return False
+            del self._identities[(account, identity)]
+            return True
 
     # --- conversations -----------------------------------------------------------------------
 

@@ -174,14 +174,14 @@ class PostgresChannelRecords(ChannelRecords):
             )
         return expected_version + 1
 
-    def delete_identity(self, account: str, identity: str) -> bool:
-        return (
-            self._count(
-                "DELETE FROM {s}.channel_identities WHERE account = %s AND identity = %s",
-                (account, identity),
-            )
-            == 1
-        )
+    def delete_identity(
+        self, account: str, identity: str, *, last_seen: datetime | None = None
+    ) -> bool:
+        sql = "DELETE FROM {s}.channel_identities WHERE account = %s AND identity = %s"
+        params: tuple = (account, identity)
+        if last_seen is not None:
+            sql, params = sql + " AND last_seen = %s", (*params, utc(last_seen))
+        return self._count(sql, params) == 1
 
     # --- conversations -----------------------------------------------------------------------
 

@@ -82,8 +82,9 @@ redis.call('HSET', KEYS[1], 'memory', ARGV[2])
 return redis.call('HINCRBY', KEYS[1], 'memory_version', 1)
 """
 
-# KEYS: identity, ids. ARGV: identity.
+# KEYS: identity, ids. ARGV: identity, last_seen ("" for any).
 DROP = """
+if ARGV[2] ~= '' and redis.call('HGET', KEYS[1], 'last_seen') ~= ARGV[2] then return 0 end
 redis.call('SREM', KEYS[2], ARGV[1])
 return redis.call('DEL', KEYS[1])
 """
@@ -261,10 +262,13 @@ class RedisChannelRecords(ChannelRecords):
             )
         return version
 
-    def delete_identity(self, account: str, identity: str) -> bool:
+    def delete_identity(
+        self, account: str, identity: str, *, last_seen: datetime | None = None
+    ) -> bool:
         keys = [self._id_key(account, identity), f"{self._tag(account)}:ids"]
+        seen = "" if last_seen is None else str(to_micros(last_seen))
         with self._errors():
-            return bool(self._scripts["DROP"](keys=keys, args=[identity]))
+            return bool(self._scripts["DROP"](keys=keys, args=[identity, seen]))
 
     # --- conversations -----------------------------------------------------------------------
 

@@ -152,14 +152,21 @@ class SqliteChannelRecords(ChannelRecords):
             )
         return expected_version + 1
 
-    def delete_identity(self, account: str, identity: str) -> bool:
-        return (
-            self._write(
+    def delete_identity(
+        self, account: str, identity: str, *, last_seen: datetime | None = None
+    ) -> bool:
+        if last_seen is None:
+            sql, params = (
                 "DELETE FROM channel_identities WHERE account = ? AND identity = ?",
                 (account, identity),
             )
-            == 1
-        )
+        else:
+            sql, params = (
+                "DELETE FROM channel_identities "
+                "WHERE account = ? AND identity = ? AND last_seen = ?",
+                (account, identity, to_micros(last_seen)),
+            )
+        return self._write(sql, params) == 1
 
     # --- conversations -----------------------------------------------------------------------
 

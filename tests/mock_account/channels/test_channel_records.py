@@ -113,6 +113,19 @@ def test_deleting_an_identity(records: ChannelRecords) -> None:
     assert records.list_identities(ACCOUNT) == []
 
 
+def test_deleting_an_identity_unless_seen_since(records: ChannelRecords) -> None:
+    """The sweep's delete is compare-and-swap on ``last_seen``: a sender seen meanwhile keeps
+    the identity."""
+    records.claim_identity(identity())
+    assert records.touch_identity(ACCOUNT, "a" * 32, T0 + timedelta(seconds=1))
+    assert not records.delete_identity(ACCOUNT, "a" * 32, last_seen=T0)
+    assert records.get_identity(ACCOUNT, "a" * 32) is not None
+    seen = T0 + timedelta(seconds=1)
+    assert records.delete_identity(ACCOUNT, "a" * 32, last_seen=seen)
+    assert records.get_identity(ACCOUNT, "a" * 32) is None
+    assert not records.delete_identity(ACCOUNT, "a" * 32, last_seen=seen)
+
+
 def test_links_and_turns_need_their_conversation_and_go_with_it(
     store: ConversationStore, records: ChannelRecords
 ) -> None:

@@ -16,6 +16,7 @@ import pytest
 from server_stores import fresh_url, unreachable
 from store_dump import dump
 
+from mock_account.channels import sweep_channels
 from mock_account.conversations.retention import RetentionPolicy, sweep
 from mock_account.deployment import AccountConfig, Deployment, build_deployment
 from mock_account.stores import StoreUnavailable, open_store
@@ -194,3 +195,102 @@ def test_the_sweep_command_removes_them(
     assert "1 channel identities deleted with their memory and 4 workflow records" in out
     after = make_deployment(url)
     assert _records_of(after, ann) == []
+
+
+class _SenderReturnsDuringSweep:
+    """Channel records whose ``delete_identity`` first lets ``arrive`` run: a message of the
+    sender lands between the sweep's look at the identity and its delete."""
+
+    def __init__(self, records: Any, arrive: Callable[[], None]) -> None:
+        self._records, self._arrive = records, arrive
+
+    def delete_identity(self, *args: Any, **kwargs: Any) -> bool:
+        arrive, self._arrive = self._arrive, lambda: None
+        arrive()
+        return self._records.delete_identity(*args, **kwargs)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._records, name)
+
+
+def test_a_sender_who_comes_back_during_the_sweep_keeps_everything(
+    make_deployment: Callable[..., Deployment], backend: tuple[str, str], clock: Clock
+) -> None:
+    _, url = backend
+    built = make_deployment(url)
+    admin = built.users.users[0]
+    ann = f"email:{_stage(built, admin, 'ann@example.org')}"
+    clock.now += timedelta(days=8)
+    assert sweep(built.account.store, built.users.users, clock(), POLICY).deleted
+    came_back: list[Any] = []
+
+    def arrive() -> None:
+        for inputs in ({"query": "continue my onboarding"}, {"laptop": "linux", "remote": "no"}):
+            came_back.append(
+                built.channels.deliver(
+                    admin, channel="email", sender="ann@example.org", agent_name=HIRE,
+                    inputs=inputs,
+                )
+            )  # fmt: skip
+
+    racing = _SenderReturnsDuringSweep(built.channels.records, arrive)
+    report = sweep_channels(
+        racing, built.account.store, built.users.users, clock(), POLICY, built.workflows.store
+    )
+
+    assert report.deleted_identities == [] and report.workflow_records == 0
+    assert [d.result.result_code for d in came_back] == ["ask", "success"]
+    assert came_back[-1].identity == ann.split(":", 1)[1]
+    progress = built.workflows.view(admin.account, ann, ONBOARDING)  # type: ignore[union-attr]
+    assert progress["stage"] == "first_day"  # what the sender's message just did
+    assert built.channels.records.get_identity(admin.account, ann.split(":", 1)[1]) is not None
+
+
+def test_records_a_stopped_sweep_left_behind_go_with_the_next_one(
+    make_deployment: Callable[..., Deployment], backend: tuple[str, str], clock: Clock
+) -> None:
+    """A sweep that stopped after deleting the identity and before its workflow records: the
+    next sweep finds them by their owner, before the sender's id could be given out again."""
+    _, url = backend
+    built = make_deployment(url)
+    admin = built.users.users[0]
+    ann = f"email:{_stage(built, admin, 'ann@example.org')}"
+    _file_records(built, admin, ann)
+    assert built.channels.records.delete_identity(admin.account, ann.split(":", 1)[1])
+    assert len(_records_of(built, ann)) == 4
+
+    summary = built.sweep_channels(clock())
+
+    assert summary == "0 channel identit(ies) deleted with 4 workflow record(s)"
+    assert _records_of(built, ann) == []
+    again = built.channels.deliver(
+        admin, channel="email", sender="ann@example.org", agent_name=HIRE,
+        query="continue my onboarding",
+    )  # fmt: skip
+    view = built.workflows.view(admin.account, ann, ONBOARDING)  # type: ignore[union-attr]
+    assert again.result.result_code == "ask" and view["stage"] == "paperwork"
+
+
+def test_a_message_whose_identity_the_sweep_takes_mid_routing_starts_afresh(
+    make_deployment: Callable[..., Deployment], clock: Clock
+) -> None:
+    built = make_deployment("memory://")
+    admin = built.users.users[0]
+    ann = _stage(built, admin, "ann@example.org")
+    records = built.channels.records
+    real_touch = records.touch_identity
+    taken: list[bool] = []
+
+    def touch_after_the_sweep(account: str, identity: str, now: datetime) -> bool:
+        if not taken:
+            taken.append(records.delete_identity(account, identity))
+        return real_touch(account, identity, now)
+
+    records.touch_identity = touch_after_the_sweep  # type: ignore[method-assign]
+    again = built.channels.deliver(
+        admin, channel="email", sender="ann@example.org", agent_name=HIRE,
+        query="continue my onboarding",
+    )  # fmt: skip
+    assert taken == [True]
+    assert again.result.result_code == "ask" and again.resumed is False
+    assert again.identity == ann and records.get_identity(admin.account, ann) is not None
