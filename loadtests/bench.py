@@ -92,10 +92,16 @@ class SizeResult:
 
     def ratios(self) -> dict[str, float]:
         p50 = {name: self.stat(name, 50) for name in self.samples}
+        p99 = {name: self.stat(name, 99) for name in ("save", "raw_upsert", "restore")}
+        p99["raw_read_decrypt"] = self.stat("raw_read_decrypt", 99)
         return {
             "save_over_raw_upsert": round(p50["save"] / p50["raw_upsert"], 2),
+            "save_p99_over_raw_upsert_p99": round(p99["save"] / p99["raw_upsert"], 2),
             "write_over_raw_upsert": round(p50["write"] / p50["raw_upsert"], 2),
             "restore_over_raw_read_decrypt": round(p50["restore"] / p50["raw_read_decrypt"], 2),
+            "restore_p99_over_raw_read_decrypt_p99": round(
+                p99["restore"] / p99["raw_read_decrypt"], 2
+            ),
             "encrypt_share_of_save": round(p50["encrypt"] / p50["save"], 3),
             "encrypt_over_raw_aesgcm": round(p50["encrypt"] / p50["raw_encrypt"], 2),
         }
@@ -330,6 +336,13 @@ def format_table(result: dict[str, Any]) -> str:
             f"{r['write_over_raw_upsert']:>16.2f}x "
             f"{r['restore_over_raw_read_decrypt']:>26.2f}x "
             f"{r['encrypt_share_of_save'] * 100:>21.1f}% {r['encrypt_over_raw_aesgcm']:>19.2f}x"
+        )
+    lines.append(f"{'size':>6} {'p99: save/raw upsert':>21} {'restore/(raw read+decrypt)':>27}")
+    for row in result["results"]:
+        r = row["ratios"]
+        lines.append(
+            f"{row['label']:>6} {r['save_p99_over_raw_upsert_p99']:>20.2f}x "
+            f"{r['restore_p99_over_raw_read_decrypt_p99']:>26.2f}x"
         )
     lines.extend(result["peers"])
     return "\n".join(lines)

@@ -42,8 +42,8 @@ from mock_account.crypto.records import (
     NONCE_SIZE,
     build_record,
     encode_header,
-    parse_record,
     record_key_id,
+    split_record,
 )
 
 # "idempotency": sealed execAgent answers; "workflow", "action" and "outbox": per-identity
@@ -177,13 +177,13 @@ class StateCipher:
     def decrypt(self, blob: bytes, *, convid: str, owner: str, purpose: Purpose) -> bytes:
         """Open a record written for exactly this conversation, owner and purpose."""
         _check_context(convid, owner, purpose)
-        parsed = parse_record(blob)
-        key_id = parsed.key_id
-        aead, header, aad = self._context(key_id, self._keys.key(key_id), convid, owner, purpose)
-        if parsed.header != header:  # another format's header: bind that one
-            aad = associated_data(parsed.header, convid=convid, owner=owner, purpose=purpose)
+        header, key_id, nonce, ciphertext = split_record(blob)
+        aead, expected, aad = self._context(key_id, self._keys.key(key_id), convid, owner, purpose)
+        if header != expected:  # another format's header: bind that one
+            aad = associated_data(header, convid=convid, owner=owner, purpose=purpose)
         try:
-            return aead.decrypt(parsed.nonce, parsed.ciphertext, aad)
+            # Views of the record: the ciphertext is not copied out of it first.
+            return aead.decrypt(nonce, ciphertext, aad)
         except InvalidTag:
             # Opaque on purpose: no chained cause, nothing that tells why it failed.
             raise InvalidRecord() from None

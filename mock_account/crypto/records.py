@@ -20,6 +20,7 @@ failure is the opaque :class:`InvalidRecord`.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 from mock_account.crypto.errors import InvalidRecord
@@ -75,28 +76,40 @@ def build_record(header: bytes, nonce: bytes, ciphertext: bytes) -> bytes:
     return header + nonce + ciphertext
 
 
-def parse_record(blob: bytes | bytearray | memoryview) -> ParsedRecord:
-    """Split a record into its parts; :class:`InvalidRecord` if the layout is wrong."""
+def split_record(blob: bytes | bytearray | memoryview) -> tuple[bytes, str, memoryview, memoryview]:
+    """The header, key id, nonce and ciphertext (with its tag) of a record, the last two as views
+    of ``blob`` rather than copies; :class:`InvalidRecord` if the layout is wrong."""
     if not isinstance(blob, bytes | bytearray | memoryview):
         raise TypeError(f"an encrypted record is bytes, not {type(blob).__name__}")
-    data = bytes(blob)
-    if len(data) < len(_PREFIX) + 1 or data[: len(_PREFIX)] != _PREFIX:
+    # Anything but bytes is copied, as before: a view of another item size would miscount.
+    view = memoryview(blob if isinstance(blob, bytes) else bytes(blob))
+    if len(view) < len(_PREFIX) + 1 or view[: len(_PREFIX)] != _PREFIX:
         raise InvalidRecord()
-    id_len = data[len(_PREFIX)]
+    id_len = view[len(_PREFIX)]
     id_end = len(_PREFIX) + 1 + id_len
-    if not 1 <= id_len <= _MAX_KEY_ID or len(data) < id_end + NONCE_SIZE + TAG_SIZE:
+    if not 1 <= id_len <= _MAX_KEY_ID or len(view) < id_end + NONCE_SIZE + TAG_SIZE:
         raise InvalidRecord()
+    header = bytes(view[:id_end])
+    return header, _key_id(header), view[id_end : id_end + NONCE_SIZE], view[id_end + NONCE_SIZE :]
+
+
+@functools.lru_cache(maxsize=256)
+def _key_id(header: bytes) -> str:
+    """The key id in a record header (a handful of distinct headers: one per key)."""
     try:
-        key_id = data[len(_PREFIX) + 1 : id_end].decode("ascii")
+        key_id = header[len(_PREFIX) + 1 :].decode("ascii")
     except UnicodeDecodeError:
         raise InvalidRecord() from None
     if KEY_ID_PATTERN.fullmatch(key_id) is None:
         raise InvalidRecord()
+    return key_id
+
+
+def parse_record(blob: bytes | bytearray | memoryview) -> ParsedRecord:
+    """Split a record into its parts; :class:`InvalidRecord` if the layout is wrong."""
+    header, key_id, nonce, ciphertext = split_record(blob)
     return ParsedRecord(
-        header=data[:id_end],
-        key_id=key_id,
-        nonce=data[id_end : id_end + NONCE_SIZE],
-        ciphertext=data[id_end + NONCE_SIZE :],
+        header=header, key_id=key_id, nonce=bytes(nonce), ciphertext=bytes(ciphertext)
     )
 
 

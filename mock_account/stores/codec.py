@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import functools
 from datetime import UTC, datetime, timedelta
 
 from mock_account.stores.base import ConversationEntry
@@ -34,6 +35,9 @@ def to_micros(value: datetime, name: str = "time") -> int:
     return (delta.days * 86_400 + delta.seconds) * 1_000_000 + delta.microseconds
 
 
+# Cached: a conversation's entry is converted on every save and load, and its creation and last
+# read (often its last run too) are the same times each time; a hit costs a tenth of the sum.
+@functools.lru_cache(maxsize=8192)
 def from_micros(micros: int) -> datetime:
     """The UTC datetime of microseconds since the epoch."""
     return _EPOCH + timedelta(0, 0, micros)  # positional: half the cost of the keyword form

@@ -36,6 +36,7 @@ def test_bench_prints_stages_and_ratios_and_writes_json(
         ratios = row["ratios"]
         assert ratios["save_over_raw_upsert"] > 0 and 0 < ratios["encrypt_share_of_save"] < 1
         assert f"{ratios['save_over_raw_upsert']:.2f}x" in out
+        assert f"{ratios['save_p99_over_raw_upsert_p99']:.2f}x" in out
 
 
 def test_bench_on_the_memory_store(capsys: pytest.CaptureFixture[str]) -> None:

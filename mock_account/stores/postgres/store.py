@@ -89,10 +89,11 @@ _SQL = {
 }
 
 
-# Batched saves: one statement per request, the state write conditional on the CAS having
-# matched a row, so a pipeline of them needs no round trip between the check and the write.
-_BATCH_CAS = {"create": _SQL["create"], "advance": _SQL["advance"]}
-_BATCH_STATE = {
+# A save is one statement: the state write is conditional on the CAS having matched a row, so
+# there is no round trip between the check and the write, and no BEGIN / COMMIT (the statement
+# is its own transaction). A batch pipelines one such statement per request.
+_SAVE_CAS = {"create": _SQL["create"], "advance": _SQL["advance"]}
+_SAVE_STATE = {
     "put": "INSERT INTO {s}.states SELECT account, convid, %s FROM saved "
     "ON CONFLICT (account, convid) DO UPDATE SET blob = excluded.blob",
     "drop": "DELETE FROM {s}.states AS s USING saved "
@@ -100,10 +101,10 @@ _BATCH_STATE = {
 }
 _SQL.update(
     {
-        f"batch_{cas}_{state}": f"WITH saved AS ({cas_sql}), stored AS ({state_sql}) "
+        f"save_{cas}_{state}": f"WITH saved AS ({cas_sql}), stored AS ({state_sql}) "
         f"SELECT {_COLUMNS} FROM saved"
-        for cas, cas_sql in _BATCH_CAS.items()
-        for state, state_sql in _BATCH_STATE.items()
+        for cas, cas_sql in _SAVE_CAS.items()
+        for state, state_sql in _SAVE_STATE.items()
     }
 )
 
@@ -128,6 +129,14 @@ def _cas(r: CommitRequest, t: datetime) -> tuple[str, tuple]:
     if r.expected_version == 0:
         return "create", (r.account, r.convid, r.owner, r.title_if_new, t, t, t, t, r.agent)
     return "advance", (t, t, r.agent, r.account, r.convid, r.owner, r.expected_version)
+
+
+def _save(r: CommitRequest, t: datetime) -> tuple[str, tuple]:
+    """The one statement of a save (compare-and-swap and state write) and its parameters."""
+    cas, params = _cas(r, t)
+    if r.blob is None:
+        return f"save_{cas}_drop", params
+    return f"save_{cas}_put", (*params, r.blob)
 
 
 def _filled(outcomes: list[CommitOutcome | None]) -> list[CommitOutcome]:
@@ -205,15 +214,10 @@ class PostgresStore(ConversationStore, IdempotencyRecords):
             return cur.execute(self._sql[name], params).fetchall()
 
     def commit(self, request: CommitRequest) -> ConversationEntry:
-        t = utc(request.now, "now")
-        with self._cursor(transaction=True) as cur:
-            cas, params = _cas(request, t)
-            cur.execute(self._sql[cas], params)
-            row = cur.fetchone()
-            if row is None:
-                raise VersionConflict.lost(request.convid, request.expected_version)
-            self._put_blob(cur, request.account, request.convid, request.blob)
-        return _entry(row)
+        rows = self._rows(*_save(request, utc(request.now, "now")))
+        if not rows:
+            raise VersionConflict.lost(request.convid, request.expected_version)
+        return _entry(rows[0])
 
     def commit_runs(self, requests: Sequence[CommitRequest]) -> list[CommitOutcome]:
         """Pipelined batch: one transaction, one round trip, a CAS statement per request.
@@ -230,11 +234,7 @@ class PostgresStore(ConversationStore, IdempotencyRecords):
             except (ValueError, TypeError, AttributeError) as exc:  # not a usable time
                 outcomes[i] = exc
                 continue
-            cas, params = _cas(r, t)
-            if r.blob is None:
-                batch.append((i, f"batch_{cas}_drop", params))
-            else:
-                batch.append((i, f"batch_{cas}_put", (*params, r.blob)))
+            batch.append((i, *_save(r, t)))
         if not batch:
             return _filled(outcomes)
         # Row locks taken in one order by every batch, so that overlapping batches cannot

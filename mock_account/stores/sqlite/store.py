@@ -37,17 +37,14 @@ _COLUMNS = (
     "last_agent"
 )
 _BATCH = 500
-# The compare-and-swap statements return the new entry themselves (RETURNING, SQLite 3.35+):
-# a save is the entry statement, the blob statement and the commit, with no read-back.
-_CREATE = (
-    "INSERT INTO entries VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, 1, ?) "
-    f"ON CONFLICT DO NOTHING RETURNING {_COLUMNS}"
-)
+# A save is the compare-and-swap statement, the blob statement and the commit, with no read-back:
+# the new entry is what the save wrote, and the advance returns the four columns it did not.
+_CREATE = "INSERT INTO entries VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, 1, ?) ON CONFLICT DO NOTHING"
 _ADVANCE = (
     "UPDATE entries SET state_version = state_version + 1, last_executed = ?, "
     "last_used = max(?, last_read), last_agent = ? "
     "WHERE account = ? AND convid = ? AND owner = ? AND state_version = ? "
-    f"RETURNING {_COLUMNS}"
+    "RETURNING title, created, last_read, pinned"
 )
 _LOAD = (
     f"SELECT {', '.join(f'e.{c.strip()}' for c in _COLUMNS.split(','))}, s.blob "
@@ -130,16 +127,32 @@ class SqliteStore(ConversationStore, IdempotencyRecords):
 
     def _commit(self, conn: sqlite3.Connection, r: CommitRequest, t: int) -> ConversationEntry:
         """One compare-and-swap save inside the caller's write transaction."""
+        now = from_micros(t)
         if r.expected_version == 0:
             params: tuple = (r.account, r.convid, r.owner, r.title_if_new, t, t, t, t, r.agent)
-            rows = conn.execute(_CREATE, params).fetchall()
+            if conn.execute(_CREATE, params).rowcount != 1:
+                raise VersionConflict.lost(r.convid, 0)
+            title, created, last_read, pinned = r.title_if_new, now, now, False
         else:
             params = (t, t, r.agent, r.account, r.convid, r.owner, r.expected_version)
             rows = conn.execute(_ADVANCE, params).fetchall()
-        if len(rows) != 1:
-            raise VersionConflict.lost(r.convid, r.expected_version)
+            if len(rows) != 1:
+                raise VersionConflict.lost(r.convid, r.expected_version)
+            title, created_us, last_read_us, pinned = rows[0]
+            created, last_read = from_micros(created_us), from_micros(last_read_us)
         self._put_blob(conn, (r.account, r.convid), r.blob)
-        return _entry(rows[0])
+        return ConversationEntry(
+            account=r.account,
+            convid=r.convid,
+            owner=r.owner,
+            title=bytes(title),
+            created=created,
+            last_executed=now,
+            last_read=last_read,
+            pinned=bool(pinned),
+            state_version=r.expected_version + 1,
+            last_agent=r.agent,
+        )
 
     @staticmethod
     def _put_blob(conn: sqlite3.Connection, key: tuple[str, str], blob: bytes | None) -> None:

@@ -6,9 +6,13 @@ import enum
 import uuid
 from datetime import UTC, datetime
 
+import orjson
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from mock_account.engine.state import (
+    _DUMPS_OPTIONS,
     MAX_DEPTH,
     StateInvalid,
     check_state,
@@ -111,3 +115,58 @@ def test_largest_64_bit_integers_round_trip() -> None:
 def test_serialized_state_is_compact_utf8() -> None:
     data = check_state(state_with({"city": "Zürich", "n": [1, 2]}))
     assert b'"conv":{"city":"Z\xc3\xbcrich","n":[1,2]}' in data
+
+
+class _Level(enum.IntEnum):
+    HIGH = 3
+
+
+class _Name(str):
+    pass
+
+
+def test_values_equal_after_the_round_trip_are_accepted_beyond_plain_types() -> None:
+    # Not plain types, so the round trip itself decides, as it always has: they read back equal.
+    state = state_with({"level": _Level.HIGH, "name": _Name("Zürich"), "legs": [[1.5, -0.0]]})
+    assert parse_state(check_state(state)) == state
+
+
+def test_a_problem_deep_in_plain_values_is_still_found() -> None:
+    deep = state_with({"trip": [{"legs": [{"km": 1.0}, {"km": float("nan")}]}]})
+    with pytest.raises(StateInvalid, match=r"^conv\.trip\.0\.legs\.1\.km is not a finite number"):
+        check_state(deep)
+
+
+_values = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(min_value=-(2**64), max_value=2**64)
+    | st.floats()
+    | st.text()
+    | st.sampled_from([_Level.HIGH, _Colour.RED, _Name("x"), uuid.UUID(int=1)]),
+    lambda inner: (
+        st.lists(inner, max_size=4)
+        | st.tuples(inner)
+        | st.dictionaries(st.text(max_size=4), inner, max_size=4)
+    ),
+    max_leaves=20,
+)
+
+
+def _round_trips(state: dict) -> bool:
+    try:
+        return orjson.loads(orjson.dumps(state, option=_DUMPS_OPTIONS)) == state
+    except (TypeError, ValueError):
+        return False
+
+
+@settings(max_examples=300, deadline=None)
+@given(_values)
+def test_check_state_accepts_exactly_what_round_trips(value) -> None:
+    state = state_with({"v": value})
+    try:
+        check_state(state)
+        accepted = True
+    except StateInvalid:
+        accepted = False
+    assert accepted == _round_trips(state)
