@@ -38,6 +38,23 @@ def test_non_empty_folder_is_kept_unless_forced(tmp_path: Path, capsys) -> None:
     assert not (out / "keep.txt").exists() and len(list(out.glob("*.yaml"))) == 3
 
 
+def test_forced_regeneration_keeps_hand_written_agents_and_refuses_to_replace_one(
+    tmp_path: Path, capsys
+) -> None:
+    out = tmp_path / "acc"
+    out.mkdir()
+    mine = "# hand-written: kept\nname: Mine\n"
+    (out / "Mine.yaml").write_text(mine)
+    assert main(["generate", "--count", "3", "--out", str(out), "--force"]) == 0
+    assert "wrote 3 agents" in capsys.readouterr().out
+    assert (out / "Mine.yaml").read_text() == mine and len(list(out.glob("*.yaml"))) == 4
+    taken = next(p.name for p in out.glob("*.yaml") if p.name != "Mine.yaml")
+    (out / taken).write_text(mine)
+    assert main(["generate", "--count", "3", "--out", str(out), "--force"]) == 2
+    assert f"would replace hand-written {taken}" in capsys.readouterr().err
+    assert (out / taken).read_text() == mine
+
+
 def test_non_numeric_count_is_a_usage_error(tmp_path: Path) -> None:
     with pytest.raises(SystemExit) as exit_info:
         main(["generate", "--count", "many", "--out", str(tmp_path / "x")])
