@@ -16,7 +16,13 @@ from agents_catalog.cli_kit import Parser, run
 from .agent_format import agent_json_schema
 from .check_cli import add_check_commands
 from .errors import CatalogError
-from .generator import DEFAULT_SEED, GeneratorError, generate_files, write_account
+from .generator import (
+    DEFAULT_SEED,
+    GeneratorError,
+    generate_files,
+    hand_written_files,
+    write_account,
+)
 from .loader import load_account
 
 
@@ -31,7 +37,10 @@ def _generate(args: argparse.Namespace) -> int:
         except ValueError as exc:
             raise GeneratorError(str(exc)) from exc
     out = write_account(files, args.out, force=args.force)
-    print(f"wrote {len(files)} agents to {out}")
+    kept = hand_written_files(out)
+    print(
+        f"wrote {len(files)} agents to {out}" + (f", kept {len(kept)} hand-written" if kept else "")
+    )
     for item in injected:
         print(f"injected {item.rule_id} in {item.file}: {item.description}")
     return 0
@@ -55,7 +64,9 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
 
     gen = commands.add_parser("generate", help="generate the mock account's agent files")
-    gen.add_argument("--count", type=int, default=200, help="number of agents (1..200)")
+    gen.add_argument(
+        "--count", type=int, help="number of generated agents (default: one per capability)"
+    )
     gen.add_argument("--seed", type=int, default=DEFAULT_SEED, help="same seed, same files")
     gen.add_argument("--out", type=Path, required=True, help="folder to write (created)")
     gen.add_argument("--violations", type=int, default=0, help="inject K naming violations")

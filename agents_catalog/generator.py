@@ -10,6 +10,10 @@ already knows what the first one found.
 The seed picks the wording of each agent's system text and, for ``count`` below
 the number of capabilities, which agents are in the account. The same seed gives
 byte-identical files.
+
+Not every agent of the account comes from a capability: a file whose first line is
+`HAND_WRITTEN_MARKER` (the workflow agents) is written by hand, and regenerating a folder
+keeps it byte for byte.
 """
 
 from __future__ import annotations
@@ -35,6 +39,8 @@ from .scheme import NamingScheme, load_scheme
 
 DEFAULT_SEED = 7
 VERSION = "1.0.0"
+# The first line of an agent file the generator did not make and must not replace.
+HAND_WRITTEN_MARKER = "# hand-written:"
 
 # How a reader mentions what an earlier agent saved; every path here is in the schema.
 HANDOFF_PHRASES = {
@@ -352,15 +358,17 @@ def _dump(document: dict[str, Any]) -> str:
 
 
 def generate_files(
-    count: int = 200,
+    count: int | None = None,
     seed: int = DEFAULT_SEED,
     departments: list[Department] | None = None,
     scheme: NamingScheme | None = None,
 ) -> dict[str, str]:
-    """The account's agent files, as ``{file name: YAML text}``."""
+    """The account's generated agent files, as ``{file name: YAML text}``: one per
+    capability, or ``count`` of them."""
     departments = departments if departments is not None else load_departments()
     scheme = scheme or load_scheme()
     pool = [(cap, dep.label) for dep in departments for cap in dep.capabilities]
+    count = len(pool) if count is None else count
     if not 1 <= count <= len(pool):
         raise GeneratorError(f"--count must be between 1 and {len(pool)} (got {count})")
     chosen = (
@@ -378,17 +386,44 @@ def generate_files(
     return files
 
 
+def is_hand_written(text: str) -> bool:
+    return text.startswith(HAND_WRITTEN_MARKER)
+
+
+def hand_written_files(folder: str | Path) -> dict[str, str]:
+    """The hand-written agent files of a folder (none when it does not exist)."""
+    folder = Path(folder)
+    if not folder.is_dir():
+        return {}
+    found = {}
+    for path in sorted(folder.iterdir()):
+        if path.suffix not in (".yaml", ".yml") or not path.is_file():
+            continue
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise GeneratorError(f"cannot read {path}: {exc}") from exc
+        if is_hand_written(text):
+            found[path.name] = text
+    return found
+
+
 def write_account(files: dict[str, str], out: str | Path, *, force: bool = False) -> Path:
-    """Write the files to `out` all at once: a temporary folder renamed into place."""
+    """Write the files to `out` all at once: a temporary folder renamed into place. The
+    hand-written agents already in `out` are carried over unchanged."""
     out = Path(out)
     if out.exists() and not out.is_dir():
         raise GeneratorError(f"{out} exists and is not a folder")
     if out.is_dir() and any(out.iterdir()) and not force:
         raise GeneratorError(f"{out} is not empty (use --force to replace it)")
+    kept = hand_written_files(out)
+    clash = sorted(set(kept) & set(files))
+    if clash:
+        raise GeneratorError(f"{out}: generating would replace hand-written {', '.join(clash)}")
     out.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
     try:
-        for name, text in files.items():
+        for name, text in {**files, **kept}.items():
             (staging / name).write_text(text, encoding="utf-8")
         if out.exists():
             retired = Path(tempfile.mkdtemp(prefix=f".{out.name}.old.", dir=out.parent))

@@ -16,7 +16,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from mock_account.search.evaluation import EvalError, agents_from_capabilities, load_eval_cases
+from mock_account.search.evaluation import EvalError, catalog_agents, load_eval_cases
 from mock_account.search.index import BM25Params, Searchable, SearchIndex
 
 
@@ -48,7 +48,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             except CatalogError as exc:
                 raise EvalError(str(exc).splitlines()[0]) from exc
         else:
-            agents = agents_from_capabilities()
+            agents = catalog_agents()
         queries = [case.query for case in load_eval_cases(args.evaluation)]
     except EvalError as exc:
         print(f"error: {exc}", file=sys.stderr)

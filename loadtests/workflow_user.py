@@ -4,8 +4,8 @@ Each simulated user proposes actions (an email, an IM message) under ids of its 
 them, and now and then approves one again or retries the proposal (as a client retrying a turn
 would). It checks, from the outbox, that every action it approved was delivered exactly once:
 a missing or a second delivery is a failure (``outbox [exactly once]``). When the account has
-workflows (``MOCK_ACCOUNT_WORKFLOW_AGENTS=1`` on the server) it also reads its progress and
-tries to advance, which the server refuses while goals are open (409, expected).
+workflows (the shipped one has two: new-hire and supplier onboarding) it also reads its progress
+and tries to advance, which the server refuses while goals are open (409, expected).
 
     locust -f loadtests/workflow_user.py --host http://127.0.0.1:9020
 """

@@ -87,20 +87,6 @@ SEARCH_BEHAVIOR_ENV = "MOCK_ACCOUNT_SEARCH_BEHAVIOR"
 # The day the mock world calls "today" ("next Tuesday" counts from it); the real date when
 # unset. Tests and demos pin it so their dates read the same on any day.
 TODAY_ENV = "MOCK_ACCOUNT_TODAY"
-# Adds the workflow agents (agents_catalog/workflow_agents: new-hire and supplier onboarding)
-# to the account: MOCK_ACCOUNT_WORKFLOW_AGENTS=1.
-WORKFLOW_AGENTS_ENV = "MOCK_ACCOUNT_WORKFLOW_AGENTS"
-
-
-def workflow_agents_dir() -> Path:
-    """The hand-written agents that take users through workflows."""
-    return default_account_dir().parent / "workflow_agents"
-
-
-def _flag(name: str) -> bool:
-    return os.environ.get(name, "").strip().lower() in ("1", "true", "yes", "on")
-
-
 # Retention the server and the demo apply themselves: the sweep interval in seconds ("off"
 # turns it off), the days of each plan ("none": no limit), the hours an idempotency record lives.
 SWEEP_INTERVAL_ENV = "MOCK_ACCOUNT_SWEEP_INTERVAL"
@@ -228,7 +214,6 @@ class AccountConfig:
     sweep_interval_s: float = field(default_factory=_env_interval)
     retention: RetentionPolicy = field(default_factory=_env_retention)
     idempotency_hours: float = field(default_factory=_env_idempotency_hours)
-    workflow_agents: bool = field(default_factory=lambda: _flag(WORKFLOW_AGENTS_ENV))
     # Agent configuration history (SPEC §10): versions kept per section, and whether a save
     # that breaks the naming scheme is refused or accepted with warnings ("off": not checked).
     config_keep: int = field(default_factory=lambda: config_keep_from(os.environ))
@@ -391,8 +376,6 @@ def build_deployment(config: AccountConfig | None = None) -> Deployment:
         raise ValueError("the sweep interval must not be negative (0 turns the sweep off)")
     clock = config.clock if config.today is None else pinned_day(config.clock, config.today)
     agents = load_account(config.account_dir)
-    if config.workflow_agents:
-        agents += load_account(workflow_agents_dir())
     hooks, hooks_error = load_configured_hooks(config)
     cipher = build_cipher(config, hooks)
     engine = Engine(

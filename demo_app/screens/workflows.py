@@ -174,10 +174,8 @@ def main() -> None:
     )
     st.header("Workflow progress")
     if not workflows:
-        st.info(
-            "No agent of this account declares a workflow. Start the demo with "
-            "MOCK_ACCOUNT_WORKFLOW_AGENTS=1 to add the onboarding agents."
-        )
+        # Only an account of one's own gets here: the shipped one has two workflow agents.
+        st.info("No agent of this account declares a workflow.")
     for progress in workflows:
         _workflow(progress, editable)
     st.header("Actions")

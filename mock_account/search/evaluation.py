@@ -7,15 +7,17 @@ as an employee would type it and the agent that should answer. Three sets ship
 - ``agents_catalog/evaluation``: the development set, one request per agent; the agents'
   descriptions and the ranking parameters were shaped on it;
 - ``agents_catalog/evaluation_heldout``: the held-out set, 100 requests written apart from
-  the descriptions;
+  the descriptions, and two for the workflow agents that their descriptions were then
+  adjusted to;
 - ``agents_catalog/evaluation_heldout2``: the fresh held-out set, 100 fact-rich requests
   (dates, places, amounts, names, ids, quantities, severities) written before the search
   was tuned for such requests and never used to tune it: the honest figure for requests
   nobody has seen.
 
 The index is built from the agent files of an account folder (``--account``) or, before
-those are generated, straight from the capability files
-(``agents_catalog/capabilities/*.yaml``).
+those are generated, straight from the sources (`catalog_agents`): the capability files
+(``agents_catalog/capabilities/*.yaml``) and the account's hand-written agents (the
+workflow agents, which no capability describes).
 
     python -m mock_account.search.evaluation [--account DIR | --capabilities DIR]
         [--evaluation DIR] [--search hybrid|bm25] [--min-top1 0.9] [--min-top2 0.97]
@@ -169,6 +171,28 @@ def evaluate(index: SearchIndex, cases: Sequence[EvalCase]) -> EvalReport:
     )
 
 
+def hand_written_agents(account: str | Path | None = None) -> list[Searchable]:
+    """The hand-written agents of an account folder (default: the shipped account)."""
+    # Imported here: the agent format is only needed when agent files are read.
+    from agents_catalog.errors import CatalogError
+    from agents_catalog.generator import GeneratorError, hand_written_files
+    from agents_catalog.loader import parse_agent_text
+
+    try:
+        files = hand_written_files(account or _catalog_dir("account"))
+        return [parse_agent_text(text, name)[0] for name, text in files.items()]
+    except (CatalogError, GeneratorError) as exc:
+        raise EvalError(str(exc).splitlines()[0]) from exc
+
+
+def catalog_agents(
+    capabilities: str | Path | None = None, account: str | Path | None = None
+) -> list[Searchable]:
+    """Every agent of the account as search sees it, from its sources: one per capability,
+    plus the hand-written ones of the account folder."""
+    return [*agents_from_capabilities(capabilities), *hand_written_agents(account)]
+
+
 def _load_agents(args: argparse.Namespace) -> Sequence[Searchable]:
     if args.account:
         # Imported here: the account loader is only needed for generated agent files.
@@ -179,7 +203,9 @@ def _load_agents(args: argparse.Namespace) -> Sequence[Searchable]:
             return load_account(args.account)
         except CatalogError as exc:
             raise EvalError(str(exc).splitlines()[0]) from exc
-    return agents_from_capabilities(args.capabilities)
+    if args.capabilities:
+        return agents_from_capabilities(args.capabilities)
+    return catalog_agents()
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -190,7 +216,9 @@ def _parser() -> argparse.ArgumentParser:
     source = parser.add_mutually_exclusive_group()
     source.add_argument("--account", type=Path, help="folder of agent YAML files")
     source.add_argument(
-        "--capabilities", type=Path, help="folder of capability files (the default source)"
+        "--capabilities",
+        type=Path,
+        help="folder of capability files (default: the shipped ones and hand-written agents)",
     )
     parser.add_argument("--evaluation", type=Path, help="folder of evaluation YAML files")
     parser.add_argument(
@@ -227,11 +255,11 @@ def report_all_sets(
     """Every shipped evaluation set (`EVALUATION_SETS`, folders of `catalog`) in every
     search mode, each with its misses, then one summary table; 0, or 2 when a file cannot
     be read or names an unknown agent."""
+    root = Path(catalog or _catalog_dir(""))
     try:
-        agents = agents_from_capabilities(capabilities)
+        agents = [*agents_from_capabilities(capabilities), *hand_written_agents(root / "account")]
         sets = [
-            (label, folder, load_eval_cases(Path(catalog or _catalog_dir("")) / folder))
-            for label, folder in EVALUATION_SETS
+            (label, folder, load_eval_cases(root / folder)) for label, folder in EVALUATION_SETS
         ]
     except EvalError as exc:
         print(f"error: {exc}", file=sys.stderr)

@@ -18,11 +18,11 @@ def test_generate_writes_loadable_agents(tmp_path: Path, capsys) -> None:
     assert "wrote 12 agents" in capsys.readouterr().out
 
 
-@pytest.mark.parametrize("count", ["0", "201", "-3"])
+@pytest.mark.parametrize("count", ["0", "199", "-3"])
 def test_out_of_range_count_is_refused_and_writes_nothing(tmp_path: Path, capsys, count) -> None:
     out = tmp_path / "acc"
     assert main(["generate", "--count", count, "--out", str(out)]) == 2
-    assert "--count must be between 1 and 200" in capsys.readouterr().err
+    assert "--count must be between 1 and 198" in capsys.readouterr().err
     assert not out.exists()
     assert list(tmp_path.iterdir()) == []
 
@@ -36,6 +36,23 @@ def test_non_empty_folder_is_kept_unless_forced(tmp_path: Path, capsys) -> None:
     assert (out / "keep.txt").read_text() == "mine"
     assert main(["generate", "--count", "3", "--out", str(out), "--force"]) == 0
     assert not (out / "keep.txt").exists() and len(list(out.glob("*.yaml"))) == 3
+
+
+def test_forced_regeneration_keeps_hand_written_agents_and_refuses_to_replace_one(
+    tmp_path: Path, capsys
+) -> None:
+    out = tmp_path / "acc"
+    out.mkdir()
+    mine = "# hand-written: kept\nname: Mine\n"
+    (out / "Mine.yaml").write_text(mine)
+    assert main(["generate", "--count", "3", "--out", str(out), "--force"]) == 0
+    assert "wrote 3 agents" in capsys.readouterr().out
+    assert (out / "Mine.yaml").read_text() == mine and len(list(out.glob("*.yaml"))) == 4
+    taken = next(p.name for p in out.glob("*.yaml") if p.name != "Mine.yaml")
+    (out / taken).write_text(mine)
+    assert main(["generate", "--count", "3", "--out", str(out), "--force"]) == 2
+    assert f"would replace hand-written {taken}" in capsys.readouterr().err
+    assert (out / taken).read_text() == mine
 
 
 def test_non_numeric_count_is_a_usage_error(tmp_path: Path) -> None:

@@ -2,15 +2,10 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
-import yaml
 from demo_helpers import texts
 from streamlit.testing.v1 import AppTest
-
-from agents_catalog.workflow_format import parse_workflow
-from mock_account.deployment import workflow_agents_dir
 
 
 def _page(at: AppTest) -> AppTest:
@@ -24,18 +19,14 @@ def _outbox(at: AppTest) -> Any:
     return next((d.value for d in at.dataframe if "delivered" in d.value.columns), None)
 
 
-def _with_onboarding(demo_data_dir: Path) -> None:
-    """Give the embedded account the new-hire workflow (the demo's agents declare none)."""
-    from demo_app.ui_session import embedded_client
-
-    raw = yaml.safe_load((workflow_agents_dir() / "CompleteNewHireOnboarding.yaml").read_text())
-    service = embedded_client(str(demo_data_dir)).deployment.workflows
-    assert service is not None
-    service.workflows["new_hire_onboarding"] = parse_workflow(raw["workflow"])
+def test_the_default_account_shows_its_two_workflows(app: AppTest) -> None:
+    _page(app)
+    shown = texts(app)
+    assert "### New-hire onboarding" in shown and "### Supplier onboarding" in shown
+    assert not any("declares a workflow" in str(i.value) for i in app.info)
 
 
-def test_a_stage_with_open_goals_cannot_be_left(app: AppTest, demo_data_dir: Path) -> None:
-    _with_onboarding(demo_data_dir)
+def test_a_stage_with_open_goals_cannot_be_left(app: AppTest) -> None:
     _page(app)
     assert any("stage **Paperwork**" in t for t in texts(app))
     app.button(key="advance:new_hire_onboarding").click().run()

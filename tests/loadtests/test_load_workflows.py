@@ -1,7 +1,8 @@
 """``loadtests run --scenario workflows``: approvals under load, each delivered exactly once.
 
-A real run: a server on a free loopback port with the workflow agents, Locust in a subprocess
-for a few seconds (Locust is never imported into the test process).
+A real run: a server on a free loopback port with the shipped account, whose workflow agents are
+part of it, and Locust in a subprocess for a few seconds (Locust is never imported into the test
+process).
 """
 
 from __future__ import annotations
@@ -46,7 +47,6 @@ def test_approved_actions_are_delivered_exactly_once_under_load(tmp_path: Path) 
             **os.environ,
             "LOADTEST_THINK_MIN": "0.01",
             "LOADTEST_THINK_MAX": "0.05",
-            "MOCK_ACCOUNT_WORKFLOW_AGENTS": "1",
         },
     )
     assert done.returncode == 0, done.stderr[-3000:]

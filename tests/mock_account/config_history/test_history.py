@@ -3,6 +3,7 @@ and edits applied live: the next search and run, in this process and in another 
 
 from __future__ import annotations
 
+import shutil
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,7 +19,12 @@ from mock_account.config_history import (
     ConfigRefused,
     UnknownAgent,
 )
-from mock_account.deployment import AccountConfig, Deployment, build_deployment
+from mock_account.deployment import (
+    AccountConfig,
+    Deployment,
+    build_deployment,
+    default_account_dir,
+)
 from mock_account.stores import StoreUnavailable, VersionConflict
 
 BACKENDS = ["memory", "sqlite", "postgres", "redis"]
@@ -459,10 +465,12 @@ def test_bad_settings_are_refused_clearly(monkeypatch: pytest.MonkeyPatch) -> No
 
 
 def test_a_workflow_is_a_section_of_its_own_and_survives_other_edits(tmp_path: Path) -> None:
-    built = _deploy("memory://", tmp_path, write_account(tmp_path / "agents"), workflow_agents=True)
+    account = write_account(tmp_path / "agents")
+    agent = "CompleteNewHireOnboarding"
+    shutil.copy(default_account_dir() / f"{agent}.yaml", account)
+    built = _deploy("memory://", tmp_path, account)
     try:
         history = built.config_history
-        agent = "CompleteNewHireOnboarding"
         workflow = history.versions(agent, "workflow")[0].content
         assert workflow["name"] == "new_hire_onboarding"
         # Another section's edit keeps the workflow.

@@ -51,7 +51,6 @@ def make_deployment(tmp_path: Path, clock: Clock) -> Iterator[Callable[..., Depl
             data_dir=tmp_path,
             store_url=url,
             search="bm25",
-            workflow_agents=True,
             clock=clock,
             retention=POLICY,
             **options,

@@ -11,7 +11,7 @@ import pytest
 
 from agents_catalog.checker import check_paths
 from agents_catalog.loader import default_account_dir
-from mock_account.deployment import AccountConfig, Deployment, build_deployment, workflow_agents_dir
+from mock_account.deployment import AccountConfig, Deployment, build_deployment
 from mock_account.users import User
 
 HIRE = "CompleteNewHireOnboarding"
@@ -24,7 +24,6 @@ def deployment(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Deployment]
         data_dir=tmp_path_factory.mktemp("wf-agents"),
         store_url="memory://",
         search="bm25",
-        workflow_agents=True,
         today="2026-11-30",
     )
     built = build_deployment(config)
@@ -106,5 +105,7 @@ def test_supplier_onboarding_ends_with_an_email_to_approve(deployment: Deploymen
 
 
 def test_the_workflow_agents_check_clean() -> None:
-    report = check_paths([workflow_agents_dir()], account_dir=Path(default_account_dir()))
+    account = Path(default_account_dir())
+    files = [account / f"{name}.yaml" for name in (HIRE, SUPPLIER)]
+    report = check_paths(files, account_dir=account)
     assert len(report.files) == 2 and report.findings == ()

@@ -24,7 +24,6 @@ def deployment(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Deployment]
         data_dir=tmp_path_factory.mktemp("wf-identities"),
         store_url="memory://",
         search="bm25",
-        workflow_agents=True,
         today="2026-11-30",
     )
     built = build_deployment(config)
