@@ -39,6 +39,8 @@ class ChannelsClient:
                     "channel": delivery.channel,
                     "identity": delivery.identity,
                     "resumed": delivery.resumed,
+                    "reply": delivery.reply,
+                    "answered": delivery.answered,
                 }
             if path == "getInbox":
                 items, cursor = service.inbox(user, **body)

@@ -60,10 +60,15 @@ def send_form(channels: ChannelsClient) -> None:
             f"{answer.get('agentName') or 'No agent'} answered ({answer['resultCode']}); "
             f"{how} conversation {answer.get('convid')} of identity {answer['identity']}."
         )
-        for part in (answer.get("output") or {}).get("parts") or []:
-            st.markdown(f"> {part.get('text', '')}")
-        if answer.get("error"):
-            st.warning(answer["error"]["message"])
+        if answer.get("answered"):
+            given = ", ".join(f"{k} = {v}" for k, v in answer["answered"].items())
+            st.caption(f"Read from the message as answers to the waiting form: {given}")
+        error = (answer.get("error") or {}).get("message")
+        if error:
+            st.warning(error)
+        elif answer.get("reply"):
+            st.caption("The reply the sender gets")
+            st.code(answer["reply"], language=None, wrap_lines=True)
 
 
 def _turn_rows(turns: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -128,8 +128,11 @@ def deliver_message(
 ) -> dict[str, Any]:
     """Search and run in the sender's conversation: the same sender returning on a resuming
     channel (email, im, widget, a2a, schedule, webhook) continues it; web and api start a new
-    chat unless ``convid`` is given. Answers like ``execAgent`` (HTTP 200 with a
-    ``resultCode``), plus the channel, the identity, whether it resumed, and the matches."""
+    chat unless ``convid`` is given. While the sender's conversation waits on a form, the
+    message is the reply to it: its answers are read from the text (``answered``). Answers like
+    ``execAgent`` (HTTP 200 with a ``resultCode``), plus the channel, the identity, whether it
+    resumed, the matches, and ``reply``: the answer as the message to send back (a form's
+    questions one per line)."""
     delivery = deployment.channels.deliver(
         user,
         channel=body.channel,
@@ -147,6 +150,8 @@ def deliver_message(
         "channel": delivery.channel,
         "identity": delivery.identity,
         "resumed": delivery.resumed,
+        "reply": delivery.reply,
+        "answered": delivery.answered,
         "searchResults": [
             {"agentName": h.agent_name, "agentTitle": h.agent_title, "score": round(h.score, 4)}
             for h in delivery.hits[:5]

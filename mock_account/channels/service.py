@@ -45,12 +45,14 @@ from mock_account.channels.records.base import (
     ConversationLink,
     IdentityRecord,
 )
+from mock_account.channels.replies import answers_from_reply, questions
 from mock_account.channels.sealing import ChannelSealer
 from mock_account.conversations.account import ExecResult, MockAccount
 from mock_account.conversations.vault import new_convid
 from mock_account.crypto import InvalidRecord
 from mock_account.engine.runtime import RunContext
-from mock_account.errors import UnknownConversation
+from mock_account.engine.state import paused_run
+from mock_account.errors import HookFailed, UnknownConversation
 from mock_account.search.index import SearchHit
 from mock_account.stores import (
     ConversationEntry,
@@ -91,6 +93,10 @@ class Delivery:
     memory_saved: bool = False
     # What could not be recorded after the run was saved (the answer stands regardless).
     warnings: list[str] = field(default_factory=list)
+    # The answer as a message to the sender (a form becomes questions to reply to).
+    reply: str = ""
+    # The answers a reply gave to the form the conversation was waiting on.
+    answered: dict[str, Any] = field(default_factory=dict)
 
 
 class ChannelService:
@@ -264,6 +270,16 @@ class ChannelService:
 
         query_text = str(inputs.get("query") or "")
         hits: list[SearchHit] = []
+        answered: dict[str, Any] = {}
+        if not agent_name and existing and channel != "web":
+            # A sender with no form to fill answers it by replying (see ``replies``).
+            waiting = self._waiting_ask(person, existing)
+            if waiting is not None:
+                agent_name = waiting["agent"]
+                answered = answers_from_reply(
+                    waiting["paused"]["ask"]["inputs"], query_text, now.date()
+                )
+                inputs = {**answered, **{k: v for k, v in inputs.items() if k != "query"}}
         if not agent_name:
             agent_name, hits = self.account.route(person, query_text, existing)
         if not agent_name:
@@ -300,7 +316,10 @@ class ChannelService:
                     sys=context.sys, memory=self._memory_of(record), account=account
                 )
         elapsed = time.perf_counter() - started
-        delivery = Delivery(channel, identity, existing is not None, result, hits)
+        delivery = Delivery(
+            channel, identity, existing is not None, result, hits,
+            reply=_reply_text(result), answered=answered,
+        )  # fmt: skip
         target = result.convid or existing
         if target:
             try:
@@ -315,6 +334,13 @@ class ChannelService:
                     f"written: {unavailable_message(exc)}"
                 )
         return delivery
+
+    def _waiting_ask(self, person: User, convid: str) -> dict[str, Any] | None:
+        """The run the conversation waits on (paused on an ask), if any."""
+        try:
+            return paused_run(self.account.restore(person, convid).state)
+        except (UnknownConversation, InvalidRecord, HookFailed):
+            return None  # the run itself says what is wrong
 
     def _resume_or_start(
         self, record: IdentityRecord, owner: str, now: datetime
@@ -615,6 +641,14 @@ class ChannelService:
                 self.records.forget_conversation(link.account, link.convid)
                 dropped += 1
         return dropped
+
+
+def _reply_text(result: ExecResult) -> str:
+    """The answer as a message: its text, then a form's questions, one line each."""
+    text = "\n\n".join(str(p.get("text", "")) for p in result.parts or [] if p.get("text"))
+    if result.result_code == "ask" and result.ask_input:
+        text = "\n\n".join(t for t in (text, questions(result.ask_input)) if t)
+    return text or (result.error or "")
 
 
 class _IdentityGone(Exception):

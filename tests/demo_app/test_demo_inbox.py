@@ -42,3 +42,21 @@ def test_a_member_is_told_the_inbox_is_the_administrators(app: AppTest) -> None:
     app.switch_page("screens/inbox.py").run()
     assert not app.exception, app.exception
     assert any("administrator" in t for t in texts(app) + [i.value for i in app.info])
+
+
+def test_an_email_sender_answers_a_form_by_replying(app: AppTest) -> None:
+    app.switch_page("screens/inbox.py").run()
+    asked = _send(
+        app, "email", "ann.lee@example.org", "I just joined, what's left in my onboarding?"
+    )
+    assert "CompleteNewHireOnboarding answered (ask)" in asked
+    assert any("Your legal name: " in c.value for c in app.code)
+    replied = _send(
+        app,
+        "email",
+        "ann.lee@example.org",
+        "My legal name is Ann Lee, I start on 7 December and I signed the contract",
+    )
+    assert "CompleteNewHireOnboarding answered (success); continued conversation" in replied
+    assert any("legal_name = Ann Lee" in t for t in texts(app))
+    assert any("stage Equipment" in c.value for c in app.code)
