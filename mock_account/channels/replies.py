@@ -3,9 +3,9 @@
 A sender on email or IM has no form to fill. When their conversation waits on an agent's
 ``ask``, the reply they are sent lists the questions one per line (``Label: ``); what they
 write back answers the form: ``Label: value`` lines first, then what the words say, field by
-field (a date for a date, an address for an e-mail, one of the options for a choice, "I signed
-the contract" for "Have you signed your contract?"). A question the reply does not answer is
-asked again; nothing is guessed.
+field (a date for a date, an address for an e-mail, an amount for a field in EUR, the one
+option named for a choice, "I signed the contract" for "Have you signed your contract?"). A
+question the reply does not answer is asked again; nothing is guessed.
 """
 
 from __future__ import annotations
@@ -25,6 +25,10 @@ _NEGATION = re.compile(r"\b(?:not|never|no|n't|nope)\b|n't\b", re.IGNORECASE)
 _CLAUSE = re.compile(r"[.;!?\n]|,\s*(?:and|but)\b|\bbut\b")
 _LINE = re.compile(r"^\s*([^:\n]{1,80}?)\s*:\s*(.+?)\s*$", re.MULTILINE)
 _VALUE_END = r"(?=\s*(?:[,;.!?\n]|\band\b|\bbut\b|$))"
+# A field that takes an amount of money: its label names a currency or a kind of amount.
+_MONEY_LABEL = re.compile(
+    r"\b(?:eur|usd|gbp|chf|amount|cover|budget|price|cost|fee|salary|limit)\b", re.IGNORECASE
+)
 _TEXT_END = r"(?=\s*(?:[;!?\n]|\.(?:\s|$)|$))"
 
 
@@ -93,6 +97,9 @@ def _from_words(spec: dict[str, Any], reply: str, facts: Any) -> Any:
         return facts.emails[0].address if facts.emails else None
     if "date" in name or "date" in label:
         return facts.date.date.isoformat() if facts.date is not None else None
+    if _MONEY_LABEL.search(label) and facts.amounts:
+        amount = facts.amounts[0].amount
+        return int(amount) if amount == int(amount) else float(amount)
     if options:
         return _choice(spec, options, reply)
     return _stated(spec, reply)
@@ -121,15 +128,21 @@ def _same_word(topic: str, word: str) -> bool:
 
 
 def _stated(spec: dict[str, Any], reply: str) -> str | None:
-    """``<the label's words> is <value>`` ("my legal name is Ann Lee"), else nothing."""
+    """``<the label's words> is <value>`` ("my legal name is Ann Lee"), or without the verb
+    what looks like a value ("tax id DE123456789", "contact email sales@…"); else nothing."""
     words = _content_words(spec)
+    # Free text (an address) may hold commas; a short answer ends at one.
+    end = _TEXT_END if spec.get("type") == "text" else _VALUE_END
     for size in range(len(words), 0, -1):
         phrase = r"\W+".join(re.escape(w) for w in words[-size:])
-        # Free text (an address) may hold commas; a short answer ends at one.
-        end = _TEXT_END if spec.get("type") == "text" else _VALUE_END
         found = re.search(
-            rf"\b{phrase}(?:'s)?\s+(?:is|are|will be|:)\s+(.+?){end}", reply, re.IGNORECASE
+            rf"\b{phrase}(?:'s)?\s+(?P<verb>(?:is|are|will be|:)\s+)?(?P<value>.+?){end}",
+            reply,
+            re.IGNORECASE,
         )
-        if found:
-            return found.group(1).strip()
+        if found is None:
+            continue
+        value = found["value"].strip()
+        if found["verb"] or re.match(r"[A-Z0-9]", value) or "@" in value:
+            return value
     return None

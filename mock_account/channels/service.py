@@ -276,9 +276,11 @@ class ChannelService:
             waiting = self._waiting_ask(person, existing)
             if waiting is not None:
                 agent_name = waiting["agent"]
-                answered = answers_from_reply(
-                    waiting["paused"]["ask"]["inputs"], query_text, now.date()
-                )
+                asked = waiting["paused"]["ask"]["inputs"]
+                answered = {
+                    **self._answered_before(account, existing, owner, agent_name, asked),
+                    **answers_from_reply(asked, query_text, now.date()),
+                }
                 inputs = {**answered, **{k: v for k, v in inputs.items() if k != "query"}}
         if not agent_name:
             agent_name, hits = self.account.route(person, query_text, existing)
@@ -341,6 +343,26 @@ class ChannelService:
             return paused_run(self.account.restore(person, convid).state)
         except (UnknownConversation, InvalidRecord, HookFailed):
             return None  # the run itself says what is wrong
+
+    def _answered_before(
+        self, account: str, convid: str, owner: str, agent: str, asked: list[dict[str, Any]]
+    ) -> dict[str, Any]:
+        """What the sender's earlier replies already answered of the form that still waits
+        (the turns since it was asked), so a reply need only add what is missing."""
+        names = {spec["name"] for spec in asked}
+        given: list[dict[str, Any]] = []
+        for stored in reversed(self.records.turns(account, convid)):
+            try:
+                turn = self.sealer.open_turn(stored.record, convid=convid, owner=owner)
+            except InvalidRecord:
+                break
+            if turn.get("agentName") != agent or turn.get("resultCode") != "ask":
+                break
+            given.append(turn.get("answered") or {})
+        merged: dict[str, Any] = {}
+        for answers in reversed(given):
+            merged.update({k: v for k, v in answers.items() if k in names})
+        return merged
 
     def _resume_or_start(
         self, record: IdentityRecord, owner: str, now: datetime
@@ -412,6 +434,8 @@ class ChannelService:
                 {"agentName": h.agent_name, "score": round(h.score, 4)} for h in delivery.hits[:2]
             ],
         }
+        if delivery.answered:
+            turn["answered"] = delivery.answered
         sealed = self.sealer.seal_turn(turn, convid=convid, owner=owner)
         self.records.add_turn(account, convid, now, sealed)
 

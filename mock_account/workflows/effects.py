@@ -74,7 +74,8 @@ class AgentEffects:
             **view,
             "advanced": advanced,
             "unmet": unmet,
-            "unmetText": ", ".join(unmet),
+            # Read out in sentences ("Still open: {unmetText}."): never an empty list.
+            "unmetText": ", ".join(unmet) or "nothing",
             "error": error or "",
         }
 

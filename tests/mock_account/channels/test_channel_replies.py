@@ -128,3 +128,41 @@ def test_an_email_sender_moves_through_onboarding_by_replying(deployment: Deploy
         query="I just joined, what's left in my onboarding?",
     )
     assert on_im.result.result_code == "ask" and "Your legal name: " in on_im.reply
+
+
+def test_a_buyer_takes_a_supplier_to_approval_by_email_in_parts(deployment: Deployment) -> None:
+    """Answers given over several replies add up; the last stage proposes the welcome email,
+    which waits for the administrator's approval under the sender's identity."""
+    admin = deployment.users.users[0]
+
+    def email(text: str) -> object:
+        return deployment.channels.deliver(
+            admin, channel="email", sender="buyer@example.org", query=text
+        )
+
+    go_on = "Continue the onboarding of our supplier"
+    assert email(go_on).result.agent_name == "CompleteSupplierOnboarding"
+    partly = email("The supplier name is Meridian Optics")
+    assert partly.result.result_code == "ask"
+    assert partly.reply.startswith("Please answer 'Tax id'.")
+    rest = email("tax id DE123456789, contact email sales@meridian.example")
+    assert rest.answered == {
+        "supplier_name": "Meridian Optics",
+        "tax_id": "DE123456789",
+        "contact_email": "sales@meridian.example",
+    }
+    assert "stage Due diligence" in rest.reply
+    email(go_on)
+    checked = email("Our liability cover is 5,000,000 EUR and the sanctions screening is clear")
+    assert checked.answered == {"insurance_cover": 5_000_000, "sanctions_clear": "yes"}
+    email(go_on)
+    assert "stage Approved" in email("IBAN: DE89370400440532013000").reply
+    email(go_on)
+    done = email("Approve it, my email is mario.hernandez@acme.example")
+    assert "Still open: nothing." in done.reply
+    assert "The welcome email waits for your approval" in done.reply
+    owner = f"email:{done.identity}"
+    [action] = deployment.actions.list(admin.account, owner)  # type: ignore[union-attr]
+    assert action["status"] == "awaitingApproval"
+    assert action["payload"]["to"] == "sales@meridian.example"
+    assert "DE123456789" in action["payload"]["body"]
