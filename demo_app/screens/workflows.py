@@ -27,7 +27,8 @@ def _identities() -> dict[str, str]:
     except ClientError:
         return {}
     return {
-        f"{i['channel']}: {i['sender']} ({group['contact']})": i["identity"]
+        f"{i['channel']}: {i['sender']}"
+        + (f" ({group['contact']})" if group["contact"] != i["sender"] else ""): i["identity"]
         for group in groups
         for i in group["identities"]
         if i["channel"] != "web"
