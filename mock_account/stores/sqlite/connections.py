@@ -96,6 +96,11 @@ class SqliteConnections:
         conn = self.conn()
         conn.execute(f"PRAGMA busy_timeout={int(busy_ms)}")
         try:
+            # Read first: on a connection that has not read since it opened the WAL, SQLite
+            # opens it inside the checkpoint's statement with a read that lasts as long as
+            # that statement, so the truncation waited for itself, gave up and left the
+            # deleted rows in the WAL (the first deletion after the store opened, say).
+            conn.execute("PRAGMA schema_version").fetchall()
             conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
         finally:
             conn.execute(f"PRAGMA busy_timeout={int(self._timeout * 1000)}")
