@@ -167,3 +167,21 @@ def test_peers_are_compared_with_the_harness_per_percentile() -> None:
     assert _peer_ratio_lines(row) == [
         "  16KB peer Peer X / harness: save p50 2.50x p99 1.00x; restore p50 0.50x p99 4.00x"
     ]
+
+
+def test_the_sqlite_raw_baseline_checkpoints_as_the_store_does(tmp_path: Path) -> None:
+    raw = SqliteRawTable(tmp_path, "NORMAL")
+    store = SqliteStore(tmp_path / "store.db", synchronous="NORMAL")
+    try:
+        pragma = "PRAGMA wal_autocheckpoint"
+        # Neither checkpoints in its commits: both leave it to their background thread.
+        assert raw._conn.execute(pragma).fetchone() == (0,)
+        with store._db.write() as conn:
+            assert conn.execute(pragma).fetchone() == (0,)
+        assert raw._checkpoints is not None and store._db._checkpoints is not None
+        raw.upsert("k", b"blob")
+        assert raw.read("k") == b"blob"
+    finally:
+        store.close()
+        raw.close()
+    assert not list(tmp_path.glob("raw_baseline.db*"))

@@ -4,7 +4,7 @@ Each thread gets its own connection (see ``sqlite_connections``). Every write ru
 ``BEGIN IMMEDIATE``, which takes the database's write lock before reading, so the version check
 and the write are one atomic step across threads and processes alike; other writers wait up to
 ``timeout`` seconds for the lock. Reads are single statements, hence one consistent snapshot
-(WAL readers never block writers).
+(WAL readers never block writers). WAL checkpoints run in a background thread per store.
 """
 
 from __future__ import annotations
@@ -85,6 +85,8 @@ class SqliteStore(ConversationStore, IdempotencyRecords):
             self._db.conn().execute("PRAGMA journal_mode=WAL")
             with self._db.write() as conn:
                 sqlite_schema.migrate(conn, str(self.path))
+            # A save waits for its commit only, not for the WAL's copy into the file.
+            self._db.checkpoint_in_background()
 
     def _read_one(self, sql: str, params: tuple) -> tuple | None:
         with self._db.errors():

@@ -229,3 +229,11 @@ def test_compare_and_swap_holds_across_processes(tmp_path: Path) -> None:
     parts = final.blob.decode().rstrip(";").split(";")
     assert final.entry.state_version == 1 + processes * commits
     assert sorted(parts) == sorted(f"p{i}-{n}" for i in range(processes) for n in range(commits))
+
+
+def test_a_deletion_right_after_opening_leaves_nothing_in_the_wal(tmp_path: Path) -> None:
+    path = tmp_path / "store.db"
+    with SqliteStore(path) as store:
+        _create(store, "c1", blob=b"deleted-secret" * 100)
+        assert store.delete("acme", "c1")
+        assert b"deleted-secret" not in Path(f"{path}-wal").read_bytes()
