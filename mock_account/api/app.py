@@ -23,6 +23,7 @@ from mock_account.api import (
 from mock_account.api.body_limit import DEFAULT_MAX_BODY_BYTES, BodySizeLimit
 from mock_account.api.docs import DESCRIPTION, TAGS, TITLE
 from mock_account.api.handlers import install_handlers
+from mock_account.api.hot_paths import HotPaths
 from mock_account.api.idempotency import IdempotencyGuard
 from mock_account.api.models import HealthResponse
 from mock_account.api.streaming import DEFAULT_HEARTBEAT_S
@@ -130,5 +131,7 @@ def create_app(
     app.include_router(routes_channels.router)
     app.include_router(routes_config.router)
     install_handlers(app)
+    # Inside the size limit: it hands the hot paths one whole body, of a size already checked.
+    app.add_middleware(HotPaths, fastapi_app=app)
     app.add_middleware(BodySizeLimit, max_bytes=max_body_bytes)
     return app

@@ -9,12 +9,13 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Header, Request
 from fastapi.responses import Response, StreamingResponse
+from starlette.concurrency import run_in_threadpool
 
 from mock_account.api.auth import CurrentUser, DeploymentDep, UserOrRefusal
 from mock_account.api.docs import BAD_BODY, UNAUTHORIZED, error_doc
 from mock_account.api.errors import NotAuthenticated, StreamNotReplayable
 from mock_account.api.idempotency import HEADER, REPLAYED_HEADER, IdempotencyGuard, request_hash
-from mock_account.api.inline import run_short
+from mock_account.api.inline import runs_inline
 from mock_account.api.models import (
     IDEMPOTENCY_KEY_PATTERN,
     ExecAgentRequest,
@@ -45,7 +46,16 @@ async def search(body: SearchRequest, user: CurrentUser, deployment: DeploymentD
 
     ``searchBehavior`` is the account's setting (``mock-account serve --search-behavior``).
     """
-    hits = await run_short(deployment, deployment.account.search, body.query, tag=body.tag)
+    if runs_inline(deployment):
+        content = search_body(deployment, body)
+    else:
+        content = await run_in_threadpool(search_body, deployment, body)
+    return Response(content=content, media_type="application/json")
+
+
+def search_body(deployment: Deployment, body: SearchRequest) -> bytes:
+    """The encoded answer of ``search`` (also answered by ``hot_paths``)."""
+    hits = deployment.account.search(body.query, tag=body.tag)
     # Encoded here, as execAgent's answer is: the body has the model's shape by construction,
     # and validating it again through the response model cost more than the search.
     body_out = {
@@ -57,7 +67,7 @@ async def search(body: SearchRequest, user: CurrentUser, deployment: DeploymentD
         "searchBehavior": deployment.config.search_behavior,
         "followupBehavior": DEFAULT_FOLLOWUP_BEHAVIOR,
     }
-    return Response(content=_encode(body_out), media_type="application/json")
+    return _encode(body_out)
 
 
 def _encode(body: dict[str, Any]) -> bytes:
@@ -163,6 +173,9 @@ def exec_agent(
         content = _encode(refusal_body(body.agent_name, "mustLogin", str(user)))
         return Response(content=content, media_type="application/json")
     signed_in: User = user
+    if idempotency_key is None:
+        content, extra = exec_agent_content(deployment, signed_in, body)
+        return Response(content=content, media_type="application/json", headers=extra)
     timings: dict[str, float] = {}
 
     def compute() -> bytes:
@@ -171,21 +184,28 @@ def exec_agent(
         return _encode(exec_agent_body(result))
 
     headers: dict[str, str] = {}
-    if idempotency_key is None:
-        content = compute()
-    else:
-        guard: IdempotencyGuard = request.app.state.idempotency
-        wanted = request_hash(request.url.path, body.model_dump(mode="json", by_alias=True))
-        try:
-            content, replayed = guard.run(
-                signed_in.account, signed_in.email, idempotency_key, wanted, compute
-            )
-        except StoreError as exc:
-            message = unavailable_message(exc)
-            content = _encode(refusal_body(body.agent_name, "callFailed", message))
-            replayed = False
-        if replayed:
-            headers[REPLAYED_HEADER] = "true"
+    guard: IdempotencyGuard = request.app.state.idempotency
+    wanted = request_hash(request.url.path, body.model_dump(mode="json", by_alias=True))
+    try:
+        content, replayed = guard.run(
+            signed_in.account, signed_in.email, idempotency_key, wanted, compute
+        )
+    except StoreError as exc:
+        message = unavailable_message(exc)
+        content = _encode(refusal_body(body.agent_name, "callFailed", message))
+        replayed = False
+    if replayed:
+        headers[REPLAYED_HEADER] = "true"
     if timings:
         headers["Server-Timing"] = server_timing(timings)
     return Response(content=content, media_type="application/json", headers=headers)
+
+
+def exec_agent_content(
+    deployment: Deployment, user: User, body: ExecAgentRequest
+) -> tuple[bytes, dict[str, str]]:
+    """The encoded answer of a non-streamed ``execAgent`` without an ``Idempotency-Key``, and
+    its headers (also answered by ``hot_paths``; runs in a worker thread)."""
+    result = _run(deployment, user, body)
+    headers = {"Server-Timing": server_timing(result.timings)} if result.timings else {}
+    return _encode(exec_agent_body(result)), headers

@@ -220,7 +220,8 @@ class BusinessData:
                     f"unknown field '{unknown[0]}' for source '{source}'; "
                     f"fields: {', '.join(FIELDS[source])}"
                 )
-            candidates = [i for i in candidates if _matches(records[i], where)]
+            matches = _matcher(where)
+            candidates = [i for i in candidates if matches(records[i])]
         if match is not None and candidates:
             candidates = self._rank(source, match, candidates)
         return [dict(records[i]) for i in candidates[:limit]]
@@ -236,12 +237,26 @@ class BusinessData:
         for token in sorted(tokens(match)):
             for index, weight in postings.get(token, ()):
                 scores[index] = scores.get(index, 0.0) + weight
-        offset = _stable_index(match, len(candidates))
+        # The order is by score, best first, then the candidates' own order rotated to start
+        # at ``offset``. Most candidates share no word with the text: they keep the rotated
+        # order as they are, and only the few with a score are sorted (a lookup ranks up to
+        # every record of its source, and sorting them all was most of its time).
+        count = len(candidates)
+        offset = _stable_index(match, count)
         position = {i: n for n, i in enumerate(candidates)}
-        return sorted(
-            candidates,
-            key=lambda i: (-round(scores.get(i, 0.0), 9), (position[i] - offset) % len(candidates)),
-        )
+        scored = [
+            (-rounded, (position[i] - offset) % count, i)
+            for i, score in scores.items()
+            if i in position and (rounded := round(score, 9)) != 0.0
+        ]
+        if not scored:
+            return candidates[offset:] + candidates[:offset]
+        scored.sort()
+        chosen = {i for _, _, i in scored}
+        rotated = [i for i in candidates[offset:] + candidates[:offset] if i not in chosen]
+        better = [i for key, _, i in scored if key < 0.0]
+        worse = [i for key, _, i in scored if key > 0.0]
+        return better + rotated + worse
 
     def _postings(self, source: str) -> dict[str, list[tuple[int, float]]]:
         if source not in self._index:
@@ -685,16 +700,27 @@ def _cast(source: str, records: list[Record], products: Sequence[Record] = ()) -
         record.update(fields)
 
 
-def _matches(record: Mapping[str, Any], where: Mapping[str, Any]) -> bool:
-    for field, wanted in where.items():
-        value = record.get(field)
-        if isinstance(value, str) or isinstance(wanted, str):
-            # Templates render values as text, so "3" must find quantity 3.
-            if _as_text(value).casefold() != _as_text(wanted).casefold():
+def _matcher(where: Mapping[str, Any]) -> Callable[[Mapping[str, Any]], bool]:
+    """``where`` as a test of one record. Each wanted value's text is folded once per lookup
+    rather than once per record: a lookup tests every record of its source."""
+    checks = [
+        (field, wanted, isinstance(wanted, str), _as_text(wanted).casefold())
+        for field, wanted in where.items()
+    ]
+
+    def matches(record: Mapping[str, Any]) -> bool:
+        for field, wanted, wanted_text, folded in checks:
+            value = record.get(field)
+            if wanted_text or isinstance(value, str):
+                # Templates render values as text, so "3" must find quantity 3.
+                text = value if type(value) is str else _as_text(value)
+                if text.casefold() != folded:
+                    return False
+            elif value != wanted:
                 return False
-        elif value != wanted:
-            return False
-    return True
+        return True
+
+    return matches
 
 
 def _as_text(value: Any) -> str:

@@ -164,6 +164,7 @@ def _serve(args: argparse.Namespace) -> int:
 
     from mock_account.api import create_app
     from mock_account.api.environment import FACTORY, environment_for
+    from mock_account.api.transport import CoalescingHttpToolsProtocol
     from mock_account.deployment import build_deployment
 
     config = config_from_args(args)
@@ -201,6 +202,8 @@ def _serve(args: argparse.Namespace) -> int:
         "log_level": args.log_level,
         "access_log": args.log_level in ("debug", "info"),
         "log_config": log_config(args.log_level),
+        # One send per response instead of two (``mock_account.api.transport``).
+        "http": CoalescingHttpToolsProtocol,
     }
     if args.workers == 1:
         app = create_app(deployment, max_body_bytes=args.max_body_bytes)

@@ -163,6 +163,11 @@ class _Snapshot:
     base_version: str
 
 
+#: The longest a process serves its configuration without reading the store's revision,
+#: when the store has a change stamp (``ConfigVersionStore.change_stamp``).
+RECHECK_S = 1.0
+
+
 class ConfigHistory:
     """Versioned agent configurations of one scope, applied live to a running account."""
 
@@ -195,6 +200,10 @@ class ConfigHistory:
         self.conformance = conformance
         self.checker = checker
         self._applied = -1
+        # The store's change stamp when the revision was last found applied, and when the
+        # revision was last read (``refresh``).
+        self._stamp: object | None = None
+        self._read_at = float("-inf")
         self._agents: dict[str, AgentDefinition] = dict(self.files)
         self._refreshing = threading.Lock()
         self._saving = threading.Lock()
@@ -467,13 +476,29 @@ class ConfigHistory:
         return self._agents
 
     def refresh(self, *, force: bool = False) -> bool:
-        """Apply what the store holds if it changed since the last time; whether it did."""
+        """Apply what the store holds if it changed since the last time; whether it did.
+
+        A store with a change stamp (SQLite) is only read when the stamp moved, or when the
+        last read is ``RECHECK_S`` old (a save whose stamp was never written is still seen):
+        the read ran before every search and run, in the event loop for a search, and under a
+        saturating load it took longer than the engine's run (it waits on the store's locks).
+        """
+        stamp = self.store.change_stamp(self.scope)
+        if (
+            not force
+            and stamp is not None
+            and stamp == self._stamp
+            and time.monotonic() - self._read_at < RECHECK_S
+        ):
+            return False
         seen = self.store.scope_revision(self.scope)
         if seen == self._applied and not force:
+            self._seen(stamp)
             return False
         with self._refreshing:
             seen = self.store.scope_revision(self.scope)
             if seen == self._applied and not force:
+                self._seen(stamp)
                 return False
             revisions = self.store.agent_revisions(self.scope)
             latest: dict[str, Sections] = {}
@@ -497,4 +522,11 @@ class ConfigHistory:
                 self.apply(agents)
             self._agents = agents
             self._applied = seen
+            self._seen(stamp)
             return True
+
+    def _seen(self, stamp: object | None) -> None:
+        # ``stamp`` was read before the revision that is now applied: a save after it moves
+        # the stamp again, so an equal stamp later means nothing was saved since.
+        self._stamp = stamp
+        self._read_at = time.monotonic()

@@ -8,8 +8,11 @@ and the versions written and pruned before ``COMMIT``.
 
 from __future__ import annotations
 
+import os
+import uuid
 from collections.abc import Sequence
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 from mock_account.config_history.store import (
@@ -30,11 +33,37 @@ class SqliteConfigStore(ConfigVersionStore):
 
     def __init__(self, conversation_store: Any) -> None:
         self._db = conversation_store._db
+        # Replaced (a new file) after every commit, by any process: its identity is the
+        # change stamp, a stat instead of a query that waits on the database's locks.
+        path = getattr(self._db, "path", None)
+        self._stamp_file = Path(f"{path}.config-stamp") if isinstance(path, Path) else None
 
     def _version(self, row: tuple) -> StoredVersion:
         return StoredVersion(
             row[0], row[1], int(row[2]), from_micros(row[3]), row[4], bytes(row[5])
         )
+
+    def change_stamp(self, scope: str) -> object | None:
+        if self._stamp_file is None:
+            return None
+        try:
+            found = os.stat(self._stamp_file)
+        except FileNotFoundError:
+            return "none"  # no save yet (or none since the file was removed)
+        except OSError:
+            return None
+        return (found.st_ino, found.st_mtime_ns, found.st_size)
+
+    def _stamp(self) -> None:
+        if self._stamp_file is None:
+            return
+        temporary = self._stamp_file.with_name(f"{self._stamp_file.name}.{uuid.uuid4().hex}")
+        try:
+            temporary.write_text(uuid.uuid4().hex)
+            os.replace(temporary, self._stamp_file)
+        except OSError:
+            # Other processes then see the save within ConfigHistory's recheck interval.
+            temporary.unlink(missing_ok=True)
 
     def scope_revision(self, scope: str) -> int:
         with self._db.errors():
@@ -101,6 +130,7 @@ class SqliteConfigStore(ConfigVersionStore):
                     for section in {v.section for v in versions}
                 ],
             )
+        self._stamp()
         return revision
 
     def history(self, scope: str, agent: str, section: str) -> list[StoredVersion]:

@@ -61,6 +61,11 @@ class ConfigVersionStore(ABC):
     def scope_revision(self, scope: str) -> int:
         """How many saves the scope has seen (0: none)."""
 
+    def change_stamp(self, scope: str) -> object | None:
+        """Something cheaper to read than ``scope_revision`` that changes whenever a save
+        commits (compared for equality only), or None when the store has none."""
+        return None
+
     @abstractmethod
     def agent_revisions(self, scope: str) -> dict[str, int]:
         """The revision of every agent of the scope that has a history."""

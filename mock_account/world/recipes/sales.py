@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from mock_account.business.vocab import CUSTOMER_TIERS, PRODUCT_CATEGORIES
 
@@ -22,8 +23,10 @@ def _stem(word: str) -> str:
     return word
 
 
-def _words(text: str) -> set[str]:
-    return {_stem(w) for w in _WORD.findall(text.lower()) if len(w) > 1}
+@lru_cache(maxsize=4096)
+def _words(text: str) -> frozenset[str]:
+    # Cached: every product's name is matched against each item a request names.
+    return frozenset(_stem(w) for w in _WORD.findall(text.lower()) if len(w) > 1)
 
 
 def best_product(item: str, ctx: Context) -> Record | None:

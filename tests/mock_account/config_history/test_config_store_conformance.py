@@ -134,3 +134,16 @@ def test_all_versions_and_blob_replacement(config_store: ConfigVersionStore) -> 
     assert not config_store.replace_blob("s", "One", "commands", 7, b"a1", b"missing")
     blobs = [v.blob for v in config_store.history("s", "One", "commands")]
     assert blobs == [b"a1", b"A0"]
+
+
+def test_a_change_stamp_moves_with_every_commit(config_store: ConfigVersionStore) -> None:
+    """Equal stamps mean no commit in between; a store without stamps says None."""
+    before = config_store.change_stamp("s")
+    if before is None:
+        return  # this backend has none: its revision is read every time
+    assert config_store.change_stamp("s") == before
+    config_store.commit("s", "Agent", 0, [_v("commands", 1)], now=NOW, keep=20)
+    after = config_store.change_stamp("s")
+    assert after != before
+    config_store.commit("s", "Agent", 1, [_v("commands", 2)], now=NOW, keep=20)
+    assert config_store.change_stamp("s") not in (before, after)

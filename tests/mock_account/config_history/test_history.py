@@ -19,6 +19,7 @@ from mock_account.config_history import (
     ConfigRefused,
     UnknownAgent,
 )
+from mock_account.config_history import history as history_module
 from mock_account.deployment import (
     AccountConfig,
     Deployment,
@@ -489,3 +490,35 @@ def test_a_workflow_is_a_section_of_its_own_and_survives_other_edits(tmp_path: P
             history.save(agent, "workflow", ["not", "a", "workflow"], author=AUTHOR)
     finally:
         built.close()
+
+
+def test_the_revision_is_read_only_when_the_stamp_moved_or_is_old(
+    tmp_path: Path, account_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(history_module, "RECHECK_S", 3600.0)
+    url, cleanup = fresh_url("sqlite", tmp_path, "stamp")
+    one, two = _deploy(url, tmp_path, account_dir), _deploy(url, tmp_path, account_dir)
+    try:
+        reads: list[str] = []
+        store = two.config_history.store
+        revision = store.scope_revision
+        monkeypatch.setattr(store, "scope_revision", lambda s: reads.append(s) or revision(s))
+        for _ in range(3):
+            two.account.search("where is the platypus invoice")
+        assert reads == []  # nothing saved since the deployment applied the configuration
+        description = _description(one.config_history, "InvoiceStatus")
+        description["examples"] = ["where is the platypus invoice"]
+        one.config_history.save("InvoiceStatus", "description", description, author=AUTHOR)
+        hits = two.account.search("where is the platypus invoice")
+        assert hits and hits[0].agent_name == "InvoiceStatus"
+        assert reads
+        reads.clear()
+        two.account.search("where is the platypus invoice")
+        assert reads == []
+        monkeypatch.setattr(history_module, "RECHECK_S", 0.0)
+        two.account.search("where is the platypus invoice")
+        assert reads  # read again, however still the stamp
+    finally:
+        one.close()
+        two.close()
+        cleanup()
