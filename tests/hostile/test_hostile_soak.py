@@ -38,7 +38,6 @@ def server_pid(server: ServerProcess) -> int:
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="needs Linux /proc")
 def test_soak_keeps_memory_and_descriptors_flat(tmp_path: Path) -> None:
     account = write_account(tmp_path / "account")
     args = [

@@ -7,14 +7,13 @@ from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 
+import psycopg
 import pytest
 from server_stores import with_option
 from store_backends import backend_url, open_or_skip
 
 from mock_account.stores import ConversationStore, StoreError, open_store
 from mock_account.stores.postgres.schema import LATEST
-
-psycopg = pytest.importorskip("psycopg")
 
 NOW = datetime(2026, 3, 1, tzinfo=UTC)
 

@@ -8,13 +8,12 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
+import redis
+from redis.crc import key_slot
 from server_stores import REDIS_URL, with_option
 from store_backends import backend_url, open_or_skip
 
 from mock_account.stores import ConversationStore, IdempotencyRecord, open_store
-
-redis = pytest.importorskip("redis")
-key_slot = pytest.importorskip("redis.crc").key_slot
 
 NOW = datetime(2026, 3, 1, tzinfo=UTC)
 
