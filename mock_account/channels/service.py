@@ -406,14 +406,12 @@ class ChannelService:
         self.records.link_conversation(
             ConversationLink(account, convid, delivery.channel, record.identity, now)
         )
-        moved = False
+        # (Seen already: ``_deliver`` marked the identity before the run, at this ``now``.)
         if not delivery.resumed and result.convid and delivery.channel in ("web", "api"):
             # The identity's latest chat (for the Inbox); another chat may have moved it first.
-            moved = self.records.move_identity(
+            self.records.move_identity(
                 account, record.identity, expected_convid=record.convid, convid=convid, now=now
             )
-        if not moved:
-            self.records.touch_identity(account, record.identity, now)
         if result.memory is not None and result.success:
             delivery.memory_saved = self._save_memory(record, result)
         turn = {
