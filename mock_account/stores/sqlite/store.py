@@ -37,20 +37,22 @@ _COLUMNS = (
     "last_agent"
 )
 _BATCH = 500
-# A save is the compare-and-swap statement, the blob statement and the commit, with no read-back:
-# the new entry is what the save wrote, and the advance returns the four columns it did not.
-_CREATE = "INSERT INTO entries VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, 1, ?) ON CONFLICT DO NOTHING"
+# A save is one statement, with no read-back of what it wrote: the compare-and-swap is the
+# UPDATE's WHERE clause (or the INSERT's primary key), and the state is a column of the entry.
+_CREATE = (
+    f"INSERT INTO entries ({_COLUMNS}, last_used, blob) "
+    "VALUES (?, ?, ?, ?, ?, ?, ?, 0, 1, ?, ?, ?) ON CONFLICT DO NOTHING"
+)
 _ADVANCE = (
     "UPDATE entries SET state_version = state_version + 1, last_executed = ?, "
-    "last_used = max(?, last_read), last_agent = ? "
-    "WHERE account = ? AND convid = ? AND owner = ? AND state_version = ? "
-    "RETURNING title, created, last_read, pinned"
+    "last_used = max(?, last_read), last_agent = ?, blob = ? "
+    "WHERE account = ? AND convid = ? AND owner = ? AND state_version = ?"
 )
-_LOAD = (
-    f"SELECT {', '.join(f'e.{c.strip()}' for c in _COLUMNS.split(','))}, s.blob "
-    "FROM entries e LEFT JOIN states s ON s.account = e.account AND s.convid = e.convid "
-    "WHERE e.account = ? AND e.convid = ?"
+# What a save did not write, read after it (a write holds the lock only while SQLite runs it).
+_UNCHANGED = (
+    "SELECT title, created, last_read, pinned FROM entries WHERE account = ? AND convid = ?"
 )
+_LOAD = f"SELECT {_COLUMNS}, blob FROM entries WHERE account = ? AND convid = ?"
 _RECALL = "SELECT account, convid, record, expires FROM idempotency WHERE key = ? AND expires > ?"
 
 
@@ -96,8 +98,9 @@ class SqliteStore(ConversationStore, IdempotencyRecords):
 
     def commit(self, request: CommitRequest) -> ConversationEntry:
         t = to_micros(request.now, "now")
-        with self._db.errors(), self._db.write() as conn:
-            return self._commit(conn, request, t)
+        with self._db.errors():
+            saved = self._db.write_alone(*self._save_statement(request, t))
+            return self._saved_entry(self._db.conn(), request, t, saved)
 
     def commit_runs(self, requests: Sequence[CommitRequest]) -> list[CommitOutcome]:
         """Group commit: every request in one write transaction, each with its own CAS.
@@ -115,7 +118,8 @@ class SqliteStore(ConversationStore, IdempotencyRecords):
                     continue
                 conn.execute("SAVEPOINT commit_item")
                 try:
-                    outcomes.append(self._commit(conn, request, t))
+                    saved = conn.execute(*self._save_statement(request, t)).rowcount
+                    outcomes.append(self._saved_entry(conn, request, t, saved))
                 except VersionConflict as exc:
                     conn.execute("ROLLBACK TO commit_item")
                     outcomes.append(exc)
@@ -127,22 +131,41 @@ class SqliteStore(ConversationStore, IdempotencyRecords):
                     conn.execute("RELEASE commit_item")
         return outcomes
 
-    def _commit(self, conn: sqlite3.Connection, r: CommitRequest, t: int) -> ConversationEntry:
-        """One compare-and-swap save inside the caller's write transaction."""
+    @staticmethod
+    def _save_statement(r: CommitRequest, t: int) -> tuple[str, tuple]:
+        """The one statement of a compare-and-swap save."""
+        if r.expected_version == 0:
+            return _CREATE, (
+                r.account,
+                r.convid,
+                r.owner,
+                r.title_if_new,
+                t,
+                t,
+                t,
+                r.agent,
+                t,
+                r.blob,
+            )
+        return _ADVANCE, (t, t, r.agent, r.blob, r.account, r.convid, r.owner, r.expected_version)
+
+    @staticmethod
+    def _saved_entry(
+        conn: sqlite3.Connection, r: CommitRequest, t: int, saved: int
+    ) -> ConversationEntry:
+        """The entry after the save statement changed ``saved`` rows (``VersionConflict`` if
+        none: another save won, or the conversation is gone)."""
+        if saved != 1:
+            raise VersionConflict.lost(r.convid, r.expected_version)
         now = from_micros(t)
         if r.expected_version == 0:
-            params: tuple = (r.account, r.convid, r.owner, r.title_if_new, t, t, t, t, r.agent)
-            if conn.execute(_CREATE, params).rowcount != 1:
-                raise VersionConflict.lost(r.convid, 0)
             title, created, last_read, pinned = r.title_if_new, now, now, False
         else:
-            params = (t, t, r.agent, r.account, r.convid, r.owner, r.expected_version)
-            rows = conn.execute(_ADVANCE, params).fetchall()
-            if len(rows) != 1:
+            row = conn.execute(_UNCHANGED, (r.account, r.convid)).fetchone()
+            if row is None:  # deleted right after this save
                 raise VersionConflict.lost(r.convid, r.expected_version)
-            title, created_us, last_read_us, pinned = rows[0]
+            title, created_us, last_read_us, pinned = row
             created, last_read = from_micros(created_us), from_micros(last_read_us)
-        self._put_blob(conn, (r.account, r.convid), r.blob)
         return ConversationEntry(
             account=r.account,
             convid=r.convid,
@@ -155,17 +178,6 @@ class SqliteStore(ConversationStore, IdempotencyRecords):
             state_version=r.expected_version + 1,
             last_agent=r.agent,
         )
-
-    @staticmethod
-    def _put_blob(conn: sqlite3.Connection, key: tuple[str, str], blob: bytes | None) -> None:
-        if blob is None:
-            conn.execute("DELETE FROM states WHERE account = ? AND convid = ?", key)
-        else:
-            conn.execute(
-                "INSERT INTO states VALUES (?, ?, ?) "
-                "ON CONFLICT (account, convid) DO UPDATE SET blob = excluded.blob",
-                (*key, blob),
-            )
 
     def load(self, account: str, convid: str) -> StoredState | None:
         row = self._read_one(_LOAD, (account, convid))
@@ -200,25 +212,27 @@ class SqliteStore(ConversationStore, IdempotencyRecords):
             t = to_micros(last_read, "last_read")
             sets += ["last_read = ?", "last_used = max(last_executed, ?)"]
             params += [t, t]
-        with self._db.errors(), self._db.write() as conn:
-            sql = f"UPDATE entries SET {', '.join(sets)}" if sets else "SELECT 1 FROM entries"
-            cur = conn.execute(
-                f"{sql} WHERE account = ? AND convid = ?", (*params, account, convid)
+        key = (account, convid)
+        if not sets:
+            return (
+                self._read_one("SELECT 1 FROM entries WHERE account = ? AND convid = ?", key)
+                is not None
             )
-            return cur.rowcount == 1 if sets else cur.fetchone() is not None
+        with self._db.errors():
+            sql = f"UPDATE entries SET {', '.join(sets)} WHERE account = ? AND convid = ?"
+            return self._db.write_alone(sql, (*params, *key)) == 1
 
     def replace_blob(
         self, account: str, convid: str, *, expected_version: int, blob: bytes
     ) -> None:
-        with self._db.errors(), self._db.write() as conn:
-            cur = conn.execute(
-                "UPDATE entries SET state_version = state_version + 1 "
+        with self._db.errors():
+            replaced = self._db.write_alone(
+                "UPDATE entries SET state_version = state_version + 1, blob = ? "
                 "WHERE account = ? AND convid = ? AND state_version = ?",
-                (account, convid, expected_version),
+                (blob, account, convid, expected_version),
             )
-            if cur.rowcount != 1:
-                raise VersionConflict.lost(convid, expected_version)
-            self._put_blob(conn, (account, convid), blob)
+        if replaced != 1:
+            raise VersionConflict.lost(convid, expected_version)
 
     def _scrub_wal(self) -> None:
         """Copy the WAL into the file and empty it, so deleted rows do not linger in old frames.
@@ -240,7 +254,6 @@ class SqliteStore(ConversationStore, IdempotencyRecords):
 
     def _delete(self, account: str, convid: str) -> bool:
         with self._db.errors(), self._db.write() as conn:
-            conn.execute("DELETE FROM states WHERE account = ? AND convid = ?", (account, convid))
             conn.execute(
                 "DELETE FROM idempotency WHERE account = ? AND convid = ?", (account, convid)
             )

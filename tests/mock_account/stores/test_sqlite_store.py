@@ -68,7 +68,35 @@ def test_a_first_version_file_is_migrated_and_keeps_its_conversations(tmp_path: 
             agent="BookTrip",
         )
         assert saved.last_agent == store.get_entry("acme", "c1").last_agent == "BookTrip"
+        assert store.load("acme", "c1").blob == b"x"
         assert store.check_integrity() == []
+        tables = {r[0] for r in store._db.conn().execute("SELECT name FROM sqlite_master")}
+        assert "states" not in tables  # the states moved into their entries' rows
+
+
+def test_a_save_is_one_statement_without_an_explicit_transaction(tmp_path: Path) -> None:
+    # SQLite then holds the write lock only while it runs the statement, never while the
+    # thread waits for the GIL between statements.
+    with SqliteStore(tmp_path / "store.db") as store:
+        _create(store, "c1")
+        store.update_entry("acme", "c1", title=b"renamed", pinned=True)
+        writer = store._db._thread_conn("writer", 0.0)
+        statements: list[str] = []
+        writer.set_trace_callback(statements.append)
+        saved = store.commit_run(
+            account="acme",
+            convid="c1",
+            owner="ada@example.com",
+            expected_version=1,
+            blob=b"second",
+            now=NOW,
+            title_if_new=b"",
+            agent="BookTrip",
+        )
+        writer.set_trace_callback(None)
+        assert len(statements) == 1 and statements[0].startswith("UPDATE entries")
+        assert saved == store.get_entry("acme", "c1")
+        assert (saved.title, saved.pinned, saved.state_version) == (b"renamed", True, 2)
 
 
 def test_plaintext_idempotency_records_of_version_two_are_dropped_and_zeroed(
@@ -142,12 +170,8 @@ def test_integrity_check_reports_broken_rows(tmp_path: Path) -> None:
         _create(store, "c1")
         with sqlite3.connect(path) as conn:
             conn.execute("UPDATE entries SET last_used = 0")
-            conn.execute("INSERT INTO states VALUES ('acme', 'ghost', x'00')")
         problems = store.check_integrity()
-    assert problems == [
-        "conversation 'ghost' of account 'acme': state without entry",
-        "conversation 'c1' of account 'acme': stale last_used",
-    ]
+    assert problems == ["conversation 'c1' of account 'acme': stale last_used"]
 
 
 def test_writer_blocked_too_long_gets_store_unavailable(tmp_path: Path) -> None:
