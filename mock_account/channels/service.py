@@ -48,7 +48,7 @@ from mock_account.channels.records.base import (
 from mock_account.channels.replies import answers_from_reply, questions
 from mock_account.channels.sealing import ChannelSealer
 from mock_account.conversations.account import ExecResult, MockAccount
-from mock_account.conversations.vault import new_convid
+from mock_account.conversations.vault import Restored, new_convid
 from mock_account.crypto import InvalidRecord
 from mock_account.engine.runtime import RunContext
 from mock_account.engine.state import paused_run
@@ -271,9 +271,11 @@ class ChannelService:
         query_text = str(inputs.get("query") or "")
         hits: list[SearchHit] = []
         answered: dict[str, Any] = {}
+        restored: Restored | None = None  # read once: the run goes on from it
         if not agent_name and existing and channel != "web":
             # A sender with no form to fill answers it by replying (see ``replies``).
-            waiting = self._waiting_ask(person, existing)
+            restored = self._restore(person, existing)
+            waiting = None if restored is None else paused_run(restored.state)
             if waiting is not None:
                 agent_name = waiting["agent"]
                 asked = waiting["paused"]["ask"]["inputs"]
@@ -298,9 +300,20 @@ class ChannelService:
         target = existing or start_as or ""
         for attempt in range(RUN_ATTEMPTS):
             seen = self._live(account, target, owner)
+            if restored is not None and (
+                seen is None or seen.state_version != restored.entry.state_version
+            ):
+                restored = None  # saved since it was read: the run reads what is there now
             result = self.account.exec_agent(
-                person, agent_name, inputs, existing, context=context, start_as=start_as
+                person,
+                agent_name,
+                inputs,
+                existing,
+                context=context,
+                start_as=start_as,
+                restored=restored,
             )
+            restored = None  # a run that lost a race goes on from what the winner saved
             now_entry = self._live(account, target, owner)
             raced = now_entry is not None and (
                 seen is None or now_entry.state_version != seen.state_version
@@ -337,12 +350,13 @@ class ChannelService:
                 )
         return delivery
 
-    def _waiting_ask(self, person: User, convid: str) -> dict[str, Any] | None:
-        """The run the conversation waits on (paused on an ask), if any."""
+    def _restore(self, person: User, convid: str) -> Restored | None:
+        """The conversation's state, to see whether a form waits; None if it cannot be read
+        (the run, which reads it again then, says what is wrong)."""
         try:
-            return paused_run(self.account.restore(person, convid).state)
+            return self.account.restore(person, convid)
         except (UnknownConversation, InvalidRecord, HookFailed):
-            return None  # the run itself says what is wrong
+            return None
 
     def _answered_before(
         self, account: str, convid: str, owner: str, agent: str, asked: list[dict[str, Any]]

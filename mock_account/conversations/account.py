@@ -271,12 +271,16 @@ class MockAccount:
         on_part: PartListener | None = None,
         context: RunContext | None = None,
         start_as: str | None = None,
+        restored: Restored | None = None,
     ) -> ExecResult:
         """Run an agent; ``validation`` runs keep their state in the cloud even with state hooks.
 
         ``context`` gives the run ``sys`` values and an identity's memory (channels);
         ``start_as`` is the id a new conversation gets (when ``convid`` is not given), so a
         caller can link it before the run; a conversation that exists by then is a conflict.
+        ``restored``: what ``restore(user, convid)`` gave the caller just before, handed over
+        (the run works on its state) so it is not read and decrypted twice; if a save came in
+        between, this run's save loses the compare-and-swap as it would have anyway.
 
         Notification hooks see every run: ``onAgentStart`` before, then ``onAgentEnd`` (success)
         or ``onAgentError`` (any other result), each with ``isValidation``. ``stop`` ends the
@@ -293,7 +297,7 @@ class MockAccount:
         if hooks is not None:
             hooks.notify("onAgentStart", event)
         result = self._exec_agent(
-            user, agent_name, inputs, convid, stop, validation, on_part, context, start_as
+            user, agent_name, inputs, convid, stop, validation, on_part, context, start_as, restored
         )
         if hooks is not None:
             done = {**event, "convid": result.convid or convid, "resultCode": result.result_code}
@@ -319,6 +323,7 @@ class MockAccount:
         on_part: PartListener | None = None,
         context: RunContext | None = None,
         start_as: str | None = None,
+        restored: Restored | None = None,
     ) -> ExecResult:
         timings: dict[str, float] = {}
         started = time.perf_counter()
@@ -339,7 +344,8 @@ class MockAccount:
         if convid:
             mark = time.perf_counter()
             try:
-                restored = self.restore(user, convid)
+                if restored is None or restored.entry.convid != convid:
+                    restored = self.restore(user, convid)
             except UnknownConversation:
                 return failed("unknownConversation", EXPIRED_MESSAGE)
             except InvalidRecord:

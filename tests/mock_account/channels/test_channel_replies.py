@@ -166,3 +166,31 @@ def test_a_buyer_takes_a_supplier_to_approval_by_email_in_parts(deployment: Depl
     assert action["status"] == "awaitingApproval"
     assert action["payload"]["to"] == "sales@meridian.example"
     assert "DE123456789" in action["payload"]["body"]
+
+
+def test_a_reply_reads_the_conversation_once(
+    deployment: Deployment, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The state read to see whether a form waits is the one the run goes on from."""
+    admin = deployment.users.users[0]
+    vault = deployment.account.vault
+    reads: list[str] = []
+    restore = vault.restore
+
+    def counted(account: str, owner: str, convid: str) -> object:
+        reads.append(convid)
+        return restore(account, owner, convid)
+
+    monkeypatch.setattr(vault, "restore", counted)
+    asked = deployment.channels.deliver(
+        admin, channel="email", sender="ann.lee@example.org", query="What's left in my onboarding?"
+    )
+    assert asked.result.result_code == "ask" and reads == []
+    answered = deployment.channels.deliver(
+        admin,
+        channel="email",
+        sender="ann.lee@example.org",
+        query="My legal name is Ann Lee, I start on 7 December and I signed the contract",
+    )
+    assert answered.result.result_code == "success"
+    assert reads == [asked.result.convid]
