@@ -64,6 +64,7 @@ def error_doc(description: str) -> dict[str, Any]:
 
 
 UNAUTHORIZED = {401: error_doc("No valid token.")}
+FORBIDDEN = {403: error_doc("Only the account's administrator may do this.")}
 BAD_BODY = {
     413: error_doc("The request body is over the size limit."),
     422: error_doc("The body is not valid; the message names the field."),

@@ -17,10 +17,13 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 from pydantic.alias_generators import to_camel
 
 from agents_catalog.agent_format import NAME_PATTERN, TAG_PATTERN
+from mock_account.channels.sealing import IDENTITY_ID_LENGTH
 from mock_account.conversations.vault import CONVID_LENGTH, TITLE_LIMIT
 from mock_account.engine.state import ResultCode
 
 CONVID_PATTERN = rf"^[0-9A-Za-z]{{{CONVID_LENGTH}}}$"
+#: A channel identity id (a keyed hash of the sender), as the channel and workflow extras take it.
+IDENTITY_PATTERN = rf"^[0-9a-f]{{{IDENTITY_ID_LENGTH}}}$"
 QUERY_MIN, QUERY_MAX = 8, 10_000
 PAGE_MAX = 25
 PAGE_DEFAULT = 10

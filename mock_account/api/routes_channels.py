@@ -15,10 +15,11 @@ from pydantic import Field
 
 from agents_catalog.agent_format import NAME_PATTERN
 from mock_account.api.auth import CurrentUser, DeploymentDep
-from mock_account.api.docs import BAD_BODY, STORE_DOWN, UNAUTHORIZED, UNKNOWN, error_doc
+from mock_account.api.docs import BAD_BODY, FORBIDDEN, STORE_DOWN, UNAUTHORIZED, UNKNOWN
 from mock_account.api.models import (
     CONVID_PATTERN,
     CURSOR_MAX,
+    IDENTITY_PATTERN,
     QUERY_MAX,
     QUERY_MIN,
     Convid,
@@ -26,11 +27,7 @@ from mock_account.api.models import (
 )
 from mock_account.api.wire import exec_agent_body
 from mock_account.channels.model import CONTACT_MAX, SENDER_MAX, ChannelName
-from mock_account.channels.sealing import IDENTITY_ID_LENGTH
 from mock_account.channels.service import INBOX_PAGE_MAX
-
-IDENTITY_PATTERN = rf"^[0-9a-f]{{{IDENTITY_ID_LENGTH}}}$"
-FORBIDDEN = {403: error_doc("Only the account's administrator may do this.")}
 
 router = APIRouter(
     prefix="/api/harness",

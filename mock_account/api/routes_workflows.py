@@ -22,10 +22,9 @@ from pydantic import Field
 from starlette.responses import JSONResponse
 
 from mock_account.api.auth import CurrentUser, DeploymentDep
-from mock_account.api.docs import BAD_BODY, STORE_DOWN, UNAUTHORIZED, error_doc
-from mock_account.api.models import RequestModel, WireModel
+from mock_account.api.docs import BAD_BODY, FORBIDDEN, STORE_DOWN, UNAUTHORIZED, error_doc
+from mock_account.api.models import IDENTITY_PATTERN, RequestModel, WireModel
 from mock_account.api.responses import error_response
-from mock_account.api.routes_channels import FORBIDDEN, IDENTITY_PATTERN
 from mock_account.deployment import Deployment
 from mock_account.users import User
 from mock_account.workflows import (
