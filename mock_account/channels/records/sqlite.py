@@ -1,8 +1,9 @@
-"""Channel records in the SQLite file of a ``SqliteStore`` (its tables: schema migration 3).
+"""Channel records in the SQLite file of a ``SqliteStore`` (its tables: schema migration 5).
 
-Same connections and write lock as the conversations, so every write is one ``BEGIN
-IMMEDIATE`` transaction; triggers delete a conversation's link and turns with its entry and
-ignore a link or turn written for a conversation that does not exist.
+Same connections and write lock as the conversations: a write of one statement runs alone
+(``write_alone``), a write of several in one ``BEGIN IMMEDIATE`` transaction. Triggers delete a
+conversation's link and turns with its entry and ignore a link or turn written for a
+conversation that does not exist.
 """
 
 from __future__ import annotations
@@ -56,8 +57,9 @@ class SqliteChannelRecords(ChannelRecords):
             return self._db.conn().execute(sql, params).fetchall()
 
     def _write(self, sql: str, params: tuple) -> int:
-        with self._db.errors(), self._db.write() as conn:
-            return conn.execute(sql, params).rowcount
+        """One statement, as a transaction of its own (the write lock only while it runs)."""
+        with self._db.errors():
+            return self._db.write_alone(sql, params)
 
     # --- identities --------------------------------------------------------------------------
 

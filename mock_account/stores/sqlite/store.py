@@ -338,13 +338,13 @@ class SqliteStore(ConversationStore, IdempotencyRecords):
         return None if row is None else _idempotency_record(row)
 
     def forget(self, key: str) -> bool:
-        with self._db.errors(), self._db.write() as conn:
-            return conn.execute("DELETE FROM idempotency WHERE key = ?", (key,)).rowcount == 1
+        with self._db.errors():
+            return self._db.write_alone("DELETE FROM idempotency WHERE key = ?", (key,)) == 1
 
     def purge_expired(self, now: datetime) -> int:
         t = to_micros(now, "now")
-        with self._db.errors(), self._db.write() as conn:
-            removed = conn.execute("DELETE FROM idempotency WHERE expires <= ?", (t,)).rowcount
+        with self._db.errors():
+            removed = self._db.write_alone("DELETE FROM idempotency WHERE expires <= ?", (t,))
         if removed:
             self._scrub_wal()
         return removed
