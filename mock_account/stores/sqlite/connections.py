@@ -10,8 +10,8 @@ Threads of one process also queue for writing on a lock of their own first. SQLi
 handler polls a held lock with growing sleeps (up to 100 ms between tries), so under concurrent
 saves one thread takes the lock again and again while the others sleep: saves of over half a
 second at the 99th percentile. A thread waiting on the process lock is woken as soon as the
-previous writer is done. Other processes meet at SQLite's lock, which both take by
-polling themselves: its first try waits for nothing (the write connection's busy timeout is 0) and
+previous writer is done. Other processes meet at SQLite's lock, which a write takes by polling
+it itself: the first try waits for nothing (the write connection's busy timeout is 0) and
 retries come after 50 µs, doubling up to 1 ms, until ``timeout``. SQLite's own busy handler
 would sleep 1 ms, then 2, 5, 10... on the first conflict, while another process holds the lock
 for a save of some 50 µs: with two server processes, that made the save p99 over 100 ms.
