@@ -2,7 +2,7 @@
 
 SQLite's automatic checkpoint runs in the ``COMMIT`` that takes the WAL to 1000 pages: that one
 save copies the WAL into the database file and syncs both, some 4 ms where a commit takes about
-0.1 ms, and a save writes two tables and an index, so it reaches the mark more often than a
+0.1 ms, and a save writes a table and two indexes, so it reaches the mark more often than a
 one-table upsert (the save p99 at ``synchronous=NORMAL`` was about 5x a raw upsert's). Here the
 connections commit with the automatic checkpoint off and a thread per file checkpoints instead:
 
