@@ -26,6 +26,21 @@ def _declared_length(scope: Scope) -> int | None:
     return None
 
 
+def replayed(first: Message, receive: Receive) -> Receive:
+    """``receive`` with a message already read given back first (a body read whole, for the
+    application to read again)."""
+    given = False
+
+    async def replay() -> Message:
+        nonlocal given
+        if given:
+            return await receive()
+        given = True
+        return first
+
+    return replay
+
+
 def too_large_message(limit: int) -> str:
     return f"The request body is larger than the limit of {limit} bytes."
 
@@ -65,13 +80,5 @@ class BodySizeLimit:
                 return
             chunks.append(body)
             more = message.get("more_body", False)
-        replayed = False
-
-        async def replay() -> Message:
-            nonlocal replayed
-            if replayed:
-                return await receive()
-            replayed = True
-            return {"type": "http.request", "body": b"".join(chunks), "more_body": False}
-
-        await self.app(scope, replay, send)
+        whole: Message = {"type": "http.request", "body": b"".join(chunks), "more_body": False}
+        await self.app(scope, replayed(whole, receive), send)

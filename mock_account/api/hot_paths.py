@@ -21,9 +21,10 @@ from fastapi.security.utils import get_authorization_scheme_param
 from pydantic import ValidationError
 from starlette.concurrency import run_in_threadpool
 from starlette.responses import Response
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from mock_account.api import routes_exec
+from mock_account.api.body_limit import replayed
 from mock_account.api.inline import runs_inline
 from mock_account.api.models import ExecAgentRequest, SearchRequest
 from mock_account.deployment import Deployment
@@ -66,13 +67,13 @@ class HotPaths:
         message = await receive()
         body = message.get("body", b"")
         if message["type"] != "http.request" or message.get("more_body", False):
-            await self.app(scope, _replay(message, receive), send)
+            await self.app(scope, replayed(message, receive), send)
             return
         answered = False
         if content_type == b"application/json" and authorization is not None:
             answered = await self._answer(scope, receive, send, authorization, body)
         if not answered:
-            await self.app(scope, _replay(message, receive), send)
+            await self.app(scope, replayed(message, receive), send)
 
     async def _answer(
         self, scope: Scope, receive: Receive, send: Send, authorization: bytes, body: bytes
@@ -118,17 +119,3 @@ def _bearer_user(deployment: Deployment, authorization: bytes) -> User | None:
     if scheme.lower() != "bearer" or not token:
         return None
     return deployment.users.authenticate(token)
-
-
-def _replay(first: Message, receive: Receive) -> Receive:
-    """``receive`` with the message already read given back first."""
-    given = False
-
-    async def replay() -> Message:
-        nonlocal given
-        if given:
-            return await receive()
-        given = True
-        return first
-
-    return replay

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from mock_account.stores import StoreError, StoreUnavailable, open_store
+from mock_account.stores import ConversationEntry, StoreError, StoreUnavailable, open_store
 from mock_account.stores.sqlite import SqliteStore
 from mock_account.stores.sqlite.schema import LATEST, MIGRATIONS
 
@@ -28,6 +28,22 @@ def _create(store: SqliteStore, convid: str, blob: bytes = b"s") -> None:
         blob=blob,
         now=NOW,
         title_if_new=b"t",
+    )
+
+
+def _advance(
+    store: SqliteStore, convid: str, *, owner: str, version: int, blob: bytes, now: datetime = NOW
+) -> ConversationEntry:
+    """Save over ``version`` as ``BookTrip``."""
+    return store.commit_run(
+        account="acme",
+        convid=convid,
+        owner=owner,
+        expected_version=version,
+        blob=blob,
+        now=now,
+        title_if_new=b"",
+        agent="BookTrip",
     )
 
 
@@ -57,15 +73,8 @@ def test_a_first_version_file_is_migrated_and_keeps_its_conversations(tmp_path: 
     with open_store(f"sqlite:///{path}") as store:
         old = store.load("acme", "c1")
         assert old.blob == b"\x01\x02" and old.entry.last_agent == ""
-        saved = store.commit_run(
-            account="acme",
-            convid="c1",
-            owner="ada",
-            expected_version=1,
-            blob=b"x",
-            now=datetime(2026, 1, 1, tzinfo=UTC),
-            title_if_new=b"",
-            agent="BookTrip",
+        saved = _advance(
+            store, "c1", owner="ada", version=1, blob=b"x", now=datetime(2026, 1, 1, tzinfo=UTC)
         )
         assert saved.last_agent == store.get_entry("acme", "c1").last_agent == "BookTrip"
         assert store.load("acme", "c1").blob == b"x"
@@ -83,16 +92,7 @@ def test_a_save_is_one_statement_without_an_explicit_transaction(tmp_path: Path)
         writer = store._db._thread_conn("writer", 0.0)
         statements: list[str] = []
         writer.set_trace_callback(statements.append)
-        saved = store.commit_run(
-            account="acme",
-            convid="c1",
-            owner="ada@example.com",
-            expected_version=1,
-            blob=b"second",
-            now=NOW,
-            title_if_new=b"",
-            agent="BookTrip",
-        )
+        saved = _advance(store, "c1", owner="ada@example.com", version=1, blob=b"second")
         writer.set_trace_callback(None)
         assert len(statements) == 1 and statements[0].startswith("UPDATE entries")
         assert saved == store.get_entry("acme", "c1")
