@@ -24,10 +24,11 @@ import random
 import shutil
 import tempfile
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import yaml
 
+from .agent_format import TEMPLATE_PATH_RE
 from .capabilities import (
     SOURCE_FIELDS,
     VARIABLE_SOURCES,
@@ -150,6 +151,36 @@ HANDOFF_FIELDS: dict[tuple[str, str], str | dict[str, str]] = {
     ("vendors", "order"): {"order": "{conv.order.id}", "product": "{conv.order.product}"},
     ("vendors", "vendor"): SAME,
 }
+# What a creator of a variable's own kind of record does not carry over from the one saved
+# before: a new flight for the saved trip goes to its destination on its dates, but it is a
+# new booking, with its own flight number and fare.
+BOOKED_FIELDS: dict[str, frozenset[str]] = {"trip": frozenset({"flight", "cost", "currency"})}
+
+
+class CrossWrite(NamedTuple):
+    """How a record of another source saves an agreed variable: ``place`` is the variable's
+    field that says where and the record's value for it; at the saved place the record only
+    updates ``at_place``, anywhere else it saves a new variable of ``fields``."""
+
+    place: tuple[str, str]
+    at_place: dict[str, str]
+    fields: dict[str, str]
+
+
+# A hotel stay is where a trip goes and when (a later flight "for that trip" flies there); a
+# stay in the saved trip's city names the trip's hotel, one elsewhere is a new trip.
+CROSS_WRITES: dict[tuple[str, str], CrossWrite] = {
+    ("hotels", "trip"): CrossWrite(
+        place=("destination", "{record.city}"),
+        at_place={"hotel": "{record.name}"},
+        fields={
+            "destination": "{record.city}",
+            "start_date": "{record.check_in}",
+            "end_date": "{record.check_out}",
+            "hotel": "{record.name}",
+        },
+    ),
+}
 # Sources whose records are one per name (a company is registered once): their creators also
 # answer when there is nothing new to create.
 UNIQUE_NAMES = frozenset({"customers", "vendors"})
@@ -243,16 +274,14 @@ def _agent_document(
         main.append(
             {
                 "if": {
-                    "when": {"exists": f"conv.{var}"},
+                    "when": _handoff_condition(cap, var),
                     "then": [{"var": {"name": f"handoff_{var}", "value": HANDOFF_PHRASES[var]}}],
                 }
             }
         )
         reply = f"{reply} {{handoff_{var}}}"
     for var in cap.writes:
-        properties = scheme.variables[var].schema.get("properties", {})
-        value = {prop: f"{{record.{prop}}}" for prop in properties}
-        main.append({"var": {"name": f"conv.{var}", "value": value}})
+        main.append(_write_command(cap, var, scheme))
     if cap.extra_prompt == "agent":
         main.append({"llm": {"prompt": "notes", "reply": f"Noted for {cap.name}.", "into": "note"}})
         main.append({"var": {"name": "agent.last_request", "value": "{sys.query}"}})
@@ -275,6 +304,57 @@ def _agent_document(
     return document
 
 
+def _write_command(cap: Capability, var: str, scheme: NamingScheme) -> dict[str, Any]:
+    """The command that saves ``conv.<var>`` from the agent's record."""
+    cross = CROSS_WRITES.get((cap.data or "", var))
+    if cross is None:
+        properties = scheme.variables[var].schema.get("properties", {})
+        value = {prop: f"{{record.{prop}}}" for prop in properties}
+        return {"var": {"name": f"conv.{var}", "value": value}}
+    field, at = cross.place
+    return {
+        "if": {
+            "when": {"left": at, "op": "==", "right": f"{{conv.{var}.{field}}}"},
+            "then": [
+                {"var": {"name": f"conv.{var}.{name}", "value": value}}
+                for name, value in cross.at_place.items()
+            ],
+            "else": [{"var": {"name": f"conv.{var}", "value": dict(cross.fields)}}],
+        }
+    }
+
+
+def _handoff_condition(cap: Capability, var: str) -> dict[str, Any]:
+    """When the answer may say it used what ``conv.<var>`` holds: the record carries the
+    values the sentence names. A request that named another trip or customer got another
+    record, and saying "I used the trip to Berlin" under a stay in Lisbon would contradict it.
+    An update says it whatever it changed (it started from the saved record)."""
+    taken = _taken_fields(cap, var) if cap.action in ("create", "find") else {}
+    named = TEMPLATE_PATH_RE.findall(HANDOFF_PHRASES[var])
+    pairs = [(field, path) for field, path in taken.items() if path in named]
+    if not pairs:
+        return {"exists": f"conv.{var}"}
+    return {
+        "left": "|".join(f"{{record.{field}}}" for field, _ in pairs),
+        "op": "==",
+        "right": "|".join(f"{{{path}}}" for _, path in pairs),
+    }
+
+
+def _taken_fields(cap: Capability, var: str) -> dict[str, str]:
+    """The record fields the agent's data command takes from ``conv.<var>``, each with the
+    path it takes it from (only fields taken whole)."""
+    how = HANDOFF_FIELDS.get((cap.data or "", var))
+    if how == SAME:
+        return {prop: f"conv.{var}.{prop}" for prop in SOURCE_FIELDS.get(cap.data or "", ())}
+    out: dict[str, str] = {}
+    for name, template in (how or {}).items():
+        paths = TEMPLATE_PATH_RE.findall(template)
+        if len(paths) == 1 and template == f"{{{paths[0]}}}":
+            out[name] = paths[0]
+    return out
+
+
 def _data_commands(cap: Capability, scheme: NamingScheme) -> list[dict[str, Any]]:
     """The record command of an agent and, for a lookup, what it says when there is none."""
     source = cap.data
@@ -294,7 +374,10 @@ def _data_commands(cap: Capability, scheme: NamingScheme) -> list[dict[str, Any]
         if how == SAME:
             if cap.action == "create":
                 properties = scheme.variables[var].schema.get("properties", {})
-                given.update({prop: f"{{conv.{var}.{prop}}}" for prop in properties})
+                booked = BOOKED_FIELDS.get(var, frozenset()) if var in cap.writes else ()
+                given.update(
+                    {prop: f"{{conv.{var}.{prop}}}" for prop in properties if prop not in booked}
+                )
             else:
                 base = f"{{conv.{var}}}"
             continue
@@ -343,7 +426,7 @@ def _check_capability(cap: Capability, scheme: NamingScheme) -> None:
         if var not in scheme.variables:
             raise GeneratorError(f"{cap.name}: '{var}' is not an agreed variable")
     for var in cap.writes:
-        if cap.data != VARIABLE_SOURCES[var]:
+        if cap.data != VARIABLE_SOURCES[var] and (cap.data, var) not in CROSS_WRITES:
             raise GeneratorError(
                 f"{cap.name}: writing conv.{var} needs data: {VARIABLE_SOURCES[var]}"
             )

@@ -26,18 +26,26 @@ def _first_sentence(text: str) -> str:
     return match.group(1) if match else text.strip()[:200]
 
 
-def _facts(messages: list[dict[str, Any]]) -> list[str]:
-    facts: list[str] = []
+def _facts(messages: list[dict[str, Any]], current: Any = None) -> list[str]:
+    """The latest value of each fact the tool results put in the history, but none that the
+    record this answer is about (``current``) says otherwise: a flight to Lisbon does not
+    recall "destination Berlin" as known."""
+    latest: dict[str, str] = {}
     for message in messages:
         content = message.get("content")
         if message.get("role") != "tool_result" or not isinstance(content, dict):
             continue
         for key in _FACT_KEYS:
             value = content.get(key)
-            if isinstance(value, (str, int, float)) and f"{key} {value}" not in facts:
-                facts.append(f"{key} {value}")
+            if isinstance(value, (str, int, float)):
+                latest.pop(key, None)  # re-inserted last: the order is the latest mention
+                latest[key] = f"{key} {value}"
                 break
-    return facts[-3:]
+    if isinstance(current, dict):
+        for key in list(latest):
+            if key in current and latest[key] != f"{key} {current[key]}":
+                del latest[key]
+    return list(latest.values())[-3:]
 
 
 class MockModel:
@@ -53,10 +61,11 @@ class MockModel:
                 text += f' (As I said before: "{_first_sentence(str(last.get("content", "")))}")'
             else:
                 text += (
-                    f" (Picking up from {who}, who said: "
+                    f" (Earlier in this conversation, {who} said: "
                     f'"{_first_sentence(str(last.get("content", "")))}")'
                 )
-        facts = _facts(messages[:-1] if messages else messages)
+        current = messages[-1] if messages and messages[-1].get("role") == "tool_result" else {}
+        facts = _facts(messages[:-1] if messages else messages, current.get("content"))
         if facts and earlier:
             text += " Known so far: " + "; ".join(facts) + "."
         return text

@@ -21,6 +21,7 @@ from datetime import date, datetime
 from typing import Any, Protocol
 
 from agents_catalog.agent_format import (
+    TEMPLATE_PATH_RE,
     ActionArgs,
     AgentDefinition,
     AskArgs,
@@ -184,6 +185,9 @@ class _Run:
         self.on_part: PartListener | None = None
         self.local_prompts: dict[str, dict[str, Any]] = {}
         self.reads: set[str] = set()
+        # Variables read only to find that the request is about something else (a stay in
+        # Lisbon, with a trip to Berlin saved): not a hand-off, so not among the run's reads.
+        self.set_aside: set[str] = set()
         self.writes: set[str] = set()
         # The identity's memory (``user.x``): a copy, handed back only when the run saves.
         self.memory: dict[str, Any] = copy.deepcopy(memory) if memory is not None else {}
@@ -555,10 +559,12 @@ class _Run:
                     where=where,
                     match=match,
                     requester=args.requester,
+                    held=_held(given_templates),
                 )
             except ValueError as exc:
                 raise AgentError(str(exc)) from exc
             value = outcome.record
+            self.set_aside.update(outcome.set_aside)
             frame["locals"][args.outcome] = outcome.report()
             call.update(action=args.action, stated=outcome.stated)
             if isinstance(base, dict):
@@ -755,6 +761,17 @@ def _resume(
     return stack, {**waiting["inputs"], "answers": kept}
 
 
+def _held(templates: dict[str, Any]) -> dict[str, str]:
+    """The conversation variable each template takes its value from (one variable only)."""
+    held: dict[str, str] = {}
+    for key, template in templates.items():
+        paths = TEMPLATE_PATH_RE.findall(template) if isinstance(template, str) else []
+        roots = {p.split(".")[1] for p in paths if p.startswith("conv.")}
+        if len(roots) == 1:
+            held[key] = roots.pop()
+    return held
+
+
 def _finish(
     run: _Run,
     stack: list[dict[str, Any]],
@@ -785,7 +802,7 @@ def _finish(
         parts=run.parts,
         ran_at=now.isoformat(),
         result_code=code,
-        reads=sorted(run.reads),
+        reads=sorted(run.reads - run.set_aside),
         writes=sorted(run.writes),
         paused=paused,
     )
@@ -795,7 +812,7 @@ def _finish(
         parts=run.parts,
         ask_input=ask_input,
         state=run.state,
-        reads=sorted(run.reads),
+        reads=sorted(run.reads - run.set_aside),
         writes=sorted(run.writes),
         memory=run.memory if run.memory_writes else None,
         memory_reads=sorted(run.memory_reads),

@@ -153,12 +153,29 @@ class Recipe:
     by_name: ClassVar[str] = "named {}"
     # Records of this source are one per name (a company): creating a known one is refused.
     unique_name: ClassVar[bool] = False
+    # The field that says where a record is (a trip's destination, a hotel's city). A request
+    # that states another place than the conversation holds is about another record.
+    place_field: ClassVar[str | None] = None
 
     # --- hooks ------------------------------------------------------------------
 
     def stated(self, ctx: Context) -> Record:
         """The fields of a new record that the request states."""
         return {}
+
+    def applicable(self, given: Record, stated: Record, held: Mapping[str, str]) -> Record:
+        """What of ``given`` applies to the record a request states: all of it, unless the
+        request moved the record to another place than the one the conversation holds. Then
+        nothing of the variable that place came from applies (``held``: the conversation
+        variable each given value came from): a stay in Lisbon takes neither the dates nor
+        the hotel of the Berlin trip saved before it, but still what other variables say."""
+        place = self.place_field
+        if place is None or not stated.get(place) or not given.get(place):
+            return given
+        moved_from = held.get(place)
+        if moved_from is None or str(stated[place]).casefold() == str(given[place]).casefold():
+            return given
+        return {k: v for k, v in given.items() if held.get(k) != moved_from}
 
     def fill(self, record: Record, ctx: Context) -> None:
         """Fill, in place, every field the request and the conversation left open."""

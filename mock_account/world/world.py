@@ -48,6 +48,9 @@ class Outcome:
     message: str = ""
     stated: dict[str, Any] = field(default_factory=dict)
     changed: list[str] = field(default_factory=list)
+    # The conversation variables whose values the record did not take: the request is about
+    # another place (``Recipe.applicable``).
+    set_aside: list[str] = field(default_factory=list)
 
     @property
     def found(self) -> bool:
@@ -104,9 +107,12 @@ class World:
         match: str | None = None,
         requester: bool = False,
         expects_base: bool = False,
+        held: Mapping[str, str] | None = None,
     ) -> Outcome:
         """Run one action. ``expects_base``: the agent works on the record the conversation
-        holds, so with none saved and none named it asks which one instead of picking."""
+        holds, so with none saved and none named it asks which one instead of picking.
+        ``held``: the conversation variable each ``given`` value came from (``conv.trip``
+        gives ``"trip"``); values not in it are the agent's own."""
         recipe = self.recipes.get(source)
         if recipe is None:
             raise ValueError(f"no recipe for the data source '{source}'")
@@ -121,7 +127,7 @@ class World:
             user=user,
         )
         if action == "create":
-            outcome = self._create(recipe, ctx, given, fixed)
+            outcome = self._create(recipe, ctx, given, fixed, held or {})
         elif action == "find":
             outcome = self._find(recipe, ctx, base, where, match, action, requester, expects_base)
             if outcome.record is not None:
@@ -140,8 +146,11 @@ class World:
 
     # --- actions ----------------------------------------------------------------
 
-    def _create(self, recipe: Recipe, ctx: Context, given: Record, fixed: Record) -> Outcome:
+    def _create(
+        self, recipe: Recipe, ctx: Context, given: Record, fixed: Record, held: Mapping[str, str]
+    ) -> Outcome:
         stated = recipe.stated(ctx)
+        offered, given = given, recipe.applicable(given, stated, held)
         for name in recipe.worded_fields & given.keys():
             stated.pop(name, None)
         record: Record = {**given, **stated, **fixed}
@@ -160,7 +169,8 @@ class World:
                     "opened. Ask for it by name to work with it.",
                 )
         recipe.fill(record, ctx)
-        return Outcome(record, recipe.noun)
+        set_aside = sorted({held[k] for k in offered.keys() - given.keys() if k in held})
+        return Outcome(record, recipe.noun, set_aside=set_aside)
 
     def _find(
         self,

@@ -86,6 +86,7 @@ class Trips(Recipe):
     source = "flights"
     noun = "trip"
     name_field = "destination"
+    place_field = "destination"
 
     def asked(self, ctx: Context) -> Asked | None:
         place = ctx.stated.destination
@@ -202,6 +203,7 @@ class HotelStays(Recipe):
     source = "hotels"
     noun = "hotel"
     name_field = "city"
+    place_field = "city"
 
     def asked(self, ctx: Context) -> Asked | None:
         place = ctx.stated.destination

@@ -144,7 +144,7 @@ def test_next_agent_continues_from_saved_state_and_shared_chat(engine: Engine) -
     assert "Expenses for Berlin" in text
     assert "scratch=;" in text  # locals of an ended run are gone
     assert "mine=." in text  # agent variables are per agent
-    assert "Picking up from Setter" in text  # the shared chat prompt remembers
+    assert "Earlier in this conversation, Setter said" in text  # the shared chat prompt remembers
     assert second.reads == ["trip"]
     assert [r["agent"] for r in second.state["runs"]] == ["Setter", "Reader"]
     assert len(second.state["prompts"]["chat"]["messages"]) == 4
@@ -266,3 +266,28 @@ def test_password_answers_are_not_kept_in_the_run_record() -> None:
     done = engine.run("Secret", paused.state, {"pw": "hunter22"}, user="u", convid="c", now=NOW)
     assert done.parts[0]["text"] == "right password"
     assert "hunter22" not in repr(done.state)
+
+
+def test_the_model_does_not_recall_a_fact_the_answers_record_says_otherwise() -> None:
+    def result(agent: str, content: dict) -> dict:
+        return {"role": "tool_result", "name": "data.flights", "content": content, "agent": agent}
+
+    messages = [
+        {"role": "user", "content": "fly to Berlin", "agent": "Flight"},
+        result("Flight", {"destination": "Berlin"}),
+        {"role": "assistant", "content": "Booked Berlin.", "agent": "Flight"},
+        result("Hotel", {"name": "Park Suites Lisbon"}),
+        {"role": "assistant", "content": "Booked the hotel.", "agent": "Hotel"},
+        {"role": "user", "content": "fly to Lisbon", "agent": "Flight"},
+        result("Flight", {"destination": "Lisbon"}),
+    ]
+    text = MockModel().answer(agent="Flight", system="", messages=messages, reply="Booked.")
+    assert "Known so far: name Park Suites Lisbon." in text
+    assert "destination Berlin" not in text
+    # The same fact said again is recalled once, as last said.
+    again = [*messages[:2], result("Hotel", {"destination": "Berlin"}), *messages[2:6]]
+    assert (
+        MockModel()
+        .answer(agent="Flight", system="", messages=again, reply="Ok.")
+        .endswith("Known so far: destination Berlin; name Park Suites Lisbon.")
+    )

@@ -105,7 +105,9 @@ def _references(value: Any, variable: str) -> list[str]:
 
 
 def expected_fields(args: DataArgs, variable: str, conv: dict) -> dict[str, Any]:
-    """The record fields the reader's data command takes from the saved variable."""
+    """The record fields the reader's data command takes from the saved variable (a field
+    the variable does not hold, such as the origin of a trip saved from a hotel stay, leaves
+    the reader free)."""
     saved = conv[variable]
     expected: dict[str, Any] = {}
     if args.base and _references(args.base, variable):
@@ -113,7 +115,7 @@ def expected_fields(args: DataArgs, variable: str, conv: dict) -> dict[str, Any]
     for entries in (args.where, args.given, args.fixed):
         for name, template in (entries or {}).items():
             paths = _references(template, variable)
-            if not paths:
+            if not paths or any(lookup({"conv": conv}, p) is None for p in paths):
                 continue
             if template == f"{{{paths[0]}}}":
                 expected[name] = lookup({"conv": conv}, paths[0])

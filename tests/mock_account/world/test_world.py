@@ -155,3 +155,23 @@ def test_the_requester_is_the_user_when_they_speak_of_themself(data: BusinessDat
     stated = Stated(text="Reset the password for the new hire")
     them = act(data, stated, "find", "employees", base=saved_colleague, requester=True).record
     assert them["name"] == "Sofia Marin"
+
+
+def test_what_the_conversation_holds_for_another_place_is_set_aside(data: BusinessData) -> None:
+    stated = Stated(
+        text="I need a hotel in Lisbon",
+        places=(Place("Lisbon", "Portugal", "EUR", role="destination"),),
+    )
+    berlin = {"city": "Berlin", "check_in": "2026-12-08", "check_out": "2026-12-10"}
+    held = {"city": "trip", "check_in": "trip", "check_out": "trip", "currency": "expense"}
+    given = {**berlin, "currency": "CHF", "stars": 5}
+    outcome = act(data, stated, "create", "hotels", given=given, held=held)
+    record = outcome.record
+    assert record["city"] == "Lisbon"
+    assert (record["check_in"], record["check_out"]) != ("2026-12-08", "2026-12-10")
+    # What other variables and the agent itself say still applies.
+    assert (record["currency"], record["stars"]) == ("CHF", 5)
+    assert outcome.set_aside == ["trip"]
+    same = act(data, Stated(text="I need a hotel"), "create", "hotels", given=berlin, held=held)
+    assert (same.record["city"], same.record["check_in"]) == ("Berlin", "2026-12-08")
+    assert same.set_aside == []

@@ -1,0 +1,126 @@
+"""A request about another place than the conversation holds gets a record of its own.
+
+With a trip to Berlin saved, "a hotel in Lisbon from 14 to 16 December" is a stay in
+Lisbon on those days: it takes nothing of the Berlin trip (not its dates, not its hotel),
+the answer does not claim to have used it, and the run is not shown as a hand-off from it.
+A later "flight for that trip" flies to the trip the conversation holds now.
+"""
+
+from __future__ import annotations
+
+import pytest
+from handoff_journeys import data_command, last_tool_result, pinned_deployment, run_agent
+
+from agents_catalog.graph import build_handoff_graph
+from mock_account.world.recipes import RECIPES
+
+BERLIN = "I need to fly to Berlin next Tuesday for a client meeting"
+LISBON = "For a trip to Lisbon from 14 to 16 December"
+# Where a record of each kind is, and when.
+PLACE_AND_DATES = {
+    "flights": ("destination", "start_date", "end_date"),
+    "hotels": ("city", "check_in", "check_out"),
+}
+
+
+@pytest.fixture(scope="module")
+def deployment(tmp_path_factory):
+    deployment = pinned_deployment(tmp_path_factory.mktemp("other_place"))
+    yield deployment
+    deployment.close()
+
+
+@pytest.fixture(scope="module")
+def user(deployment):
+    return next(u for u in deployment.users.users if u.account == "acme")
+
+
+def state_of(deployment, user, convid: str) -> dict:
+    return deployment.account.state_view(user, convid)["state"]
+
+
+def text_of(result) -> str:
+    return " ".join(p.get("text", "") for p in result.parts)
+
+
+def placed_readers(deployment) -> list[str]:
+    """Every agent that reads conv.trip and creates a record that has a place."""
+    graph = build_handoff_graph(list(deployment.account.agents.values()))
+    found = []
+    for name in graph.readers("trip"):
+        args = data_command(deployment, name)
+        if args is None or args.action != "create":
+            continue
+        if RECIPES[args.source].place_field is not None:
+            found.append(name)
+    return found
+
+
+def test_every_reader_asked_about_another_city_keeps_what_it_was_told(deployment, user) -> None:
+    readers = placed_readers(deployment)
+    assert {"BookBusinessFlight", "BookHotelStay", "ReserveRentalCar"} <= set(readers)
+    for reader in readers:
+        first = run_agent(deployment, user, "BookBusinessFlight", BERLIN, None)
+        berlin = state_of(deployment, user, first.convid)["conv"]["trip"]
+        assert berlin["destination"] == "Berlin"
+        second = run_agent(deployment, user, reader, LISBON, first.convid)
+        assert second.success, (reader, second.result_code, second.error)
+        state = state_of(deployment, user, first.convid)
+        record = last_tool_result(state, reader)
+        place, start, end = PLACE_AND_DATES[data_command(deployment, reader).source]
+        assert (record[place], record[start], record[end]) == (
+            "Lisbon",
+            "2026-12-14",
+            "2026-12-16",
+        ), reader
+        assert berlin["hotel"] not in record.values(), reader
+        assert "trip to Berlin" not in text_of(second), reader
+        assert "trip" not in state["runs"][-1]["reads"], reader
+
+
+def test_a_stay_elsewhere_is_the_trip_a_later_flight_is_booked_for(deployment, user) -> None:
+    first = run_agent(deployment, user, "BookBusinessFlight", BERLIN, None)
+    stay = run_agent(
+        deployment, user, "BookHotelStay", "I need a hotel in Lisbon from 14 to 16 December",
+        first.convid,
+    )  # fmt: skip
+    hotel = last_tool_result(state_of(deployment, user, first.convid), "BookHotelStay")
+    trip = state_of(deployment, user, stay.convid)["conv"]["trip"]
+    assert trip == {
+        "destination": "Lisbon",
+        "start_date": "2026-12-14",
+        "end_date": "2026-12-16",
+        "hotel": hotel["name"],
+    }
+    flight = run_agent(
+        deployment, user, "BookBusinessFlight", "Book me a flight for that trip", first.convid
+    )
+    state = state_of(deployment, user, first.convid)
+    record = last_tool_result(state, "BookBusinessFlight")
+    assert (record["destination"], record["start_date"], record["end_date"]) == (
+        "Lisbon",
+        "2026-12-14",
+        "2026-12-16",
+    )
+    assert "I used the trip to Lisbon (2026-12-14 to 2026-12-16)" in text_of(flight)
+    assert state["runs"][-1]["reads"] == ["trip"]
+    # The new flight is a booking of its own, and the trip keeps the hotel booked for it.
+    assert state["conv"]["trip"]["hotel"] == hotel["name"]
+    assert state["conv"]["trip"]["flight"] == record["flight"]
+
+
+def test_a_stay_in_the_trips_city_becomes_the_trips_hotel(deployment, user) -> None:
+    first = run_agent(deployment, user, "BookBusinessFlight", BERLIN, None)
+    before = state_of(deployment, user, first.convid)["conv"]["trip"]
+    run_agent(
+        deployment, user, "BookHotelStay", "Book me a hotel in Berlin for that trip", first.convid
+    )
+    state = state_of(deployment, user, first.convid)
+    hotel = last_tool_result(state, "BookHotelStay")
+    assert (hotel["city"], hotel["check_in"], hotel["check_out"]) == (
+        "Berlin",
+        before["start_date"],
+        before["end_date"],
+    )
+    assert state["conv"]["trip"] == {**before, "hotel": hotel["name"]}
+    assert state["runs"][-1]["reads"] == ["trip"]
