@@ -180,6 +180,11 @@ class Recipe:
     def fill(self, record: Record, ctx: Context) -> None:
         """Fill, in place, every field the request and the conversation left open."""
 
+    def lacking(self, saved: Record) -> str | None:
+        """Why a record the conversation holds cannot be looked at or changed as one of this
+        kind (what the answer says instead), or None when it can."""
+        return None
+
     def change(self, base: Record, ctx: Context) -> Record:
         """The fields a request changes in an existing record (update)."""
         return {k: v for k, v in self.stated(ctx).items() if base.get(k) != v}

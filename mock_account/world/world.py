@@ -187,7 +187,7 @@ class World:
         by_id = asked is not None and asked.field == recipe.id_field
         if asked is not None and (action == "find" or by_id or not base):
             if base and _same(base.get(asked.field), asked.value):
-                return Outcome(dict(base), recipe.noun, asked=asked.said)
+                return self._from_base(recipe, base, asked=asked.said)
             # The request names the record: a conversation filter on the same field yields,
             # and an id is the record whatever the agent's other filters say.
             filters = (
@@ -205,7 +205,7 @@ class World:
             if own is not None:
                 return Outcome(own, recipe.noun)
         if base:
-            return Outcome(dict(base), recipe.noun)
+            return self._from_base(recipe, base)
         if where:
             found = self.data.lookup(recipe.source, where=clean(where), match=match)
             if found:
@@ -245,6 +245,15 @@ class World:
         outcome.record = record
         outcome.changed = sorted(k for k in record if before.get(k) != record[k])
         return outcome
+
+    @staticmethod
+    def _from_base(recipe: Recipe, base: Record, asked: str = "") -> Outcome:
+        """The record the conversation holds, unless it lacks what this kind of record is
+        worked on for (a trip saved from a hotel stay has no flight to track or rebook)."""
+        lacking = recipe.lacking(base)
+        if lacking:
+            return Outcome(None, recipe.noun, asked=asked, message=lacking)
+        return Outcome(dict(base), recipe.noun, asked=asked)
 
     def _missing(self, recipe: Recipe, asked: Asked, base: Record | None) -> Outcome:
         names = {recipe.describe(r): str(r.get(asked.field, "")) for r in self._records(recipe)}

@@ -97,6 +97,14 @@ class Trips(Recipe):
     def describe(self, record: Record) -> str:
         return f"{record['destination']} ({record['start_date']} to {record['end_date']})"
 
+    def lacking(self, saved: Record) -> str | None:
+        # A trip saved from a hotel stay: nothing was flown or booked to show, track or move,
+        # and inventing a flight would contradict the booking.
+        if saved.get("flight") or not saved.get("destination"):
+            return None
+        stay = f"; you have a room at {saved['hotel']}" if saved.get("hotel") else ""
+        return f"No flight is booked yet for your trip to {self.describe(saved)}{stay}."
+
     def stated(self, ctx: Context) -> Record:
         stated = ctx.stated
         out: Record = {}

@@ -124,3 +124,24 @@ def test_a_stay_in_the_trips_city_becomes_the_trips_hotel(deployment, user) -> N
     )
     assert state["conv"]["trip"] == {**before, "hotel": hotel["name"]}
     assert state["runs"][-1]["reads"] == ["trip"]
+
+
+def test_a_trip_saved_from_a_stay_has_no_flight_to_show_until_one_is_booked(
+    deployment, user
+) -> None:
+    stay = run_agent(
+        deployment, user, "BookHotelStay", "I need a hotel in Lisbon from 14 to 16 December", None
+    )
+    hotel = last_tool_result(state_of(deployment, user, stay.convid), "BookHotelStay")
+    for agent in ("ShowTripItinerary", "TrackFlightStatus", "ChooseFlightSeat"):
+        shown = run_agent(
+            deployment, user, agent, "What about my flight for that trip?", stay.convid
+        )
+        assert text_of(shown).startswith(
+            "No flight is booked yet for your trip to Lisbon (2026-12-14 to 2026-12-16); "
+            f"you have a room at {hotel['name']}."
+        ), agent
+    run_agent(deployment, user, "BookBusinessFlight", "Book me a flight for that trip", stay.convid)
+    flight = state_of(deployment, user, stay.convid)["conv"]["trip"]["flight"]
+    shown = run_agent(deployment, user, "ShowTripItinerary", "Show my itinerary", stay.convid)
+    assert f"flight {flight} from Singapore to Lisbon on 2026-12-14" in text_of(shown)
