@@ -153,9 +153,10 @@ class Recipe:
     by_name: ClassVar[str] = "named {}"
     # Records of this source are one per name (a company): creating a known one is refused.
     unique_name: ClassVar[bool] = False
-    # The field that says where a record is (a trip's destination, a hotel's city). A request
-    # that states another place than the conversation holds is about another record.
-    place_field: ClassVar[str | None] = None
+    # The fields that say what a record is about: where a trip goes, whose order it is, the
+    # other party of a contract. A request that states another value for one of them than the
+    # conversation holds is about another record than the one saved.
+    about_fields: ClassVar[tuple[str, ...]] = ()
 
     # --- hooks ------------------------------------------------------------------
 
@@ -165,17 +166,22 @@ class Recipe:
 
     def applicable(self, given: Record, stated: Record, held: Mapping[str, str]) -> Record:
         """What of ``given`` applies to the record a request states: all of it, unless the
-        request moved the record to another place than the one the conversation holds. Then
-        nothing of the variable that place came from applies (``held``: the conversation
-        variable each given value came from): a stay in Lisbon takes neither the dates nor
-        the hotel of the Berlin trip saved before it, but still what other variables say."""
-        place = self.place_field
-        if place is None or not stated.get(place) or not given.get(place):
+        request is about another record than the one the conversation holds (another
+        destination, another customer). Then nothing of the variable that value came from
+        applies (``held``: the conversation variable each given value came from): a stay in
+        Lisbon takes neither the dates nor the hotel of the Berlin trip saved before it, but
+        still what other variables and the agent itself say."""
+        other = {
+            held[name]
+            for name in self.about_fields
+            if name in held
+            and stated.get(name)
+            and given.get(name)
+            and str(stated[name]).casefold() != str(given[name]).casefold()
+        }
+        if not other:
             return given
-        moved_from = held.get(place)
-        if moved_from is None or str(stated[place]).casefold() == str(given[place]).casefold():
-            return given
-        return {k: v for k, v in given.items() if held.get(k) != moved_from}
+        return {k: v for k, v in given.items() if held.get(k) not in other}
 
     def fill(self, record: Record, ctx: Context) -> None:
         """Fill, in place, every field the request and the conversation left open."""

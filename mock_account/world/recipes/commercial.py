@@ -78,6 +78,7 @@ class Contracts(Recipe):
     id_field = "id"
     id_prefix = "CTR"
     name_field = "counterparty"
+    about_fields = ("counterparty",)
     name_kinds = ("customer", "vendor")
     unknown_names = "organisations"
     by_name = "with {}"

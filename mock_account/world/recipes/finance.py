@@ -115,6 +115,7 @@ class Invoices(Recipe):
     id_prefix = "INV"
     id_digits = 6
     name_field = "party"
+    about_fields = ("party",)
     name_kinds = ("customer", "vendor")
     unknown_names = "organisations"
     by_name = "for {}"

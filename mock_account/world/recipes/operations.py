@@ -62,6 +62,7 @@ class Tickets(Recipe):
     id_field = "id"
     id_prefix = "TCK"
     id_digits = 6
+    about_fields = ("customer_id",)
     worded_fields = frozenset({"subject"})
 
     def asked(self, ctx: Context) -> Asked | None:

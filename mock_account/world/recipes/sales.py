@@ -104,6 +104,7 @@ class Orders(Recipe):
     id_field = "id"
     id_prefix = "ORD"
     id_digits = 6
+    about_fields = ("customer_id",)
 
     def asked(self, ctx: Context) -> Asked | None:
         """An order by its id, else the latest order of the customer the request names

@@ -86,7 +86,7 @@ class Trips(Recipe):
     source = "flights"
     noun = "trip"
     name_field = "destination"
-    place_field = "destination"
+    about_fields = ("destination",)
 
     def asked(self, ctx: Context) -> Asked | None:
         place = ctx.stated.destination
@@ -211,7 +211,7 @@ class HotelStays(Recipe):
     source = "hotels"
     noun = "hotel"
     name_field = "city"
-    place_field = "city"
+    about_fields = ("city",)
 
     def asked(self, ctx: Context) -> Asked | None:
         place = ctx.stated.destination

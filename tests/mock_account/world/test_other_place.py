@@ -1,4 +1,4 @@
-"""A request about another place than the conversation holds gets a record of its own.
+"""A request about another place or customer than the conversation holds gets its own record.
 
 With a trip to Berlin saved, "a hotel in Lisbon from 14 to 16 December" is a stay in
 Lisbon on those days: it takes nothing of the Berlin trip (not its dates, not its hotel),
@@ -12,7 +12,6 @@ import pytest
 from handoff_journeys import data_command, last_tool_result, pinned_deployment, run_agent
 
 from agents_catalog.graph import build_handoff_graph
-from mock_account.world.recipes import RECIPES
 
 BERLIN = "I need to fly to Berlin next Tuesday for a client meeting"
 LISBON = "For a trip to Lisbon from 14 to 16 December"
@@ -44,14 +43,14 @@ def text_of(result) -> str:
 
 
 def placed_readers(deployment) -> list[str]:
-    """Every agent that reads conv.trip and creates a record that has a place."""
+    """Every agent that reads conv.trip and creates a trip or a hotel stay."""
     graph = build_handoff_graph(list(deployment.account.agents.values()))
     found = []
     for name in graph.readers("trip"):
         args = data_command(deployment, name)
         if args is None or args.action != "create":
             continue
-        if RECIPES[args.source].place_field is not None:
+        if args.source in PLACE_AND_DATES:
             found.append(name)
     return found
 
@@ -145,3 +144,31 @@ def test_a_trip_saved_from_a_stay_has_no_flight_to_show_until_one_is_booked(
     flight = state_of(deployment, user, stay.convid)["conv"]["trip"]["flight"]
     shown = run_agent(deployment, user, "ShowTripItinerary", "Show my itinerary", stay.convid)
     assert f"flight {flight} from Singapore to Lisbon on 2026-12-14" in text_of(shown)
+
+
+def test_an_order_for_another_customer_is_not_a_hand_off_from_the_saved_one(deployment, user):
+    first = run_agent(
+        deployment,
+        user,
+        "LookUpCustomerAccount",
+        "Pull up the account for Hoffmann Logistics",
+        None,
+    )
+    saved = state_of(deployment, user, first.convid)["conv"]["customer"]
+    assert saved["name"] == "Hoffmann Logistics"
+    order = run_agent(
+        deployment, user, "PlaceCustomerOrder", "Place an order of 5 webcams for Lakeside Dental",
+        first.convid,
+    )  # fmt: skip
+    state = state_of(deployment, user, first.convid)
+    lakeside = deployment.account.engine.data.lookup(
+        "customers", where={"name": "Lakeside Dental"}
+    )[0]
+    assert state["conv"]["order"]["customer_id"] == lakeside["id"] != saved["id"]
+    assert "I used the customer" not in text_of(order)
+    assert "customer" not in state["runs"][-1]["reads"]
+    again = run_agent(
+        deployment, user, "PlaceCustomerOrder", "Place an order of 3 webcams for them", first.convid
+    )
+    assert state_of(deployment, user, first.convid)["conv"]["order"]["customer_id"] == saved["id"]
+    assert "I used the customer Hoffmann Logistics (CUS-00001)" in text_of(again)
