@@ -8,22 +8,13 @@ its data command takes from it (structured fields, not words in the answer).
 
 from __future__ import annotations
 
-import pytest
-from handoff_journeys import SUMMARY, pinned_deployment, run_journey
+from handoff_journeys import SUMMARY, run_journey
 
 from agents_catalog.graph import build_handoff_graph
 
 
-@pytest.fixture(scope="module")
-def deployment(tmp_path_factory):
-    deployment = pinned_deployment(tmp_path_factory.mktemp("handoffs"))
-    yield deployment
-    deployment.close()
-
-
-def test_every_reader_uses_the_structured_values_its_writer_saved(deployment) -> None:
+def test_every_reader_uses_the_structured_values_its_writer_saved(deployment, user) -> None:
     account = deployment.account
-    user = next(u for u in deployment.users.users if u.account == "acme")
     graph = build_handoff_graph(list(account.agents.values()))
     edges = graph.edges()
     problems: list[str] = []

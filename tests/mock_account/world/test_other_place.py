@@ -8,8 +8,7 @@ A later "flight for that trip" flies to the trip the conversation holds now.
 
 from __future__ import annotations
 
-import pytest
-from handoff_journeys import data_command, last_tool_result, pinned_deployment, run_agent
+from handoff_journeys import data_command, last_tool_result, run_agent
 
 from agents_catalog.graph import build_handoff_graph
 
@@ -20,18 +19,6 @@ PLACE_AND_DATES = {
     "flights": ("destination", "start_date", "end_date"),
     "hotels": ("city", "check_in", "check_out"),
 }
-
-
-@pytest.fixture(scope="module")
-def deployment(tmp_path_factory):
-    deployment = pinned_deployment(tmp_path_factory.mktemp("other_place"))
-    yield deployment
-    deployment.close()
-
-
-@pytest.fixture(scope="module")
-def user(deployment):
-    return next(u for u in deployment.users.users if u.account == "acme")
 
 
 def state_of(deployment, user, convid: str) -> dict:

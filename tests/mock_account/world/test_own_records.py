@@ -2,19 +2,10 @@
 
 from __future__ import annotations
 
-import pytest
-from handoff_journeys import last_tool_result, pinned_deployment, run_agent
+from handoff_journeys import last_tool_result, run_agent
 
 
-@pytest.fixture(scope="module")
-def deployment(tmp_path_factory):
-    deployment = pinned_deployment(tmp_path_factory.mktemp("own_records"))
-    yield deployment
-    deployment.close()
-
-
-def test_the_laptop_reported_stolen_is_the_one_a_refresh_replaces(deployment) -> None:
-    user = next(u for u in deployment.users.users if u.account == "acme")
+def test_the_laptop_reported_stolen_is_the_one_a_refresh_replaces(deployment, user) -> None:
     lost = run_agent(
         deployment, user, "ReportLostDevice", "My laptop was stolen at the airport", None
     )
