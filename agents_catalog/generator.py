@@ -271,14 +271,11 @@ def _agent_document(
     if cap.data:
         main.extend(_data_commands(cap, scheme))
     for var in cap.reads:
-        main.append(
-            {
-                "if": {
-                    "when": _handoff_condition(cap, var),
-                    "then": [{"var": {"name": f"handoff_{var}", "value": HANDOFF_PHRASES[var]}}],
-                }
-            }
-        )
+        said = [{"var": {"name": f"handoff_{var}", "value": HANDOFF_PHRASES[var]}}]
+        same = _handoff_comparison(cap, var)
+        if same is not None:
+            said = [{"if": {"when": same, "then": said}}]
+        main.append({"if": {"when": {"exists": f"conv.{var}"}, "then": said}})
         reply = f"{reply} {{handoff_{var}}}"
     for var in cap.writes:
         main.append(_write_command(cap, var, scheme))
@@ -324,16 +321,18 @@ def _write_command(cap: Capability, var: str, scheme: NamingScheme) -> dict[str,
     }
 
 
-def _handoff_condition(cap: Capability, var: str) -> dict[str, Any]:
-    """When the answer may say it used what ``conv.<var>`` holds: the record carries the
-    values the sentence names. A request that named another trip or customer got another
-    record, and saying "I used the trip to Berlin" under a stay in Lisbon would contradict it.
-    An update says it whatever it changed (it started from the saved record)."""
-    taken = _taken_fields(cap, var) if cap.action in ("create", "find") else {}
+def _handoff_comparison(cap: Capability, var: str) -> dict[str, Any] | None:
+    """When the answer may say it used what ``conv.<var>`` holds (besides that it exists):
+    the record carries the values the sentence names. A request that named another trip or
+    customer got another record, and "I used the trip to Berlin" under a stay in Lisbon would
+    contradict it. Only a change of the saved record itself says it whatever it changed."""
+    if cap.action == "update" and HANDOFF_FIELDS.get((cap.data or "", var)) == SAME:
+        return None
+    taken = _taken_fields(cap, var)
     named = TEMPLATE_PATH_RE.findall(HANDOFF_PHRASES[var])
     pairs = [(field, path) for field, path in taken.items() if path in named]
     if not pairs:
-        return {"exists": f"conv.{var}"}
+        return None
     return {
         "left": "|".join(f"{{record.{field}}}" for field, _ in pairs),
         "op": "==",

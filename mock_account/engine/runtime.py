@@ -56,7 +56,7 @@ from mock_account.engine.templates import (
     render_text,
     render_value,
 )
-from mock_account.world import World, understand_request
+from mock_account.world import Held, World, understand_request
 
 MAX_CALL_DEPTH = 32
 MAX_STEPS = 20_000
@@ -559,7 +559,11 @@ class _Run:
                     where=where,
                     match=match,
                     requester=args.requester,
-                    held=_held(given_templates),
+                    held=Held(
+                        given=_held(given_templates),
+                        where=_held(args.where or {}),
+                        base=_held({"base": args.base}).get("base"),
+                    ),
                 )
             except ValueError as exc:
                 raise AgentError(str(exc)) from exc

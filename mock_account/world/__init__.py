@@ -8,13 +8,14 @@ from .places import City, Gazetteer, gazetteer
 from .recipe import Asked, Context, Recipe
 from .stated import Money, Name, Place, Quantity, Stated
 from .understand import understand_request
-from .world import Outcome, World
+from .world import Held, Outcome, World
 
 __all__ = [
     "Asked",
     "City",
     "Context",
     "Gazetteer",
+    "Held",
     "Money",
     "Name",
     "Outcome",

@@ -37,6 +37,17 @@ Action = Literal["find", "create", "update"]
 Understand = Callable[[str, date], Stated]
 
 
+@dataclass(frozen=True)
+class Held:
+    """Which conversation variable each value an agent passes came from (``{conv.trip.x}``
+    gives ``"trip"``): its ``given`` and ``where`` values by field, and its ``base``. Values
+    not in it are the agent's own."""
+
+    given: Mapping[str, str] = field(default_factory=dict)
+    where: Mapping[str, str] = field(default_factory=dict)
+    base: str | None = None
+
+
 @dataclass
 class Outcome:
     """What an action gave: the record, or why there is none."""
@@ -107,12 +118,13 @@ class World:
         match: str | None = None,
         requester: bool = False,
         expects_base: bool = False,
-        held: Mapping[str, str] | None = None,
+        held: Held | None = None,
     ) -> Outcome:
         """Run one action. ``expects_base``: the agent works on the record the conversation
         holds, so with none saved and none named it asks which one instead of picking.
-        ``held``: the conversation variable each ``given`` value came from (``conv.trip``
-        gives ``"trip"``); values not in it are the agent's own."""
+        ``held``: where the values the agent passes came from; the outcome's ``set_aside``
+        names the conversation variables a request about another record did not use."""
+        held = held or Held()
         recipe = self.recipes.get(source)
         if recipe is None:
             raise ValueError(f"no recipe for the data source '{source}'")
@@ -127,16 +139,18 @@ class World:
             user=user,
         )
         if action == "create":
-            outcome = self._create(recipe, ctx, given, fixed, held or {})
+            outcome = self._create(recipe, ctx, given, fixed, held.given)
         elif action == "find":
-            outcome = self._find(recipe, ctx, base, where, match, action, requester, expects_base)
+            outcome = self._find(
+                recipe, ctx, base, where, match, action, requester, expects_base, held
+            )
             if outcome.record is not None:
                 # What the conversation holds beyond the record's own fields rides along, so
                 # the answer can name it ("for the Lisbon trip").
                 for key, value in given.items():
                     outcome.record.setdefault(key, value)
         elif action == "update":
-            outcome = self._update(recipe, ctx, base, given, fixed, where, match, requester)
+            outcome = self._update(recipe, ctx, base, given, fixed, where, match, requester, held)
         else:
             raise ValueError(f"unknown action '{action}'; one of: find, create, update")
         if outcome.record is not None:
@@ -182,10 +196,14 @@ class World:
         action: str,
         requester: bool = False,
         expects_base: bool = False,
+        held: Held | None = None,
     ) -> Outcome:
         asked = recipe.asked(ctx)
         by_id = asked is not None and asked.field == recipe.id_field
-        if asked is not None and (action == "find" or by_id or not base):
+        # A company is one record per name: naming another one is asking for that one, even in
+        # a change ("update the contact of Lakeside Dental" with Hoffmann Logistics saved).
+        named = by_id or recipe.unique_name
+        if asked is not None and (action == "find" or named or not base):
             if base and _same(base.get(asked.field), asked.value):
                 return self._from_base(recipe, base, asked=asked.said)
             # The request names the record: a conversation filter on the same field yields,
@@ -195,7 +213,8 @@ class World:
             )
             found = self.data.lookup(recipe.source, where=filters)
             if found:
-                return Outcome(found[0], recipe.noun, asked=asked.said)
+                unused = _unused(held or Held(), where, asked, kept=not by_id)
+                return Outcome(found[0], recipe.noun, asked=asked.said, set_aside=unused)
             return self._missing(recipe, asked, base)
         # "I", "my": the user's own record, whatever the conversation holds; a colleague the
         # request names, theirs. Otherwise what the conversation holds comes first.
@@ -233,8 +252,9 @@ class World:
         where: Mapping[str, Any] | None,
         match: str | None,
         requester: bool = False,
+        held: Held | None = None,
     ) -> Outcome:
-        outcome = self._find(recipe, ctx, base, where, match, "update", requester)
+        outcome = self._find(recipe, ctx, base, where, match, "update", requester, held=held)
         if outcome.record is None:
             return outcome
         before = outcome.record
@@ -294,6 +314,24 @@ def _when(stated: Stated) -> str:
     if start or end:
         return f" on {(start or end).isoformat()}"  # type: ignore[union-attr]
     return ""
+
+
+def _unused(held: Held, where: Mapping[str, Any] | None, asked: Asked, *, kept: bool) -> list[str]:
+    """The conversation variables a lookup of the record the request named did not use: the
+    saved record it stood for (``base``), and the variables whose every filter the named value
+    replaced (all of them when ``kept`` is false: an id is the record whatever they say)."""
+    unused = {held.base} if held.base else set()
+    filters = clean(where)
+    for variable in set(held.where.values()):
+        fields = [k for k, v in held.where.items() if v == variable and k in filters]
+        replaced = [
+            k
+            for k in fields
+            if not kept or (k == asked.field and not _same(filters[k], asked.value))
+        ]
+        if fields and len(replaced) == len(fields):
+            unused.add(variable)
+    return sorted(unused)
 
 
 def _shares_words(record: Record, text: str) -> bool:

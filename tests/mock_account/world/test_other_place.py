@@ -3,7 +3,8 @@
 With a trip to Berlin saved, "a hotel in Lisbon from 14 to 16 December" is a stay in
 Lisbon on those days: it takes nothing of the Berlin trip (not its dates, not its hotel),
 the answer does not claim to have used it, and the run is not shown as a hand-off from it.
-A later "flight for that trip" flies to the trip the conversation holds now.
+A later "flight for that trip" flies to the trip the conversation holds now. With Hoffmann
+Logistics saved, "an order for Lakeside Dental" is Lakeside Dental's order.
 """
 
 from __future__ import annotations
@@ -133,7 +134,35 @@ def test_a_trip_saved_from_a_stay_has_no_flight_to_show_until_one_is_booked(
     assert f"flight {flight} from Singapore to Lisbon on 2026-12-14" in text_of(shown)
 
 
-def test_an_order_for_another_customer_is_not_a_hand_off_from_the_saved_one(deployment, user):
+# Data sources whose records name a customer the request can name instead of the saved one.
+CUSTOMER_SOURCES = ("customers", "orders", "tickets", "invoices", "contracts")
+
+
+def test_every_reader_asked_about_another_customer_works_for_that_one(deployment, user) -> None:
+    """With Hoffmann Logistics saved, "This is for Lakeside Dental" is about Lakeside Dental:
+    no reader says it used the saved customer, and none is shown as a hand-off from it."""
+    graph = build_handoff_graph(list(deployment.account.agents.values()))
+    readers = [
+        name
+        for name in graph.readers("customer")
+        if (args := data_command(deployment, name)) is not None and args.source in CUSTOMER_SOURCES
+    ]
+    assert len(readers) >= 15
+    for reader in readers:
+        first = run_agent(
+            deployment, user, "LookUpCustomerAccount", "Pull up the account for Hoffmann Logistics",
+            None,
+        )  # fmt: skip
+        answer = run_agent(deployment, user, reader, "This is for Lakeside Dental", first.convid)
+        assert answer.success, (reader, answer.result_code, answer.error)
+        state = state_of(deployment, user, first.convid)
+        assert "I used the customer Hoffmann" not in text_of(answer), reader
+        assert "customer" not in state["runs"][-1]["reads"], reader
+        record = last_tool_result(state, reader)
+        assert "CUS-00001" not in map(str, (record or {}).values()), reader
+
+
+def test_an_order_for_another_customer_is_that_customers_order(deployment, user) -> None:
     first = run_agent(
         deployment,
         user,
@@ -142,8 +171,7 @@ def test_an_order_for_another_customer_is_not_a_hand_off_from_the_saved_one(depl
         None,
     )
     saved = state_of(deployment, user, first.convid)["conv"]["customer"]
-    assert saved["name"] == "Hoffmann Logistics"
-    order = run_agent(
+    run_agent(
         deployment, user, "PlaceCustomerOrder", "Place an order of 5 webcams for Lakeside Dental",
         first.convid,
     )  # fmt: skip
@@ -152,10 +180,25 @@ def test_an_order_for_another_customer_is_not_a_hand_off_from_the_saved_one(depl
         "customers", where={"name": "Lakeside Dental"}
     )[0]
     assert state["conv"]["order"]["customer_id"] == lakeside["id"] != saved["id"]
-    assert "I used the customer" not in text_of(order)
-    assert "customer" not in state["runs"][-1]["reads"]
     again = run_agent(
         deployment, user, "PlaceCustomerOrder", "Place an order of 3 webcams for them", first.convid
     )
     assert state_of(deployment, user, first.convid)["conv"]["order"]["customer_id"] == saved["id"]
     assert "I used the customer Hoffmann Logistics (CUS-00001)" in text_of(again)
+
+
+def test_a_contact_change_for_another_customer_changes_that_one(deployment, user) -> None:
+    first = run_agent(
+        deployment,
+        user,
+        "LookUpCustomerAccount",
+        "Pull up the account for Hoffmann Logistics",
+        None,
+    )
+    changed = run_agent(
+        deployment, user, "UpdateCustomerContact",
+        "Update the contact details of Lakeside Dental", first.convid,
+    )  # fmt: skip
+    record = last_tool_result(state_of(deployment, user, first.convid), "UpdateCustomerContact")
+    assert record["name"] == "Lakeside Dental" and record["id"] != "CUS-00001"
+    assert "Hoffmann" not in text_of(changed).split("(Earlier")[0]

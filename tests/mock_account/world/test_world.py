@@ -7,7 +7,7 @@ from datetime import date
 import pytest
 
 from mock_account.business.data import BusinessData
-from mock_account.world import Money, Name, Place, Quantity, Stated, World
+from mock_account.world import Held, Money, Name, Place, Quantity, Stated, World
 
 TODAY = date(2026, 11, 30)
 USER = "dana.reyes@acme.example"
@@ -163,7 +163,9 @@ def test_what_the_conversation_holds_for_another_place_is_set_aside(data: Busine
         places=(Place("Lisbon", "Portugal", "EUR", role="destination"),),
     )
     berlin = {"city": "Berlin", "check_in": "2026-12-08", "check_out": "2026-12-10"}
-    held = {"city": "trip", "check_in": "trip", "check_out": "trip", "currency": "expense"}
+    held = Held(
+        given={"city": "trip", "check_in": "trip", "check_out": "trip", "currency": "expense"}
+    )
     given = {**berlin, "currency": "CHF", "stars": 5}
     outcome = act(data, stated, "create", "hotels", given=given, held=held)
     record = outcome.record
