@@ -134,6 +134,17 @@ def test_a_trip_saved_from_a_stay_has_no_flight_to_show_until_one_is_booked(
     assert f"flight {flight} from Singapore to Lisbon on 2026-12-14" in text_of(shown)
 
 
+def hoffmann_saved(deployment, user):
+    """A new conversation that saved the customer Hoffmann Logistics (CUS-00001)."""
+    return run_agent(
+        deployment,
+        user,
+        "LookUpCustomerAccount",
+        "Pull up the account for Hoffmann Logistics",
+        None,
+    )
+
+
 # Data sources whose records name a customer the request can name instead of the saved one.
 CUSTOMER_SOURCES = ("customers", "orders", "tickets", "invoices", "contracts")
 
@@ -149,10 +160,7 @@ def test_every_reader_asked_about_another_customer_works_for_that_one(deployment
     ]
     assert len(readers) >= 15
     for reader in readers:
-        first = run_agent(
-            deployment, user, "LookUpCustomerAccount", "Pull up the account for Hoffmann Logistics",
-            None,
-        )  # fmt: skip
+        first = hoffmann_saved(deployment, user)
         answer = run_agent(deployment, user, reader, "This is for Lakeside Dental", first.convid)
         assert answer.success, (reader, answer.result_code, answer.error)
         state = state_of(deployment, user, first.convid)
@@ -163,13 +171,7 @@ def test_every_reader_asked_about_another_customer_works_for_that_one(deployment
 
 
 def test_an_order_for_another_customer_is_that_customers_order(deployment, user) -> None:
-    first = run_agent(
-        deployment,
-        user,
-        "LookUpCustomerAccount",
-        "Pull up the account for Hoffmann Logistics",
-        None,
-    )
+    first = hoffmann_saved(deployment, user)
     saved = state_of(deployment, user, first.convid)["conv"]["customer"]
     run_agent(
         deployment, user, "PlaceCustomerOrder", "Place an order of 5 webcams for Lakeside Dental",
@@ -188,13 +190,7 @@ def test_an_order_for_another_customer_is_that_customers_order(deployment, user)
 
 
 def test_a_contact_change_for_another_customer_changes_that_one(deployment, user) -> None:
-    first = run_agent(
-        deployment,
-        user,
-        "LookUpCustomerAccount",
-        "Pull up the account for Hoffmann Logistics",
-        None,
-    )
+    first = hoffmann_saved(deployment, user)
     changed = run_agent(
         deployment, user, "UpdateCustomerContact",
         "Update the contact details of Lakeside Dental", first.convid,
