@@ -181,6 +181,8 @@ CROSS_WRITES: dict[tuple[str, str], CrossWrite] = {
         },
     ),
 }
+# The fields that identify a record of its source, where it has one.
+ID_FIELDS = frozenset({"id", "number", "sku", "tag"})
 # Sources whose records are one per name (a company is registered once): their creators also
 # answer when there is nothing new to create.
 UNIQUE_NAMES = frozenset({"customers", "vendors"})
@@ -325,9 +327,14 @@ def _handoff_comparison(cap: Capability, var: str) -> dict[str, Any] | None:
     """When the answer may say it used what ``conv.<var>`` holds (besides that it exists):
     the record carries the values the sentence names. A request that named another trip or
     customer got another record, and "I used the trip to Berlin" under a stay in Lisbon would
-    contradict it. Only a change of the saved record itself says it whatever it changed."""
+    contradict it. A change of the saved record itself says it whatever it changed, but not
+    a change of another one the request named by its id ("return order ORD-000004")."""
     if cap.action == "update" and HANDOFF_FIELDS.get((cap.data or "", var)) == SAME:
-        return None
+        # A change of the saved record says it whatever it changed, if it is that record.
+        key = next((f for f in SOURCE_FIELDS.get(cap.data or "", ()) if f in ID_FIELDS), None)
+        if key is None:
+            return None
+        return {"left": f"{{record.{key}}}", "op": "==", "right": f"{{conv.{var}.{key}}}"}
     taken = _taken_fields(cap, var)
     named = TEMPLATE_PATH_RE.findall(HANDOFF_PHRASES[var])
     pairs = [(field, path) for field, path in taken.items() if path in named]

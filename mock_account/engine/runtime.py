@@ -38,6 +38,7 @@ from agents_catalog.agent_format import (
     VarArgs,
     WorkflowStepArgs,
 )
+from agents_catalog.capabilities import VARIABLE_SOURCES
 from mock_account.business.data import SOURCES, BusinessData
 from mock_account.engine.mock_model import LanguageModel
 from mock_account.engine.program import compiled
@@ -188,6 +189,9 @@ class _Run:
         # Variables read only to find that the request is about something else (a stay in
         # Lisbon, with a trip to Berlin saved): not a hand-off, so not among the run's reads.
         self.set_aside: set[str] = set()
+        # Records a request names in place of saved variables, read as those variables while
+        # a data command takes its values (``World.named_instead``).
+        self.named: dict[str, Any] = {}
         self.writes: set[str] = set()
         # The identity's memory (``user.x``): a copy, handed back only when the run saves.
         self.memory: dict[str, Any] = copy.deepcopy(memory) if memory is not None else {}
@@ -215,6 +219,8 @@ class _Run:
                 base: Any = self.sys
             elif root == "conv":
                 base = self.state["conv"]
+                if self.named and rest.partition(".")[0] in self.named:
+                    base = self.named
                 value = lookup(base, rest) if rest else base
                 if rest and value is not None:
                     self.reads.add(rest.split(".")[0])
@@ -523,6 +529,25 @@ class _Run:
                 out[key] = value
         return out
 
+    def _named_instead(self, request: str, source: str, held: Held) -> dict[str, Any]:
+        """The records the request names in place of the saved variables a data command on
+        ``source`` takes values from (its own kind of record the world resolves itself)."""
+        conv = self.state["conv"]
+        variables = {*held.given.values(), *held.where.values()}
+        if held.base:
+            variables.add(held.base)
+        saved = {
+            name: (VARIABLE_SOURCES[name], conv[name])
+            for name in variables
+            if name in VARIABLE_SOURCES
+            and VARIABLE_SOURCES[name] != source
+            and isinstance(conv.get(name), dict)
+        }
+        if not saved:
+            return {}
+        today = date.fromisoformat(self.sys["today"])
+        return self.engine.world.named_instead(request, today, saved, self.sys["user"])
+
     def data(self, frame: dict[str, Any], args: DataArgs) -> None:
         match = self.text(frame, args.match) if args.match is not None else None
         where = self.render(frame, args.where) if args.where is not None else None
@@ -535,16 +560,26 @@ class _Run:
             call.update(match=match, where=where, limit=args.limit)
         else:
             request = self.text(frame, args.request if args.request is not None else "{sys.query}")
-            base = self.render(frame, args.base) if args.base is not None else None
             given_templates, fixed_templates = dict(args.given or {}), dict(args.fixed or {})
             for key, template in list(fixed_templates.items()):
                 whole = WHOLE.match(template) if isinstance(template, str) else None
                 if whole and whole.group(1) in self.defaulted:
                     given_templates.setdefault(key, fixed_templates.pop(key))
-            given = self.present(frame, given_templates)
-            fixed = self.present(frame, fixed_templates)
-            if where is not None:
-                where = self.present(frame, args.where)
+            held = Held(
+                given=_held(given_templates),
+                where=_held(args.where or {}),
+                base=_held({"base": args.base}).get("base"),
+            )
+            self.named = self._named_instead(request, args.source, held)
+            try:
+                base = self.render(frame, args.base) if args.base is not None else None
+                given = self.present(frame, given_templates)
+                fixed = self.present(frame, fixed_templates)
+                if where is not None:
+                    where = self.present(frame, args.where)
+            finally:
+                self.set_aside.update(self.named)
+                self.named = {}
             try:
                 outcome = self.engine.world.act(
                     args.action,
@@ -559,11 +594,7 @@ class _Run:
                     where=where,
                     match=match,
                     requester=args.requester,
-                    held=Held(
-                        given=_held(given_templates),
-                        where=_held(args.where or {}),
-                        base=_held({"base": args.base}).get("base"),
-                    ),
+                    held=held,
                 )
             except ValueError as exc:
                 raise AgentError(str(exc)) from exc

@@ -158,6 +158,42 @@ class World:
         outcome.stated = stated.summary()
         return outcome
 
+    def named_instead(
+        self,
+        request: str,
+        today: date,
+        saved: Mapping[str, tuple[str, Record]],
+        user: str = "",
+    ) -> dict[str, Record]:
+        """The records a request names in place of saved ones: for each saved variable
+        (``{name: (data source, record)}``), the record of its kind the request names by id,
+        or by a name only one record has, when that is another record than the saved one.
+        "Order ORD-000004 arrived damaged" is about ORD-000004, whatever order was saved."""
+        stated = self.understand(request, today)
+        found: dict[str, Record] = {}
+        for variable, (source, record) in saved.items():
+            recipe = self.recipes.get(source)
+            if recipe is None:
+                continue
+            ctx = Context(stated, today, random.Random(0), self.data, self.places, user)
+            asked = recipe.asked(ctx)
+            if asked is None or _same(record.get(asked.field), asked.value):
+                continue
+            named = self._identified(recipe, asked)
+            if named is not None:
+                found[variable] = named
+        return found
+
+    def _identified(self, recipe: Recipe, asked: Asked) -> Record | None:
+        """The one record the request names: by its id, or by a name of the data that only
+        one record has (a company is one record per name; so are the people and campaigns
+        the data names), or None."""
+        if asked.field == recipe.id_field or asked.field == recipe.name_field and recipe.name_kinds:
+            named = self.data.lookup(recipe.source, where={asked.field: asked.value})
+            if len(named) == 1 or (named and asked.field == recipe.id_field):
+                return named[0]
+        return None
+
     # --- actions ----------------------------------------------------------------
 
     def _create(
@@ -200,9 +236,11 @@ class World:
     ) -> Outcome:
         asked = recipe.asked(ctx)
         by_id = asked is not None and asked.field == recipe.id_field
-        # A company is one record per name: naming another one is asking for that one, even in
-        # a change ("update the contact of Lakeside Dental" with Hoffmann Logistics saved).
-        named = by_id or recipe.unique_name
+        # A record the request identifies is the one asked for, even in a change ("update the
+        # contact of Lakeside Dental" with Hoffmann Logistics saved).
+        named = asked is not None and (
+            by_id or recipe.unique_name or self._identified(recipe, asked) is not None
+        )
         if asked is not None and (action == "find" or named or not base):
             if base and _same(base.get(asked.field), asked.value):
                 return self._from_base(recipe, base, asked=asked.said)

@@ -137,7 +137,7 @@ def _saves(deployment: Deployment, user: Any, result: Any, variable: str) -> boo
     return variable in deployment.account.state_view(user, result.convid)["state"]["conv"]
 
 
-def _write(deployment: Deployment, user: Any, writer: str, variable: str) -> Any:
+def save_variable(deployment: Deployment, user: Any, writer: str, variable: str) -> Any:
     """The writer's run that saved the variable. A writer that looks up or changes the
     saved record (find, update) continues a conversation where a creator saved one first,
     asked with its own follow-up, as a person would."""
@@ -157,7 +157,7 @@ def _write(deployment: Deployment, user: Any, writer: str, variable: str) -> Any
         and c.source == args.source
     ]
     for creator in creators:
-        seeded = _write(deployment, user, creator, variable)
+        seeded = save_variable(deployment, user, creator, variable)
         if seeded is None:
             continue
         conv = deployment.account.state_view(user, seeded.convid)["state"]["conv"]
@@ -174,7 +174,7 @@ def run_journey(
 ) -> Journey:
     journey = Journey(writer, reader, variable)
     account = deployment.account
-    first = _write(deployment, user, writer, variable)
+    first = save_variable(deployment, user, writer, variable)
     if first is None:
         journey.problems.append(f"{writer} never saved conv.{variable}")
         return journey

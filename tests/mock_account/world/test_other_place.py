@@ -9,8 +9,10 @@ Logistics saved, "an order for Lakeside Dental" is Lakeside Dental's order.
 
 from __future__ import annotations
 
-from handoff_journeys import data_command, last_tool_result, run_agent
+import pytest
+from handoff_journeys import data_command, last_tool_result, run_agent, save_variable
 
+from agents_catalog.capabilities import VARIABLE_SOURCES
 from agents_catalog.graph import build_handoff_graph
 
 BERLIN = "I need to fly to Berlin next Tuesday for a client meeting"
@@ -198,3 +200,56 @@ def test_a_contact_change_for_another_customer_changes_that_one(deployment, user
     record = last_tool_result(state_of(deployment, user, first.convid), "UpdateCustomerContact")
     assert record["name"] == "Lakeside Dental" and record["id"] != "CUS-00001"
     assert "Hoffmann" not in text_of(changed).split("(Earlier")[0]
+
+
+# How a request names a record of each saved variable's kind: by its id, or by a name only
+# one record of the data has.
+NAMED_BY = {
+    "order": "id",
+    "employee": "name",
+    "ticket": "id",
+    "invoice": "number",
+    "expense": "id",
+    "incident": "id",
+    "contract": "id",
+    "vendor": "name",
+    "campaign": "name",
+    "candidate": "name",
+}
+
+
+def recalled(text: str) -> str:
+    """An answer without what the mock model recalls of earlier answers."""
+    return text.split(" (Earlier in this conversation")[0].split(" (As I said before")[0]
+
+
+@pytest.mark.parametrize("variable", sorted(NAMED_BY))
+def test_every_reader_asked_about_another_record_works_on_that_one(
+    deployment, user, variable: str
+) -> None:
+    """With one order (ticket, vendor…) saved, "This is about ORD-000004" is about that one:
+    no reader answers with the saved record, and none is shown as a hand-off from it."""
+    graph = build_handoff_graph(list(deployment.account.agents.values()))
+    creator = next(
+        name
+        for name in graph.writers(variable)
+        if (args := data_command(deployment, name)) is not None and args.action == "create"
+    )
+    field = NAMED_BY[variable]
+    source = VARIABLE_SOURCES[variable]
+    readers = [name for name in graph.readers(variable) if data_command(deployment, name)]
+    assert readers
+    for reader in readers:
+        first = save_variable(deployment, user, creator, variable)
+        assert first is not None, creator
+        saved = state_of(deployment, user, first.convid)["conv"][variable]
+        other = next(
+            r
+            for r in deployment.account.engine.data.records(source)[3:]
+            if r[field] != saved[field]
+            and len(deployment.account.engine.data.lookup(source, where={field: r[field]})) == 1
+        )
+        answer = run_agent(deployment, user, reader, f"This is about {other[field]}", first.convid)
+        state = state_of(deployment, user, first.convid)
+        assert str(saved[field]) not in recalled(text_of(answer)), (reader, answer.parts)
+        assert variable not in state["runs"][-1]["reads"], reader
