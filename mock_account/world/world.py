@@ -8,7 +8,11 @@ Rules (the README's "mock world" section):
 - a lookup returns the record the request names, or says plainly that there is none by
   that name (with the closest names); it never presents another record as the one asked;
 - an update starts from the record the conversation holds (``base``), unless the request
-  names another by its id, and changes only what the request states.
+  identifies another (by its id, or a name only one record has), and changes only what the
+  request states;
+- a request about another record than the conversation holds (another destination, another
+  customer, another order by its id) takes nothing of the saved one, and the outcome names
+  the variables it set aside, so the run does not count them as a hand-off.
 
 Everything is deterministic: the same request, conversation values and day give the same
 record, because the random choices are seeded from them.
@@ -60,7 +64,7 @@ class Outcome:
     stated: dict[str, Any] = field(default_factory=dict)
     changed: list[str] = field(default_factory=list)
     # The conversation variables whose values the record did not take: the request is about
-    # another place (``Recipe.applicable``).
+    # another record than the one they hold (``Recipe.applicable``, ``World._find``).
     set_aside: list[str] = field(default_factory=list)
 
     @property
@@ -188,7 +192,9 @@ class World:
         """The one record the request names: by its id, or by a name of the data that only
         one record has (a company is one record per name; so are the people and campaigns
         the data names), or None."""
-        if asked.field == recipe.id_field or asked.field == recipe.name_field and recipe.name_kinds:
+        if asked.field == recipe.id_field or (
+            asked.field == recipe.name_field and recipe.name_kinds
+        ):
             named = self.data.lookup(recipe.source, where={asked.field: asked.value})
             if len(named) == 1 or (named and asked.field == recipe.id_field):
                 return named[0]
@@ -238,10 +244,13 @@ class World:
         by_id = asked is not None and asked.field == recipe.id_field
         # A record the request identifies is the one asked for, even in a change ("update the
         # contact of Lakeside Dental" with Hoffmann Logistics saved).
-        named = asked is not None and (
-            by_id or recipe.unique_name or self._identified(recipe, asked) is not None
-        )
-        if asked is not None and (action == "find" or named or not base):
+        if asked is not None and (
+            action == "find"
+            or not base
+            or by_id
+            or recipe.unique_name
+            or self._identified(recipe, asked) is not None
+        ):
             if base and _same(base.get(asked.field), asked.value):
                 return self._from_base(recipe, base, asked=asked.said)
             # The request names the record: a conversation filter on the same field yields,
