@@ -550,9 +550,9 @@ class _Run:
 
     def data(self, frame: dict[str, Any], args: DataArgs) -> None:
         match = self.text(frame, args.match) if args.match is not None else None
-        where = self.render(frame, args.where) if args.where is not None else None
         call: dict[str, Any] = {"source": args.source}
         if args.action == "match":
+            where = self.render(frame, args.where) if args.where is not None else None
             records = self.engine.data.lookup(
                 args.source, match=match, where=where, limit=args.limit
             )
@@ -565,18 +565,14 @@ class _Run:
                 whole = WHOLE.match(template) if isinstance(template, str) else None
                 if whole and whole.group(1) in self.defaulted:
                     given_templates.setdefault(key, fixed_templates.pop(key))
-            held = Held(
-                given=_held(given_templates),
-                where=_held(args.where or {}),
-                base=_held({"base": args.base}).get("base"),
-            )
+            held = _held_by(args)
             self.named = self._named_instead(request, args.source, held)
             try:
                 base = self.render(frame, args.base) if args.base is not None else None
                 given = self.present(frame, given_templates)
                 fixed = self.present(frame, fixed_templates)
-                if where is not None:
-                    where = self.present(frame, args.where)
+                # Filters of missing values are left out (``present``), not matched as empty.
+                where = self.present(frame, args.where) if args.where is not None else None
             finally:
                 self.set_aside.update(self.named)
                 self.named = {}
@@ -794,6 +790,24 @@ def _resume(
         for i in paused["ask"]["inputs"]
     }
     return stack, {**waiting["inputs"], "answers": kept}
+
+
+_HELD_CACHE: dict[int, tuple[DataArgs, Held]] = {}
+
+
+def _held_by(args: DataArgs) -> Held:
+    """Which conversation variable each value of a data command comes from; found once per
+    command (agent definitions are immutable), since every run of it asks. Keyed by identity,
+    with the command kept alive so its id is not reused (as ``program.compiled`` does)."""
+    hit = _HELD_CACHE.get(id(args))
+    if hit is None:
+        held = Held(
+            given=_held(args.given or {}),
+            where=_held(args.where or {}),
+            base=_held({"base": args.base}).get("base"),
+        )
+        hit = _HELD_CACHE[id(args)] = (args, held)
+    return hit[1]
 
 
 def _held(templates: dict[str, Any]) -> dict[str, str]:

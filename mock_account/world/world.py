@@ -173,13 +173,15 @@ class World:
         (``{name: (data source, record)}``), the record of its kind the request names by id,
         or by a name only one record has, when that is another record than the saved one.
         "Order ORD-000004 arrived damaged" is about ORD-000004, whatever order was saved."""
-        stated = self.understand(request, today)
+        # Naming a record involves no random choice: the generator is only there to fill ctx.
+        ctx = Context(
+            self.understand(request, today), today, random.Random(0), self.data, self.places, user
+        )
         found: dict[str, Record] = {}
         for variable, (source, record) in saved.items():
             recipe = self.recipes.get(source)
             if recipe is None:
                 continue
-            ctx = Context(stated, today, random.Random(0), self.data, self.places, user)
             asked = recipe.asked(ctx)
             if asked is None or _same(record.get(asked.field), asked.value):
                 continue

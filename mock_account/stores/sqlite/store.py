@@ -1,10 +1,12 @@
 """SQLite conversation store (the embedded default): WAL journal, atomic compare-and-swap writes.
 
-Each thread gets its own connection (see ``sqlite_connections``). Every write runs in
-``BEGIN IMMEDIATE``, which takes the database's write lock before reading, so the version check
-and the write are one atomic step across threads and processes alike; other writers wait up to
-``timeout`` seconds for the lock. Reads are single statements, hence one consistent snapshot
-(WAL readers never block writers). WAL checkpoints run in a background thread per store.
+Each thread gets its own connection (see ``connections``). A save is one statement run as a
+transaction of its own (``write_alone``): the compare-and-swap on the version is its ``WHERE``
+clause (or the primary key of a new conversation), so check and write are one atomic step across
+threads and processes alike. Writes of several statements (a batch of saves, a deletion) run in
+``BEGIN IMMEDIATE``, which takes the write lock before reading; other writers wait up to
+``timeout`` seconds for it. Reads are single statements, hence one consistent snapshot (WAL
+readers never block writers). WAL checkpoints run in a background thread per store.
 """
 
 from __future__ import annotations
