@@ -13,6 +13,10 @@ import re
 from typing import Any, Protocol
 
 _SENTENCE = re.compile(r"^(.{1,200}?[.!?])(\s|$)")
+# Where an earlier answer's own recollections begin: a quote of it quotes what it said.
+_RECALLED = re.compile(
+    r"\s*(?:\((?:Earlier in this conversation, |As I said before: )|Known so far: )"
+)
 _FACT_KEYS = ("destination", "name", "id", "number", "subject", "service", "counterparty", "role")
 
 
@@ -22,8 +26,10 @@ class LanguageModel(Protocol):
 
 
 def _first_sentence(text: str) -> str:
-    match = _SENTENCE.match(text.strip())
-    return match.group(1) if match else text.strip()[:200]
+    """The first sentence of what an answer said itself, not of what it recalled."""
+    said = _RECALLED.split(text.strip(), maxsplit=1)[0].strip()
+    match = _SENTENCE.match(said)
+    return match.group(1) if match else said[:200]
 
 
 def _facts(messages: list[dict[str, Any]], current: Any = None) -> list[str]:

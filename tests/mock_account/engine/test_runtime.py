@@ -291,3 +291,21 @@ def test_the_model_does_not_recall_a_fact_the_answers_record_says_otherwise() ->
         .answer(agent="Flight", system="", messages=again, reply="Ok.")
         .endswith("Known so far: destination Berlin; name Park Suites Lisbon.")
     )
+
+
+def test_the_model_quotes_what_an_earlier_answer_said_not_what_it_recalled() -> None:
+    earlier = (
+        "Incident INC-1 on Checkout API (sev1) is currently investigating: 500s everywhere"
+        ' (Earlier in this conversation, Declare said: "I declared incident INC-1.")'
+        " Known so far: id INC-1."
+    )
+    messages = [
+        {"role": "user", "content": "status?", "agent": "Status"},
+        {"role": "assistant", "content": earlier, "agent": "Status"},
+        {"role": "user", "content": "write the postmortem", "agent": "Postmortem"},
+    ]
+    text = MockModel().answer(agent="Postmortem", system="", messages=messages, reply="Drafted.")
+    assert text == (
+        "Drafted. (Earlier in this conversation, Status said: "
+        '"Incident INC-1 on Checkout API (sev1) is currently investigating: 500s everywhere")'
+    )
