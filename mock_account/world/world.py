@@ -383,9 +383,23 @@ def _unused(held: Held, where: Mapping[str, Any] | None, asked: Asked, *, kept: 
     return sorted(unused)
 
 
+# Fields that say what state a record is in, not which record it is: "the incident is
+# resolved" names no ticket whose status is resolved.
+_STATE_FIELDS = frozenset({"status", "priority", "severity", "stage", "tier", "currency"})
+
+
 def _shares_words(record: Record, text: str) -> bool:
+    """Whether the request describes the record: it says most words of one of the values that
+    say what the record is ("the data analyst", "the damaged order"). One word in common with
+    a longer subject ("the desks arrived scratched" and "Order arrived damaged") is not it."""
     said = tokens(text)
-    return any(said & tokens(v) for v in record.values() if isinstance(v, str))
+    for key, value in record.items():
+        if key in _STATE_FIELDS or not isinstance(value, str):
+            continue
+        words = tokens(value)
+        if words and 2 * len(said & words) > len(words):
+            return True
+    return False
 
 
 def _same(a: Any, b: Any) -> bool:

@@ -1,0 +1,34 @@
+"""A change to a record that nothing in the request or the conversation identifies: a record
+the request describes is the one meant; a word it happens to share with one is not."""
+
+from __future__ import annotations
+
+import pytest
+from handoff_journeys import last_tool_result, run_agent
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    [
+        # "resolved" is a ticket status, not a ticket: no case of this user is meant.
+        "The incident is resolved, close it",
+        # One word ("arrived") of a case's subject ("Order arrived damaged") is not that case.
+        "The desks arrived scratched, close the case",
+    ],
+)
+def test_a_case_nothing_identifies_is_asked_for_not_closed(deployment, user, request_text) -> None:
+    result = run_agent(deployment, user, "CloseResolvedCase", request_text, None)
+    text = result.parts[0]["text"]
+    assert text.startswith("Which ticket? There is none in this conversation yet"), text
+    state = deployment.account.state_view(user, result.convid)["state"]
+    assert "ticket" not in state["conv"]
+
+
+def test_a_case_the_request_describes_is_the_one_closed(deployment, user) -> None:
+    request_text = "Close the case where the order arrived damaged"
+    result = run_agent(deployment, user, "CloseResolvedCase", request_text, None)
+    state = deployment.account.state_view(user, result.convid)["state"]
+    closed = last_tool_result(state, "CloseResolvedCase")
+    assert closed["subject"] == "Order arrived damaged"
+    assert closed["status"] == "closed"
+    assert f'"{closed["subject"]}" is now closed' in result.parts[0]["text"]
