@@ -50,6 +50,7 @@ SOURCE_FIELDS: dict[str, tuple[str, ...]] = {
         "hotel",
         "cost",
         "currency",
+        "status",
     ),
     "hotels": ("name", "city", "nightly_rate", "currency", "stars"),
     "invoices": ("number", "amount", "currency", "due_date", "status", "party"),

@@ -153,31 +153,36 @@ HANDOFF_FIELDS: dict[tuple[str, str], str | dict[str, str]] = {
 }
 # What a creator of a variable's own kind of record does not carry over from the one saved
 # before: a new flight for the saved trip goes to its destination on its dates, but it is a
-# new booking, with its own flight number and fare.
-BOOKED_FIELDS: dict[str, frozenset[str]] = {"trip": frozenset({"flight", "cost", "currency"})}
+# new booking, with its own flight number and fare, booked even if the saved one was cancelled.
+BOOKED_FIELDS: dict[str, frozenset[str]] = {
+    "trip": frozenset({"flight", "cost", "currency", "status"})
+}
 
 
 class CrossWrite(NamedTuple):
-    """How a record of another source saves an agreed variable: ``place`` is the variable's
-    field that says where and the record's value for it; at the saved place the record only
-    updates ``at_place``, anywhere else it saves a new variable of ``fields``."""
+    """How a record of another source saves an agreed variable: ``same`` gives the
+    variable's fields that say it is the saved one and the record's values for them; when
+    they all match, the record only updates ``at_place``, otherwise it saves a new variable
+    of ``fields``."""
 
-    place: tuple[str, str]
+    same: dict[str, str]
     at_place: dict[str, str]
     fields: dict[str, str]
 
 
 # A hotel stay is where a trip goes and when (a later flight "for that trip" flies there); a
-# stay in the saved trip's city names the trip's hotel, one elsewhere is a new trip.
+# stay in the saved trip's city names the trip's hotel, one elsewhere, or in the city of a
+# cancelled trip, is a new trip.
 CROSS_WRITES: dict[tuple[str, str], CrossWrite] = {
     ("hotels", "trip"): CrossWrite(
-        place=("destination", "{record.city}"),
+        same={"destination": "{record.city}", "status": "booked"},
         at_place={"hotel": "{record.name}"},
         fields={
             "destination": "{record.city}",
             "start_date": "{record.check_in}",
             "end_date": "{record.check_out}",
             "hotel": "{record.name}",
+            "status": "booked",
         },
     ),
 }
@@ -310,10 +315,13 @@ def _write_command(cap: Capability, var: str, scheme: NamingScheme) -> dict[str,
         properties = scheme.variables[var].schema.get("properties", {})
         value = {prop: f"{{record.{prop}}}" for prop in properties}
         return {"var": {"name": f"conv.{var}", "value": value}}
-    field, at = cross.place
     return {
         "if": {
-            "when": {"left": at, "op": "==", "right": f"{{conv.{var}.{field}}}"},
+            "when": {
+                "left": "|".join(cross.same.values()),
+                "op": "==",
+                "right": "|".join(f"{{conv.{var}.{field}}}" for field in cross.same),
+            },
             "then": [
                 {"var": {"name": f"conv.{var}.{name}", "value": value}}
                 for name, value in cross.at_place.items()

@@ -23,39 +23,15 @@ from typing import Any
 
 from faker import Faker
 
+from agents_catalog.capabilities import SOURCE_FIELDS
 from agents_catalog.capabilities import VARIABLE_SOURCES as CAPABILITY_VARIABLE_SOURCES
 from mock_account.business import vocab
 
 Record = dict[str, Any]
 
-# The fields of each source, in record order.
-FIELDS: dict[str, tuple[str, ...]] = {
-    "customers": ("id", "name", "contact", "email", "tier", "country"),
-    "orders": ("id", "customer_id", "product", "quantity", "total", "currency", "status"),
-    "employees": ("id", "name", "email", "department", "title", "manager", "location"),
-    "flights": (
-        "destination",
-        "origin",
-        "start_date",
-        "end_date",
-        "purpose",
-        "flight",
-        "hotel",
-        "cost",
-        "currency",
-    ),
-    "hotels": ("name", "city", "nightly_rate", "currency", "stars"),
-    "invoices": ("number", "amount", "currency", "due_date", "status", "party"),
-    "expenses": ("id", "category", "amount", "currency", "date", "note"),
-    "tickets": ("id", "subject", "priority", "status", "customer_id", "assignee"),
-    "incidents": ("id", "service", "severity", "status", "summary", "started_at"),
-    "contracts": ("id", "counterparty", "kind", "value", "currency", "renewal_date"),
-    "vendors": ("id", "name", "category", "country", "rating"),
-    "campaigns": ("name", "channel", "budget", "currency", "start_date", "audience"),
-    "candidates": ("id", "name", "role", "stage", "email"),
-    "products": ("sku", "name", "category", "price", "currency", "stock"),
-    "assets": ("tag", "kind", "model", "assigned_to", "status"),
-}
+# The fields of each source, in record order (one table, kept with the capability content
+# whose agreed variables hold these records).
+FIELDS = SOURCE_FIELDS
 SOURCES: tuple[str, ...] = tuple(FIELDS)
 
 # The agreed conversation variable -> the source whose records it holds (one table, kept
@@ -463,6 +439,7 @@ class BusinessData:
                     "hotel": b.pick(hotel_choices),
                     "cost": b.money(240, 3900),
                     "currency": currency if currency in vocab.BOOKING_CURRENCIES else "USD",
+                    "status": "booked",
                 }
             )
         return out

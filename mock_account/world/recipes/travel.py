@@ -98,6 +98,13 @@ class Trips(Recipe):
         return f"{record['destination']} ({record['start_date']} to {record['end_date']})"
 
     def lacking(self, saved: Record) -> str | None:
+        # A cancelled trip has nothing left to show, move or cancel; showing its flight as
+        # "your next trip" would contradict the cancellation.
+        if saved.get("status") == "cancelled" and saved.get("destination"):
+            return (
+                f"Your trip to {self.describe(saved)} is cancelled, with its flight and stay; "
+                "nothing of it is booked any more. Ask for a new flight to go after all."
+            )
         # A trip saved from a hotel stay: nothing was flown or booked to show, track or move,
         # and inventing a flight would contradict the booking.
         if saved.get("flight") or not saved.get("destination"):

@@ -80,6 +80,7 @@ def test_a_stay_elsewhere_is_the_trip_a_later_flight_is_booked_for(deployment, u
         "start_date": "2026-12-14",
         "end_date": "2026-12-16",
         "hotel": hotel["name"],
+        "status": "booked",
     }
     flight = run_agent(
         deployment, user, "BookBusinessFlight", "Book me a flight for that trip", first.convid
