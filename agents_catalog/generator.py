@@ -419,7 +419,10 @@ def _data_commands(cap: Capability, scheme: NamingScheme) -> list[dict[str, Any]
         args["requester"] = True
     args.update(into="record", prompt="chat")
     commands: list[dict[str, Any]] = [{"data": args}]
-    if cap.action in ("find", "update") or cap.data in UNIQUE_NAMES:
+    # A creator may find nothing to create too: a company already registered, or a saved
+    # record of another kind it takes values from that is closed (a cancelled order).
+    takes_other = any(VARIABLE_SOURCES[var] != source for var in cap.reads)
+    if cap.action in ("find", "update") or cap.data in UNIQUE_NAMES or takes_other:
         commands.append(
             {
                 "if": {

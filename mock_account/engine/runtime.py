@@ -529,20 +529,25 @@ class _Run:
                 out[key] = value
         return out
 
-    def _named_instead(self, request: str, source: str, held: Held) -> dict[str, Any]:
-        """The records the request names in place of the saved variables a data command on
-        ``source`` takes values from (its own kind of record the world resolves itself)."""
+    def _saved(self, held: Held) -> dict[str, tuple[str, dict[str, Any]]]:
+        """The saved records a data command takes values from: ``{variable: (data source,
+        record)}``."""
         conv = self.state["conv"]
         variables = {*held.given.values(), *held.where.values()}
         if held.base:
             variables.add(held.base)
-        saved = {
+        return {
             name: (VARIABLE_SOURCES[name], conv[name])
             for name in variables
-            if name in VARIABLE_SOURCES
-            and VARIABLE_SOURCES[name] != source
-            and isinstance(conv.get(name), dict)
+            if name in VARIABLE_SOURCES and isinstance(conv.get(name), dict)
         }
+
+    def _named_instead(
+        self, request: str, source: str, saved: dict[str, tuple[str, dict[str, Any]]]
+    ) -> dict[str, Any]:
+        """The records the request names in place of the saved variables a data command on
+        ``source`` takes values from (its own kind of record the world resolves itself)."""
+        saved = {name: held for name, held in saved.items() if held[0] != source}
         if not saved:
             return {}
         today = date.fromisoformat(self.sys["today"])
@@ -566,7 +571,8 @@ class _Run:
                 if whole and whole.group(1) in self.defaulted:
                     given_templates.setdefault(key, fixed_templates.pop(key))
             held = _held_by(args)
-            self.named = self._named_instead(request, args.source, held)
+            saved = self._saved(held)
+            self.named = self._named_instead(request, args.source, saved)
             try:
                 base = self.render(frame, args.base) if args.base is not None else None
                 given = self.present(frame, given_templates)
@@ -591,6 +597,8 @@ class _Run:
                     match=match,
                     requester=args.requester,
                     held=held,
+                    # A record the request named instead is not what the values came from.
+                    saved={k: v for k, v in saved.items() if k not in self.set_aside},
                 )
             except ValueError as exc:
                 raise AgentError(str(exc)) from exc

@@ -191,6 +191,11 @@ class Recipe:
         kind (what the answer says instead), or None when it can."""
         return None
 
+    def closed(self, saved: Record) -> str | None:
+        """Why nothing new can be made from a record the conversation holds (an invoice for a
+        cancelled order, a return of one), as the answer says it; None when it can."""
+        return None
+
     def change(self, base: Record, ctx: Context) -> Record:
         """The fields a request changes in an existing record (update)."""
         return {k: v for k, v in self.stated(ctx).items() if base.get(k) != v}

@@ -123,11 +123,15 @@ class World:
         requester: bool = False,
         expects_base: bool = False,
         held: Held | None = None,
+        saved: Mapping[str, tuple[str, Record]] | None = None,
     ) -> Outcome:
         """Run one action. ``expects_base``: the agent works on the record the conversation
         holds, so with none saved and none named it asks which one instead of picking.
         ``held``: where the values the agent passes came from; the outcome's ``set_aside``
-        names the conversation variables a request about another record did not use."""
+        names the conversation variables a request about another record did not use.
+        ``saved``: the records those variables hold, by variable (``(data source, record)``):
+        a record of another kind that nothing new can be made from (``Recipe.closed``) is
+        not used, and the outcome says why."""
         held = held or Held()
         recipe = self.recipes.get(source)
         if recipe is None:
@@ -157,6 +161,8 @@ class World:
             outcome = self._update(recipe, ctx, base, given, fixed, where, match, requester, held)
         else:
             raise ValueError(f"unknown action '{action}'; one of: find, create, update")
+        if outcome.record is not None and saved:
+            outcome = self._closed(source, held, saved, outcome)
         if outcome.record is not None:
             outcome.record.setdefault("when", _when(stated))
         outcome.stated = stated.summary()
@@ -201,6 +207,26 @@ class World:
             if len(named) == 1 or (named and asked.field == recipe.id_field):
                 return named[0]
         return None
+
+    def _closed(
+        self,
+        source: str,
+        held: Held,
+        saved: Mapping[str, tuple[str, Record]],
+        outcome: Outcome,
+    ) -> Outcome:
+        """The outcome, or none when it took values from a saved record of another kind that
+        nothing new can be made from (an invoice for a cancelled order)."""
+        used = {*held.given.values(), *held.where.values()} - set(outcome.set_aside)
+        for variable in sorted(used):
+            other_source, record = saved.get(variable, ("", {}))
+            other = self.recipes.get(other_source)
+            if other is None or other_source == source:
+                continue
+            why = other.closed(record)
+            if why:
+                return Outcome(None, outcome.kind, message=why, set_aside=outcome.set_aside)
+        return outcome
 
     # --- actions ----------------------------------------------------------------
 

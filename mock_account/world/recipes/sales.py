@@ -98,6 +98,13 @@ class Customers(Recipe):
             record["country"] = ctx.places.country_of(office) or "United States"
 
 
+# What a closed order can no longer be, by its status.
+_CLOSED_ORDERS = {
+    "cancelled": "is cancelled, so it can no longer be shipped, changed, billed or returned.",
+    "returned": "was returned, so it can no longer be shipped, changed or returned again.",
+}
+
+
 class Orders(Recipe):
     source = "orders"
     noun = "order"
@@ -113,6 +120,18 @@ class Orders(Recipe):
         if found is not None:
             return found
         return customer_asked(ctx)
+
+    def closed(self, saved: Record) -> str | None:
+        # A cancelled or returned order is over: expediting, changing, billing or returning
+        # it again would contradict what was done to it.
+        status = saved.get("status")
+        if status not in _CLOSED_ORDERS or not saved.get("id"):
+            return None
+        what = f" ({saved['quantity']} x {saved['product']})" if saved.get("product") else ""
+        return f"Order {saved['id']}{what} {_CLOSED_ORDERS[status]}"
+
+    def lacking(self, saved: Record) -> str | None:
+        return self.closed(saved)
 
     def stated(self, ctx: Context) -> Record:
         stated = ctx.stated

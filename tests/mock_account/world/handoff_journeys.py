@@ -124,6 +124,10 @@ def expected_fields(args: DataArgs, variable: str, conv: dict) -> dict[str, Any]
     return expected
 
 
+def state_of(deployment: Deployment, user: Any, convid: str) -> dict:
+    return deployment.account.state_view(user, convid)["state"]
+
+
 def last_tool_result(state: dict, agent: str) -> Any:
     for message in reversed(state["prompts"]["chat"]["messages"]):
         if message.get("role") == "tool_result" and message.get("agent") == agent:

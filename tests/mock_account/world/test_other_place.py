@@ -10,7 +10,7 @@ Logistics saved, "an order for Lakeside Dental" is Lakeside Dental's order.
 from __future__ import annotations
 
 import pytest
-from handoff_journeys import data_command, last_tool_result, run_agent, save_variable
+from handoff_journeys import data_command, last_tool_result, run_agent, save_variable, state_of
 
 from agents_catalog.capabilities import VARIABLE_SOURCES
 from agents_catalog.graph import build_handoff_graph
@@ -22,10 +22,6 @@ PLACE_AND_DATES = {
     "flights": ("destination", "start_date", "end_date"),
     "hotels": ("city", "check_in", "check_out"),
 }
-
-
-def state_of(deployment, user, convid: str) -> dict:
-    return deployment.account.state_view(user, convid)["state"]
 
 
 def text_of(result) -> str:
