@@ -186,9 +186,10 @@ class Recipe:
     def fill(self, record: Record, ctx: Context) -> None:
         """Fill, in place, every field the request and the conversation left open."""
 
-    def lacking(self, saved: Record) -> str | None:
-        """Why a record the conversation holds cannot be looked at or changed as one of this
-        kind (what the answer says instead), or None when it can."""
+    def lacking(self, saved: Record, action: str) -> str | None:
+        """Why a record the conversation holds cannot be looked at (``action`` "find") or
+        changed ("update") as one of this kind (what the answer says instead), or None when
+        it can."""
         return None
 
     def closed(self, saved: Record) -> str | None:

@@ -280,7 +280,7 @@ class World:
             or self._identified(recipe, asked) is not None
         ):
             if base and _same(base.get(asked.field), asked.value):
-                return self._from_base(recipe, base, asked=asked.said)
+                return self._from_base(recipe, base, action, asked=asked.said)
             # The request names the record: a conversation filter on the same field yields,
             # and an id is the record whatever the agent's other filters say.
             filters = (
@@ -299,7 +299,7 @@ class World:
             if own is not None:
                 return Outcome(own, recipe.noun)
         if base:
-            return self._from_base(recipe, base)
+            return self._from_base(recipe, base, action)
         if where:
             found = self.data.lookup(recipe.source, where=clean(where), match=match)
             if found:
@@ -342,10 +342,10 @@ class World:
         return outcome
 
     @staticmethod
-    def _from_base(recipe: Recipe, base: Record, asked: str = "") -> Outcome:
+    def _from_base(recipe: Recipe, base: Record, action: str, asked: str = "") -> Outcome:
         """The record the conversation holds, unless it lacks what this kind of record is
         worked on for (a trip saved from a hotel stay has no flight to track or rebook)."""
-        lacking = recipe.lacking(base)
+        lacking = recipe.lacking(base, action)
         if lacking:
             return Outcome(None, recipe.noun, asked=asked, message=lacking)
         return Outcome(dict(base), recipe.noun, asked=asked)

@@ -120,6 +120,17 @@ class Invoices(Recipe):
     unknown_names = "organisations"
     by_name = "for {}"
 
+    def lacking(self, saved: Record, action: str) -> str | None:
+        # A paid invoice has nothing left to chase, pay or correct; it is still looked at.
+        if action != "update" or saved.get("status") != "paid" or not saved.get("number"):
+            return None
+        amount = f" ({saved['amount']} {saved['currency']})" if saved.get("amount") else ""
+        party = f" from {saved['party']}" if saved.get("party") else ""
+        return (
+            f"Invoice {saved['number']}{amount}{party} is already paid; there is nothing left "
+            "to chase or change."
+        )
+
     def stated(self, ctx: Context) -> Record:
         stated = ctx.stated
         out: Record = {}

@@ -69,6 +69,14 @@ class Tickets(Recipe):
         found = super().asked(ctx)
         return found if found is not None else customer_asked(ctx)
 
+    def lacking(self, saved: Record, action: str) -> str | None:
+        # A closed case is not escalated, reassigned or closed again; a problem that is back
+        # is a new case. It is still looked at (its status, a survey) and learnt from (a bug).
+        if action != "update" or saved.get("status") != "closed" or not saved.get("id"):
+            return None
+        subject = f' ("{saved["subject"]}")' if saved.get("subject") else ""
+        return f"Case {saved['id']}{subject} is closed; open a new case if the problem is back."
+
     def stated(self, ctx: Context) -> Record:
         stated = ctx.stated
         out: Record = {}

@@ -130,7 +130,8 @@ class Orders(Recipe):
         what = f" ({saved['quantity']} x {saved['product']})" if saved.get("product") else ""
         return f"Order {saved['id']}{what} {_CLOSED_ORDERS[status]}"
 
-    def lacking(self, saved: Record) -> str | None:
+    def lacking(self, saved: Record, action: str) -> str | None:
+        # Tracking it too: "the latest tracking details" of a cancelled order contradict it.
         return self.closed(saved)
 
     def stated(self, ctx: Context) -> Record:

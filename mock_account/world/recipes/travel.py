@@ -97,7 +97,7 @@ class Trips(Recipe):
     def describe(self, record: Record) -> str:
         return f"{record['destination']} ({record['start_date']} to {record['end_date']})"
 
-    def lacking(self, saved: Record) -> str | None:
+    def lacking(self, saved: Record, action: str) -> str | None:
         # A cancelled trip has nothing left to show, move or cancel; showing its flight as
         # "your next trip" would contradict the cancellation.
         if saved.get("status") == "cancelled" and saved.get("destination"):
