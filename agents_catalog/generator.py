@@ -146,7 +146,10 @@ HANDOFF_FIELDS: dict[tuple[str, str], str | dict[str, str]] = {
     ("tickets", "customer"): {"customer_id": "{conv.customer.id}"},
     ("tickets", "order"): {"order": "{conv.order.id}"},
     ("tickets", "ticket"): SAME,
-    ("vendors", "contract"): {"contract": "{conv.contract.id}"},
+    ("vendors", "contract"): {
+        "contract": "{conv.contract.id}",
+        "name": "{conv.contract.counterparty}",
+    },
     ("vendors", "employee"): {"requested_for": "{conv.employee.name}"},
     ("vendors", "order"): {"order": "{conv.order.id}", "product": "{conv.order.product}"},
     ("vendors", "vendor"): SAME,

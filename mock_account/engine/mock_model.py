@@ -17,6 +17,7 @@ _SENTENCE = re.compile(r"^(.{1,200}?[.!?])(\s|$)")
 _RECALLED = re.compile(
     r"\s*(?:\((?:Earlier in this conversation, |As I said before: )|Known so far: )"
 )
+_GAPS = re.compile(r" {2,}")
 _FACT_KEYS = ("destination", "name", "id", "number", "subject", "service", "counterparty", "role")
 
 
@@ -58,7 +59,8 @@ class MockModel:
     """Deterministic stand-in for a language model."""
 
     def answer(self, *, agent: str, system: str, messages: list[dict[str, Any]], reply: str) -> str:
-        text = reply.strip() or "Done."
+        # An optional sentence left empty ("{handoff_trip} {handoff_customer}") leaves no gap.
+        text = _GAPS.sub(" ", reply).strip() or "Done."
         earlier = [m for m in messages if m.get("role") == "assistant"]
         if earlier:
             last = earlier[-1]

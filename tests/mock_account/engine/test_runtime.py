@@ -309,3 +309,8 @@ def test_the_model_quotes_what_an_earlier_answer_said_not_what_it_recalled() -> 
         "Drafted. (Earlier in this conversation, Status said: "
         '"Incident INC-1 on Checkout API (sev1) is currently investigating: 500s everywhere")'
     )
+
+
+def test_an_empty_optional_sentence_leaves_no_gap_in_the_answer() -> None:
+    text = MockModel().answer(agent="A", system="", messages=[], reply="Logged it.  I used X. ")
+    assert text == "Logged it. I used X."
