@@ -348,7 +348,12 @@ def _handoff_comparison(cap: Capability, var: str) -> dict[str, Any] | None:
         return {"left": f"{{record.{key}}}", "op": "==", "right": f"{{conv.{var}.{key}}}"}
     taken = _taken_fields(cap, var)
     named = TEMPLATE_PATH_RE.findall(HANDOFF_PHRASES[var])
-    pairs = [(field, path) for field, path in taken.items() if path in named]
+    # The values the sentence names, and those of another kind of record that are the
+    # record's own fields: a goodwill gesture "used the ticket" only if it went to that
+    # ticket's customer. (A new record of the saved kind takes only what the sentence names.)
+    same = HANDOFF_FIELDS.get((cap.data or "", var)) == SAME
+    own = () if same else SOURCE_FIELDS.get(cap.data or "", ())
+    pairs = [(field, path) for field, path in taken.items() if path in named or field in own]
     if not pairs:
         return None
     return {

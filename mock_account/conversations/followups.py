@@ -1,11 +1,12 @@
 """Suggested follow-ups: what to ask next so that another agent picks up what was saved.
 
 A suggestion is a request for an agent that reads a conversation variable the last run
-wrote. It is written from what was saved: the reader's follow-up template filled with the
-saved values ("File my travel expenses for the Lisbon trip"). Without the saved values (a
-server that does not show the state), an example of the reader is used instead. Only
-requests that a search sends to that very reader are suggested, so a suggestion does what
-it says. Used by the demo and by ``mock-account chat``.
+wrote, when the variable holds every value the agent takes from it. It is written from what
+was saved: the reader's follow-up template filled with the saved values ("File my travel
+expenses for the Lisbon trip"). Without the saved values (a server that does not show the
+state), an example of the reader is used instead. Only requests that a search sends to that
+very reader are suggested, so a suggestion does what it says. Used by the demo and by
+``mock-account chat``.
 """
 
 from __future__ import annotations
@@ -17,7 +18,13 @@ from datetime import date
 from functools import lru_cache
 from typing import Any
 
-from agents_catalog.agent_format import AgentDefinition
+from agents_catalog.agent_format import (
+    TEMPLATE_PATH_RE,
+    AgentDefinition,
+    DataArgs,
+    command_args,
+    walk_commands,
+)
 from agents_catalog.graph import HandoffGraph, build_handoff_graph
 from mock_account.engine.templates import TemplateError, lookup, render_text
 from mock_account.search.index import SearchIndex
@@ -73,6 +80,24 @@ class Followups:
         self.index = index
         self.graph = graph or build_handoff_graph(list(self.agents.values()))
         self._routes = lru_cache(maxsize=2048)(self._top)
+        self._taken = lru_cache(maxsize=2048)(self._taken_paths)
+
+    def _taken_paths(self, reader: str, variable: str) -> tuple[str, ...]:
+        """The paths of ``conv.<variable>`` the reader's record commands take a value from
+        ("customer_id" for a goodwill gesture to the customer of a ticket)."""
+        agent = self.agents.get(reader)
+        paths: set[str] = set()
+        for command in walk_commands(list(agent.main) if agent else []):
+            args = command_args(command)
+            if not isinstance(args, DataArgs):
+                continue
+            for templates in (args.given or {}, args.where or {}):
+                for template in templates.values():
+                    found = TEMPLATE_PATH_RE.findall(template) if isinstance(template, str) else []
+                    paths.update(
+                        p.partition(".")[2] for p in found if p.split(".")[:2] == ["conv", variable]
+                    )
+        return tuple(sorted(paths))
 
     def _top(self, request: str) -> str | None:
         hits = self.index.search(request, limit=1)
@@ -93,6 +118,10 @@ class Followups:
         agent = self.agents.get(reader)
         template = agent.followups.get(variable) if agent else None
         if not template or variable not in conv:
+            return None
+        # A reader that takes a value the saved record does not have (the customer of an
+        # internal IT ticket) would answer about another record: it is not suggested.
+        if any(lookup(conv, path) in (None, "") for path in self._taken(reader, variable)):
             return None
         missing = False
 

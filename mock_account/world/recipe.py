@@ -85,6 +85,8 @@ class Context:
     data: Any  # BusinessData; typed loosely to keep recipes free of its import cycle
     places: Gazetteer
     user: str = ""
+    # The record is the user's own (their laptop, their IT ticket), not a customer's.
+    requester: bool = False
 
     # --- the person asking ------------------------------------------------------
 

@@ -145,8 +145,20 @@ class World:
             data=self.data,
             places=self.places,
             user=user,
+            requester=requester,
         )
-        if action == "create":
+        unset = _unset(held, where) if action != "create" else None
+        if unset and recipe.asked(ctx) is None:
+            # The saved record says it has none (an internal IT ticket has no customer), and
+            # the request names none: looking one up by anything else would present another
+            # as its own.
+            outcome = Outcome(
+                None,
+                recipe.noun,
+                message=f"The {unset} saved in this conversation has no {recipe.noun}, so "
+                "there is none to work on.",
+            )
+        elif action == "create":
             outcome = self._create(recipe, ctx, given, fixed, held.given)
         elif action == "find":
             outcome = self._find(
@@ -391,18 +403,30 @@ def _when(stated: Stated) -> str:
     return ""
 
 
+def _unset(held: Held, where: Mapping[str, Any] | None) -> str | None:
+    """The conversation variable a filter comes from whose saved value is empty ("no
+    customer"), if any."""
+    for key, value in (where or {}).items():
+        if value == "" and key in held.where:
+            return held.where[key]
+    return None
+
+
 def _unused(held: Held, where: Mapping[str, Any] | None, asked: Asked, *, kept: bool) -> list[str]:
     """The conversation variables a lookup of the record the request named did not use: the
     saved record it stood for (``base``), and the variables whose every filter the named value
     replaced (all of them when ``kept`` is false: an id is the record whatever they say)."""
     unused = {held.base} if held.base else set()
-    filters = clean(where)
+    # An empty saved value ("no customer") is replaced by whatever the request names.
+    filters = {k: v for k, v in (where or {}).items() if v is not None}
     for variable in set(held.where.values()):
         fields = [k for k, v in held.where.items() if v == variable and k in filters]
         replaced = [
             k
             for k in fields
-            if not kept or (k == asked.field and not _same(filters[k], asked.value))
+            if not kept
+            or filters[k] == ""
+            or (k == asked.field and not _same(filters[k], asked.value))
         ]
         if fields and len(replaced) == len(fields):
             unused.add(variable)

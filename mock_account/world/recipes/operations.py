@@ -104,7 +104,10 @@ class Tickets(Recipe):
             record["subject"] = ctx.pick(TICKET_SUBJECTS)
         record.setdefault("priority", "normal")
         record.setdefault("status", "open")
-        if not record.get("customer_id"):
+        # The user's own IT ticket (a cracked screen, a phishing email) is no customer's.
+        if ctx.requester:
+            record.setdefault("customer_id", "")
+        elif record.get("customer_id") is None:
             record["customer_id"] = ctx.pick(c["id"] for c in ctx.data.records("customers"))
         if not record.get("assignee"):
             staff = [

@@ -221,7 +221,8 @@ def run_journey(
         if name in changed and name not in (args.given or {}):
             continue
         journey.checked += 1
-        if record.get(name) != value:
+        # An empty saved value says there is none (an internal ticket's customer).
+        if record.get(name) != value and not (value == "" and not record.get(name)):
             journey.problems.append(
                 f"{reader}.{name} is {record.get(name)!r}, conv.{variable} gave {value!r}"
             )
