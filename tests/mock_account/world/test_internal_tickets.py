@@ -17,15 +17,14 @@ CUSTOMER_READERS = (
 )
 
 
+def _it_ticket(deployment, user):
+    request_text = "My laptop screen is cracked, I need it repaired"
+    return run_agent(deployment, user, "ReportBrokenLaptop", request_text, None)
+
+
 def test_an_it_ticket_has_no_customer_and_no_customer_followups(deployment, user) -> None:
     account = deployment.account
-    broken = run_agent(
-        deployment,
-        user,
-        "ReportBrokenLaptop",
-        "My laptop screen is cracked, I need it repaired",
-        None,
-    )
+    broken = _it_ticket(deployment, user)
     conv = state_of(deployment, user, broken.convid)["conv"]
     assert conv["ticket"]["customer_id"] == ""
     followups = Followups(account.agents.values(), account.index)
@@ -56,13 +55,7 @@ def test_a_customer_case_keeps_its_customer_followups(deployment, user) -> None:
 
 
 def test_a_gesture_for_an_it_tickets_customer_names_none_or_the_one_asked(deployment, user) -> None:
-    broken = run_agent(
-        deployment,
-        user,
-        "ReportBrokenLaptop",
-        "My laptop screen is cracked, I need it repaired",
-        None,
-    )
+    broken = _it_ticket(deployment, user)
     none = run_agent(
         deployment,
         user,
