@@ -12,7 +12,10 @@ Rules (the README's "mock world" section):
   request states;
 - a request about another record than the conversation holds (another destination, another
   customer, another order by its id) takes nothing of the saved one, and the outcome names
-  the variables it set aside, so the run does not count them as a hand-off.
+  the variables it set aside, so the run does not count them as a hand-off;
+- a saved record that is over (a cancelled order) is not worked on, and nothing new is made
+  from it (``Recipe.lacking``, ``Recipe.closed``); a value the saved record says it has none
+  of (an internal ticket's customer) is not looked up by anything else.
 
 Everything is deterministic: the same request, conversation values and day give the same
 record, because the random choices are seeded from them.
