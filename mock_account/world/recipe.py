@@ -188,6 +188,12 @@ class Recipe:
     def fill(self, record: Record, ctx: Context) -> None:
         """Fill, in place, every field the request and the conversation left open."""
 
+    def preferred(self, given: Record, ctx: Context) -> Record:
+        """Filters that what the conversation holds suggests for a lookup nothing else
+        narrows (a customer in the country a saved trip goes to); a lookup without them is
+        made when none matches."""
+        return {}
+
     def lacking(self, saved: Record, action: str) -> str | None:
         """Why a record the conversation holds cannot be looked at (``action`` "find") or
         changed ("update") as one of this kind (what the answer says instead), or None when

@@ -165,7 +165,7 @@ class World:
             outcome = self._create(recipe, ctx, given, fixed, held.given)
         elif action == "find":
             outcome = self._find(
-                recipe, ctx, base, where, match, action, requester, expects_base, held
+                recipe, ctx, base, where, match, action, requester, expects_base, held, given
             )
             if outcome.record is not None:
                 # What the conversation holds beyond the record's own fields rides along, so
@@ -282,6 +282,7 @@ class World:
         requester: bool = False,
         expects_base: bool = False,
         held: Held | None = None,
+        given: Record | None = None,
     ) -> Outcome:
         asked = recipe.asked(ctx)
         by_id = asked is not None and asked.field == recipe.id_field
@@ -323,7 +324,11 @@ class World:
             return Outcome(
                 None, recipe.noun, asked=said, message=f"I found no {recipe.noun} for {said}."
             )
-        found = self.data.lookup(recipe.source, match=match or ctx.stated.text)
+        preferred = recipe.preferred(given or {}, ctx) if action == "find" else {}
+        found = preferred and self.data.lookup(
+            recipe.source, where=preferred, match=match or ctx.stated.text
+        )
+        found = found or self.data.lookup(recipe.source, match=match or ctx.stated.text)
         if expects_base or action == "update":
             # "Change my order", "my trip's schedule": a record of the user's that nothing
             # here identifies. One that shares the request's words ("the data analyst") may

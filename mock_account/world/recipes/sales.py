@@ -64,6 +64,11 @@ class Customers(Recipe):
     unknown_names = "organisations"
     unique_name = True
 
+    def preferred(self, given: Record, ctx: Context) -> Record:
+        # "A customer briefing for my visit to Paris": a customer in France, if there is one.
+        country = ctx.places.country_of(given.get("visit_city"))
+        return {"country": country} if country else {}
+
     def stated(self, ctx: Context) -> Record:
         stated = ctx.stated
         out: Record = {}

@@ -3,7 +3,9 @@ trip goes, the supplier that is the other party of the saved contract."""
 
 from __future__ import annotations
 
-from handoff_journeys import run_agent
+from handoff_journeys import last_tool_result, run_agent, state_of
+
+from mock_account.conversations.followups import Followups
 
 BERLIN = "I need to fly to Berlin next Tuesday for a client meeting"
 
@@ -47,3 +49,29 @@ def test_a_contract_with_a_customer_names_no_supplier_for_it(deployment, user) -
         nda.convid,
     )
     assert brief.parts[0]["text"].startswith("I found no supplier for Castellano Textiles.")
+
+
+def test_a_customer_briefing_for_a_visit_is_about_a_customer_there(deployment, user) -> None:
+    stay = run_agent(
+        deployment, user, "BookHotelStay", "Book a hotel in Paris from 3 to 5 March", None
+    )
+    briefing = run_agent(
+        deployment,
+        user,
+        "PrepareCustomerVisit",
+        "Give me a customer briefing for my visit to Paris",
+        stay.convid,
+    )
+    customer = last_tool_result(state_of(deployment, user, stay.convid), "PrepareCustomerVisit")
+    assert customer["country"] == "France", briefing.parts
+    assert "based in France" in briefing.parts[0]["text"]
+
+
+def test_no_followup_says_a_trip_ahead_was_already_travelled(deployment, user) -> None:
+    trip = run_agent(deployment, user, "BookBusinessFlight", BERLIN, None)
+    conv = state_of(deployment, user, trip.convid)["conv"]
+    followups = Followups(deployment.account.agents.values(), deployment.account.index)
+    request_text = followups.written("ClaimTravelTimeInLieu", "trip", conv)
+    assert request_text == (
+        "Can I have a day back in lieu for travelling on 8 December for the Berlin trip?"
+    )
