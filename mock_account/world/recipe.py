@@ -221,7 +221,11 @@ class Recipe:
             if known:
                 return self._by_name(known[0].shown)
             if self.unknown_names == "people":
-                # "Move Lukas to sales": a first name that only one person here has.
+                # A full name is that person, known here as another kind (an employee, not a
+                # candidate) or not at all: "Tiffany Martin" is not the candidate Martin
+                # Schmidt. Without one, "move Lukas to sales": a first name only one has.
+                if stated.people:
+                    return self._by_name(stated.people[0].shown)
                 person = first_name_match(ctx, self.source, self.name_field)
                 if person:
                     return self._by_name(person)

@@ -1,5 +1,6 @@
 """A change to a record that nothing in the request or the conversation identifies: a record
-the request describes is the one meant; a word it happens to share with one is not."""
+the request describes is the one meant; a word it happens to share with one is not, nor is
+the surname of someone else's full name."""
 
 from __future__ import annotations
 
@@ -32,3 +33,17 @@ def test_a_case_the_request_describes_is_the_one_closed(deployment, user) -> Non
     assert closed["subject"] == "Order arrived damaged"
     assert closed["status"] == "closed"
     assert f'"{closed["subject"]}" is now closed' in result.parts[0]["text"]
+
+
+def test_a_full_name_of_someone_else_is_not_a_candidate_with_that_surname(deployment, user) -> None:
+    # Tiffany Martin is an employee of the data; Martin Schmidt a candidate.
+    request_text = "Schedule an interview with Tiffany Martin for the data analyst role"
+    result = run_agent(deployment, user, "ScheduleCandidateInterview", request_text, None)
+    text = result.parts[0]["text"]
+    assert text.startswith("I found no candidate named Tiffany Martin."), text
+    assert "Martin Schmidt" not in text
+    # A first name alone still finds the one candidate who has it.
+    moved = run_agent(
+        deployment, user, "ScheduleCandidateInterview", "Move Anthony to the interview stage", None
+    )
+    assert moved.parts[0]["text"].startswith("The interview with Anthony ")
