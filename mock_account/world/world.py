@@ -325,10 +325,10 @@ class World:
                 None, recipe.noun, asked=said, message=f"I found no {recipe.noun} for {said}."
             )
         preferred = recipe.preferred(given or {}, ctx) if action == "find" else {}
-        found = preferred and self.data.lookup(
-            recipe.source, where=preferred, match=match or ctx.stated.text
-        )
-        found = found or self.data.lookup(recipe.source, match=match or ctx.stated.text)
+        text = match or ctx.stated.text
+        found = self.data.lookup(recipe.source, where=preferred, match=text) if preferred else []
+        if not found:
+            found = self.data.lookup(recipe.source, match=text)
         if expects_base or action == "update":
             # "Change my order", "my trip's schedule": a record of the user's that nothing
             # here identifies. One that shares the request's words ("the data analyst") may
