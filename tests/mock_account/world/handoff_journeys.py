@@ -124,6 +124,11 @@ def expected_fields(args: DataArgs, variable: str, conv: dict) -> dict[str, Any]
     return expected
 
 
+def answer_of(deployment: Deployment, user: Any, agent: str, query: str, convid: str | None) -> str:
+    """The text of the agent's answer to ``query`` in the conversation (forms answered)."""
+    return run_agent(deployment, user, agent, query, convid).parts[0]["text"]
+
+
 def state_of(deployment: Deployment, user: Any, convid: str) -> dict:
     return deployment.account.state_view(user, convid)["state"]
 

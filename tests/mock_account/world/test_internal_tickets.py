@@ -4,7 +4,7 @@ suggested for it, while a customer's case still gets them."""
 
 from __future__ import annotations
 
-from handoff_journeys import run_agent, state_of
+from handoff_journeys import answer_of, run_agent, state_of
 
 from mock_account.conversations.followups import Followups
 
@@ -66,14 +66,8 @@ def test_a_gesture_for_an_it_tickets_customer_names_none_or_the_one_asked(deploy
     assert none.parts[0]["text"].startswith(
         "The ticket saved in this conversation has no customer, so there is none to work on."
     )
-    named = run_agent(
-        deployment,
-        user,
-        "OfferGoodwillGesture",
-        "Offer Lakeside Dental a goodwill gesture, they had a bad week",
-        broken.convid,
-    )
-    text = named.parts[0]["text"]
+    request_text = "Offer Lakeside Dental a goodwill gesture, they had a bad week"
+    text = answer_of(deployment, user, "OfferGoodwillGesture", request_text, broken.convid)
     assert text.startswith("I prepared the goodwill gesture for Lakeside Dental "), text
     assert "I used ticket" not in text
     assert "ticket" not in state_of(deployment, user, broken.convid)["runs"][-1]["reads"]

@@ -3,7 +3,7 @@ trip goes, the supplier that is the other party of the saved contract."""
 
 from __future__ import annotations
 
-from handoff_journeys import last_tool_result, run_agent, state_of
+from handoff_journeys import answer_of, last_tool_result, run_agent, state_of
 
 from mock_account.conversations.followups import Followups
 
@@ -12,28 +12,16 @@ BERLIN = "I need to fly to Berlin next Tuesday for a client meeting"
 
 def test_the_hotel_limit_is_for_where_the_trip_goes(deployment, user) -> None:
     trip = run_agent(deployment, user, "BookBusinessFlight", BERLIN, None)
-    policy = run_agent(
-        deployment,
-        user,
-        "CheckTravelPolicy",
-        "How much can I spend per night on a hotel in Berlin?",
-        trip.convid,
-    )
-    text = policy.parts[0]["text"]
+    request_text = "How much can I spend per night on a hotel in Berlin?"
+    text = answer_of(deployment, user, "CheckTravelPolicy", request_text, trip.convid)
     assert text.startswith("The policy limit for hotels in Berlin is about "), text
     assert "I used the trip to Berlin" in text
 
 
 def test_the_supplier_renegotiated_is_the_other_party_of_the_contract(deployment, user) -> None:
     found = run_agent(deployment, user, "CheckContractExpiry", "When does CTR-00022 expire?", None)
-    brief = run_agent(
-        deployment,
-        user,
-        "RenegotiateSupplierPricing",
-        "The supplier on contract CTR-00022 wants to raise prices, help me renegotiate",
-        found.convid,
-    )
-    text = brief.parts[0]["text"]
+    request_text = "The supplier on contract CTR-00022 wants to raise prices, help me renegotiate"
+    text = answer_of(deployment, user, "RenegotiateSupplierPricing", request_text, found.convid)
     assert text.startswith("I prepared a negotiation brief for Nimbus Cloud "), text
     assert "I used contract CTR-00022 with Nimbus Cloud" in text
 
