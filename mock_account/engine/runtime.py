@@ -57,7 +57,7 @@ from mock_account.engine.templates import (
     render_text,
     render_value,
 )
-from mock_account.world import Held, World, understand_request
+from mock_account.world import Held, World, named_options, understand_request
 
 MAX_CALL_DEPTH = 32
 MAX_STEPS = 20_000
@@ -878,16 +878,23 @@ def _finish(
 
 
 def _with_default(run: _Run, frame: dict[str, Any], spec: AskInput) -> dict[str, Any]:
-    """An ask input as sent, its default filled from the request when it is a template
-    ("{sys.stated.quantities.0.count}"): the form shows what the user already said."""
+    """An ask input as sent, its default filled from the request: the form shows what the
+    user already said. A template ("{sys.stated.quantities.0.count}") is filled in; a
+    choice takes the options the request names ("... to production") over its fixed
+    default."""
     shown = spec.model_dump(exclude_none=True)
     default = shown.get("default")
     if isinstance(default, str) and "{" in default:
         value = run.text(frame, default)
         if value and (not spec.options or value in spec.options):
-            shown["default"] = value
-        else:
-            shown.pop("default")
+            return shown | {"default": value}
+        shown.pop("default")
+    if spec.options and spec.type in ("chooseOne", "chooseMany"):
+        named = named_options(str(run.sys.get("query", "")), spec.options)
+        if spec.type == "chooseMany" and named:
+            shown["default"] = list(named)
+        elif len(named) == 1:
+            shown["default"] = named[0]
     return shown
 
 

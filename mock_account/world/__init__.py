@@ -1,9 +1,11 @@
 """The mock world: business records found, created and changed as requests say.
 
 ``World`` runs an agent's ``data`` action (find / create / update) over one recipe per
-data source; ``Stated`` is what a request states, in the recipes' terms.
+data source; ``Stated`` is what a request states, in the recipes' terms;
+``named_options`` is which options of a form the request already names.
 """
 
+from .choices import named_options
 from .places import City, Gazetteer, gazetteer
 from .recipe import Asked, Context, Recipe
 from .stated import Money, Name, Place, Quantity, Stated
@@ -25,5 +27,6 @@ __all__ = [
     "Stated",
     "World",
     "gazetteer",
+    "named_options",
     "understand_request",
 ]

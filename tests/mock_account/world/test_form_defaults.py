@@ -1,0 +1,67 @@
+"""A form opens at what the request already said: a choice the request names is the
+choice's default, in place of the agent's fixed one."""
+
+from __future__ import annotations
+
+import pytest
+from handoff_journeys import answer_of
+
+from mock_account.world import named_options
+
+
+def _form(deployment, user, agent: str, request_text: str) -> dict[str, dict]:
+    result = deployment.account.exec_agent(user, agent, {"query": request_text}, None)
+    assert result.result_code == "ask", result.parts
+    return {spec["name"]: spec for spec in result.ask_input["inputs"]}
+
+
+@pytest.mark.parametrize(
+    ("text", "options", "named"),
+    [
+        ("Deploy 2.14.0 to Production", ["staging", "production"], ("production",)),
+        ("Nothing said here", ["staging", "production"], ()),
+        # A longer option claims its words: "strong no hire" is neither "no hire" nor "hire".
+        (
+            "My verdict: strong no hire",
+            ["strong hire", "hire", "no hire", "strong no hire"],
+            ("strong no hire",),
+        ),
+        # Whole words only: "emails" and "e-mail-ish" name no "email".
+        ("Our emails are slow", ["email", "web"], ()),
+        (
+            "Roll it out to staging and development",
+            ["development", "staging", "production"],
+            ("development", "staging"),
+        ),
+    ],
+)
+def test_the_options_a_request_names(text, options, named) -> None:
+    assert named_options(text, options) == named
+
+
+def test_the_deploy_form_opens_at_the_environment_the_request_names(deployment, user) -> None:
+    request_text = "Deploy version 2.14.0 of the billing service to production"
+    form = _form(deployment, user, "DeployServiceRelease", request_text)
+    assert form["environment"]["default"] == "production"
+    # Sent at its defaults, the form deploys where the request said.
+    answer = answer_of(deployment, user, "DeployServiceRelease", request_text, None)
+    assert "Environment: production" in answer, answer
+
+
+def test_a_form_keeps_its_fixed_default_when_the_request_names_none(deployment, user) -> None:
+    form = _form(deployment, user, "DeployServiceRelease", "Push the billing service live")
+    assert form["environment"]["default"] == "staging"
+
+
+def test_a_single_choice_the_request_names_twice_over_keeps_its_fixed_default(
+    deployment, user
+) -> None:
+    request_text = "Deploy the billing service, first to staging, then to production"
+    form = _form(deployment, user, "DeployServiceRelease", request_text)
+    assert form["environment"]["default"] == "staging"
+
+
+def test_a_multiple_choice_opens_at_every_option_the_request_names(deployment, user) -> None:
+    request_text = "Enable the beta search feature flag in development and production"
+    form = _form(deployment, user, "ToggleFeatureFlag", request_text)
+    assert form["environments"]["default"] == ["development", "production"]
