@@ -53,7 +53,7 @@ SOURCE_FIELDS: dict[str, tuple[str, ...]] = {
         "status",
     ),
     "hotels": ("name", "city", "nightly_rate", "currency", "stars"),
-    "invoices": ("number", "amount", "currency", "due_date", "status", "party"),
+    "invoices": ("number", "amount", "currency", "due_date", "status", "party", "direction"),
     "expenses": ("id", "category", "amount", "currency", "date", "note"),
     "tickets": ("id", "subject", "priority", "status", "customer_id", "assignee"),
     "incidents": ("id", "service", "severity", "status", "summary", "started_at"),

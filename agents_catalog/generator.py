@@ -428,9 +428,10 @@ def _data_commands(cap: Capability, scheme: NamingScheme) -> list[dict[str, Any]
     args.update(into="record", prompt="chat")
     commands: list[dict[str, Any]] = [{"data": args}]
     # A creator may find nothing to create too: a company already registered, or a saved
-    # record of another kind it takes values from that is closed (a cancelled order).
-    takes_other = any(VARIABLE_SOURCES[var] != source for var in cap.reads)
-    if cap.action in ("find", "update") or cap.data in UNIQUE_NAMES or takes_other:
+    # record it takes values from without replacing it that is closed (an invoice for a
+    # cancelled order, a rental car for a cancelled trip).
+    takes_saved = any(VARIABLE_SOURCES[var] != source or var not in cap.writes for var in cap.reads)
+    if cap.action in ("find", "update") or cap.data in UNIQUE_NAMES or takes_saved:
         commands.append(
             {
                 "if": {

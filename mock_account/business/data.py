@@ -300,6 +300,14 @@ class BusinessData:
             self._building.discard(source)
         if self.size >= CAST_MIN_SIZE:
             _cast(source, records, self._source("products") if source == "orders" else [])
+            if source == "invoices":
+                # The cast's overdue invoice (INV-000318) is due in the past too.
+                for record in records:
+                    if (
+                        record["status"] == "overdue"
+                        and record["due_date"] >= self.anchor.isoformat()
+                    ):
+                        record["due_date"] = (self.anchor - timedelta(days=21)).isoformat()
         return [{name: record[name] for name in FIELDS[source]} for record in records]
 
     def _names(self, source: str, field: str = "name") -> list[str]:
@@ -445,12 +453,14 @@ class BusinessData:
         return out
 
     def _build_invoices(self, b: _Builder) -> list[Record]:
-        parties = self._names("customers") + self._names("vendors")
+        suppliers = self._names("vendors")
+        parties = self._names("customers") + suppliers
         out = []
         for i in range(1, self.size + 1):
             status = b.pick(vocab.INVOICE_STATUSES, vocab.INVOICE_STATUS_WEIGHTS)
             # An overdue invoice is due in the past; a draft or sent one mostly later.
             due = b.day(-75, -1) if status == "overdue" else b.day(-45, 60)
+            party = b.pick(parties)
             out.append(
                 {
                     "number": f"INV-{i:06d}",
@@ -458,7 +468,9 @@ class BusinessData:
                     "currency": b.pick(vocab.BOOKING_CURRENCIES),
                     "due_date": due.isoformat(),
                     "status": status,
-                    "party": b.pick(parties),
+                    "party": party,
+                    # A supplier's invoice is a bill to us; a customer's, one we issued.
+                    "direction": "payable" if party in suppliers else "receivable",
                 }
             )
         return out
@@ -662,8 +674,9 @@ def _cast(source: str, records: list[Record], products: Sequence[Record] = ()) -
         for record, customer in zip(records, customers, strict=False):
             record.update(customer_id=customer, status="open")
     elif source == "invoices":
+        suppliers = {name for name, *_ in vocab.VENDOR_CAST}
         for record, name in zip(records, names, strict=False):
-            record["party"] = name
+            record.update(party=name, direction="payable" if name in suppliers else "receivable")
     elif source == "contracts":
         for number, (record, name) in enumerate(zip(records, names, strict=False)):
             record.update(counterparty=name, kind=("msa", "license", "sow")[number % 3])

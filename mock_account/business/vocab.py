@@ -437,11 +437,19 @@ ID_CAST: dict[str, tuple[tuple[str, dict[str, object]], ...]] = {
         ("ORD-007781", {"status": "paid"}),
         ("ORD-003318", {"status": "delivered"}),
     ),
+    # The examples' invoices: a supplier asking about their bill, a customer late paying, a
+    # customer billed wrongly, a supplier bill held in the three-way match.
     "invoices": (
-        ("INV-000452", {"status": "sent"}),
-        ("INV-000318", {"status": "overdue"}),
-        ("INV-000777", {"status": "paid"}),
-        ("INV-000412", {"status": "disputed"}),
+        ("INV-000452", {"status": "sent", "party": "Apex Print", "direction": "payable"}),
+        (
+            "INV-000318",
+            {"status": "overdue", "party": "Globex Corporation", "direction": "receivable"},
+        ),
+        ("INV-000777", {"status": "sent", "party": "Initech", "direction": "receivable"}),
+        (
+            "INV-000412",
+            {"status": "disputed", "party": "Nordwind Logistics", "direction": "payable"},
+        ),
     ),
     "tickets": (("TCK-004417", {"status": "open"}), ("TCK-001982", {"status": "pending"})),
     "incidents": (

@@ -1,12 +1,13 @@
 """Suggested follow-ups: what to ask next so that another agent picks up what was saved.
 
 A suggestion is a request for an agent that reads a conversation variable the last run
-wrote, when the variable holds every value the agent takes from it. It is written from what
-was saved: the reader's follow-up template filled with the saved values ("File my travel
-expenses for the Lisbon trip"). Without the saved values (a server that does not show the
-state), an example of the reader is used instead. Only requests that a search sends to that
-very reader are suggested, so a suggestion does what it says. Used by the demo and by
-``mock-account chat``.
+wrote, when the variable holds every value the agent takes from it and is a record of the
+kind the agent works on (no demand letter for a bill a supplier sent us). It is written
+from what was saved: the reader's follow-up template filled with the saved values ("File my
+travel expenses for the Lisbon trip"). Without the saved values (a server that does not
+show the state), an example of the reader is used instead. Only requests that a search
+sends to that very reader are suggested, so a suggestion does what it says. Used by the demo
+and by ``mock-account chat``.
 """
 
 from __future__ import annotations
@@ -25,9 +26,11 @@ from agents_catalog.agent_format import (
     command_args,
     walk_commands,
 )
+from agents_catalog.capabilities import VARIABLE_SOURCES
 from agents_catalog.graph import HandoffGraph, build_handoff_graph
 from mock_account.engine.templates import TemplateError, lookup, render_text
 from mock_account.search.index import SearchIndex
+from mock_account.world import foreseen_refusal
 
 _ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 
@@ -82,15 +85,43 @@ class Followups:
         self._routes = lru_cache(maxsize=2048)(self._top)
         self._taken = lru_cache(maxsize=2048)(self._taken_paths)
 
+    def _data_commands(self, reader: str) -> list[DataArgs]:
+        agent = self.agents.get(reader)
+        commands = walk_commands(list(agent.main) if agent else [])
+        return [args for c in commands if isinstance(args := command_args(c), DataArgs)]
+
+    def _refuses(self, reader: str, variable: str, saved: Mapping[str, Any]) -> bool:
+        """Whether the reader would answer about the saved record with a refusal: it is
+        over (a cancelled trip to claim expenses for), or not of the kind the reader works
+        on (a supplier's bill for a demand letter)."""
+        source = VARIABLE_SOURCES.get(variable, "")
+        io = self.graph.agents.get(reader)
+        for args in self._data_commands(reader):
+            base = _refers_to(args.base, variable)
+            if not base and not self._taken(reader, variable):
+                continue
+            kind = {
+                key: value
+                for key, value in (args.where or {}).items()
+                if not (isinstance(value, str) and "{" in value)
+            }
+            why = foreseen_refusal(
+                args.source,
+                args.action,
+                kind,
+                (source, dict(saved)),
+                base=base,
+                replaced=io is not None and variable in io.writes,
+            )
+            if why:
+                return True
+        return False
+
     def _taken_paths(self, reader: str, variable: str) -> tuple[str, ...]:
         """The paths of ``conv.<variable>`` the reader's record commands take a value from
         ("customer_id" for a goodwill gesture to the customer of a ticket)."""
-        agent = self.agents.get(reader)
         paths: set[str] = set()
-        for command in walk_commands(list(agent.main) if agent else []):
-            args = command_args(command)
-            if not isinstance(args, DataArgs):
-                continue
+        for args in self._data_commands(reader):
             for templates in (args.given or {}, args.where or {}):
                 for template in templates.values():
                     found = TEMPLATE_PATH_RE.findall(template) if isinstance(template, str) else []
@@ -122,6 +153,9 @@ class Followups:
         # A reader that takes a value the saved record does not have (the customer of an
         # internal IT ticket) would answer about another record: it is not suggested.
         if any(lookup(conv, path) in (None, "") for path in self._taken(reader, variable)):
+            return None
+        saved = conv[variable]
+        if isinstance(saved, Mapping) and self._refuses(reader, variable, saved):
             return None
         missing = False
 
@@ -197,3 +231,8 @@ class Followups:
                 chosen.append(pick)
                 seen_departments.add(pick.department)
         return chosen
+
+
+def _refers_to(template: str | None, variable: str) -> bool:
+    """Whether a template is the whole saved variable (``{conv.trip}``)."""
+    return template is not None and template.strip() == f"{{conv.{variable}}}"

@@ -39,6 +39,7 @@ from agents_catalog.agent_format import (
     WorkflowStepArgs,
 )
 from agents_catalog.capabilities import VARIABLE_SOURCES
+from agents_catalog.graph import agent_io
 from mock_account.business.data import SOURCES, BusinessData
 from mock_account.engine.mock_model import LanguageModel
 from mock_account.engine.program import compiled
@@ -597,8 +598,14 @@ class _Run:
                     match=match,
                     requester=args.requester,
                     held=held,
-                    # A record the request named instead is not what the values came from.
-                    saved={k: v for k, v in saved.items() if k not in self.set_aside},
+                    # A record the request named instead is not what the values came from,
+                    # and one the agent writes back is replaced by a new one of its kind (a
+                    # new flight for a cancelled trip), not made from it.
+                    saved={
+                        k: v
+                        for k, v in saved.items()
+                        if k not in self.set_aside and k not in _writes_of(self.agent)
+                    },
                 )
             except ValueError as exc:
                 raise AgentError(str(exc)) from exc
@@ -815,6 +822,17 @@ def _held_by(args: DataArgs) -> Held:
             base=_held({"base": args.base}).get("base"),
         )
         hit = _HELD_CACHE[id(args)] = (args, held)
+    return hit[1]
+
+
+_WRITES_CACHE: dict[int, tuple[AgentDefinition, frozenset[str]]] = {}
+
+
+def _writes_of(agent: AgentDefinition) -> frozenset[str]:
+    """The conversation variables an agent writes, found once per (immutable) definition."""
+    hit = _WRITES_CACHE.get(id(agent))
+    if hit is None:
+        hit = _WRITES_CACHE[id(agent)] = (agent, agent_io(agent).writes)
     return hit[1]
 
 

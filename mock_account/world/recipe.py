@@ -205,6 +205,22 @@ class Recipe:
         cancelled order, a return of one), as the answer says it; None when it can."""
         return None
 
+    def outside(self, record: Record, kind: Mapping[str, Any]) -> str:
+        """Why a record the request or the conversation points to is not of the kind an
+        agent works on (``kind``: the values its own filters want), as the answer says it."""
+        field, wanted = next(
+            (
+                (k, v)
+                for k, v in kind.items()
+                if str(record.get(k) or "").casefold() != str(v).casefold()
+            ),
+            next(iter(kind.items())),
+        )
+        return (
+            f"{self.describe(record)} is not one to work on here: its {field} is "
+            f"{record.get(field) or 'not set'}, not {wanted}."
+        )
+
     def change(self, base: Record, ctx: Context) -> Record:
         """The fields a request changes in an existing record (update)."""
         return {k: v for k, v in self.stated(ctx).items() if base.get(k) != v}

@@ -15,7 +15,10 @@ Rules (the README's "mock world" section):
   the variables it set aside, so the run does not count them as a hand-off;
 - a saved record that is over (a cancelled order) is not worked on, and nothing new is made
   from it (``Recipe.lacking``, ``Recipe.closed``); a value the saved record says it has none
-  of (an internal ticket's customer) is not looked up by anything else.
+  of (an internal ticket's customer) is not looked up by anything else;
+- a constant among an agent's ``where`` filters is the kind of record it works on (an
+  invoice we issued): a record of another kind, saved or named, is not worked on, and the
+  outcome says why (``Recipe.outside``).
 
 Everything is deterministic: the same request, conversation values and day give the same
 record, because the random choices are seeded from them.
@@ -132,9 +135,10 @@ class World:
         holds, so with none saved and none named it asks which one instead of picking.
         ``held``: where the values the agent passes came from; the outcome's ``set_aside``
         names the conversation variables a request about another record did not use.
-        ``saved``: the records those variables hold, by variable (``(data source, record)``):
-        a record of another kind that nothing new can be made from (``Recipe.closed``) is
-        not used, and the outcome says why."""
+        ``saved``: the records those variables hold, by variable (``(data source, record)``),
+        except those the agent writes back: a record that nothing new can be made from
+        (``Recipe.closed``: a cancelled order, a cancelled trip) is not used, and the
+        outcome says why."""
         held = held or Held()
         recipe = self.recipes.get(source)
         if recipe is None:
@@ -176,8 +180,10 @@ class World:
             outcome = self._update(recipe, ctx, base, given, fixed, where, match, requester, held)
         else:
             raise ValueError(f"unknown action '{action}'; one of: find, create, update")
+        if outcome.record is not None and action != "create":
+            outcome = _outside(recipe, _kind(where, held), outcome)
         if outcome.record is not None and saved:
-            outcome = self._closed(source, held, saved, outcome)
+            outcome = self._closed(held, saved, outcome)
         if outcome.record is not None:
             outcome.record.setdefault("when", _when(stated))
         outcome.stated = stated.summary()
@@ -225,18 +231,17 @@ class World:
 
     def _closed(
         self,
-        source: str,
         held: Held,
         saved: Mapping[str, tuple[str, Record]],
         outcome: Outcome,
     ) -> Outcome:
-        """The outcome, or none when it took values from a saved record of another kind that
-        nothing new can be made from (an invoice for a cancelled order)."""
+        """The outcome, or none when it took values from a saved record that nothing new can
+        be made from (an invoice for a cancelled order, a rental car for a cancelled trip)."""
         used = {*held.given.values(), *held.where.values()} - set(outcome.set_aside)
         for variable in sorted(used):
             other_source, record = saved.get(variable, ("", {}))
             other = self.recipes.get(other_source)
-            if other is None or other_source == source:
+            if other is None:
                 continue
             why = other.closed(record)
             if why:
@@ -298,10 +303,12 @@ class World:
             if base and _same(base.get(asked.field), asked.value):
                 return self._from_base(recipe, base, action, asked=asked.said)
             # The request names the record: a conversation filter on the same field yields,
-            # and an id is the record whatever the agent's other filters say.
-            filters = (
-                {asked.field: asked.value} if by_id else {**clean(where), asked.field: asked.value}
-            )
+            # and an id is the record whatever the agent's other filters say. The agent's own
+            # filters (its kind of record) are not looked up by: a named record outside them
+            # is found, and ``World.act`` says why it is not worked on.
+            held_where = (held or Held()).where
+            kept = {k: v for k, v in clean(where).items() if k in held_where}
+            filters = {asked.field: asked.value} if by_id else {**kept, asked.field: asked.value}
             found = self.data.lookup(recipe.source, where=filters)
             if found:
                 unused = _unused(held or Held(), where, asked, kept=not by_id)
@@ -409,6 +416,55 @@ def _when(stated: Stated) -> str:
     if start or end:
         return f" on {(start or end).isoformat()}"  # type: ignore[union-attr]
     return ""
+
+
+def foreseen_refusal(
+    source: str,
+    action: str,
+    kind: Mapping[str, Any],
+    saved: tuple[str, Record],
+    *,
+    base: bool,
+    replaced: bool,
+    recipes: Mapping[str, Recipe] = RECIPES,
+) -> str | None:
+    """What a data command (its ``source``, ``action`` and own filters ``kind``) would answer
+    instead of working from a saved record (``(data source, record)``), or None when it
+    would work from it: the rules ``World.act`` applies, for a request about that record.
+    ``base``: the command works on that very record; ``replaced``: the agent writes the
+    variable back (a new flight for a cancelled trip is a new trip). Suggested follow-ups
+    ask it first, so that none leads to a refusal."""
+    saved_source, record = saved
+    recipe, other = recipes.get(source), recipes.get(saved_source)
+    if base and recipe is not None:
+        why = recipe.lacking(record, action)
+        if why is None and not all(_same(record.get(k), v) for k, v in kind.items()):
+            why = recipe.outside(record, kind)
+        return why
+    if replaced or other is None:
+        return None
+    return other.closed(record)
+
+
+def _kind(where: Mapping[str, Any] | None, held: Held) -> Record:
+    """The agent's own filters: the kind of record it works on (an invoice we issued, a
+    software supplier), not values the conversation passed."""
+    return {k: v for k, v in clean(where).items() if k not in held.where}
+
+
+def _outside(recipe: Recipe, kind: Record, outcome: Outcome) -> Outcome:
+    """The outcome, or none when its record is not of the agent's kind (a demand letter for
+    a bill a supplier sent us), with the recipe's reason."""
+    record = outcome.record
+    if record is None or all(_same(record.get(k), v) for k, v in kind.items()):
+        return outcome
+    return Outcome(
+        None,
+        outcome.kind,
+        asked=outcome.asked,
+        message=recipe.outside(record, kind),
+        set_aside=outcome.set_aside,
+    )
 
 
 def _unset(held: Held, where: Mapping[str, Any] | None) -> str | None:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import timedelta
+from typing import Any
 
 from mock_account.business.vocab import EXPENSE_CATEGORIES
 
@@ -124,11 +126,32 @@ class Invoices(Recipe):
         # A paid invoice has nothing left to chase, pay or correct; it is still looked at.
         if action != "update" or saved.get("status") != "paid" or not saved.get("number"):
             return None
-        amount = f" ({saved['amount']} {saved['currency']})" if saved.get("amount") else ""
+        amount = f" ({_amount(saved)})" if saved.get("amount") else ""
         party = f" from {saved['party']}" if saved.get("party") else ""
         return (
             f"Invoice {saved['number']}{amount}{party} is already paid; there is nothing left "
             "to chase or change."
+        )
+
+    def outside(self, record: Record, kind: Mapping[str, Any]) -> str:
+        number, party = record.get("number", "This invoice"), record.get("party") or "the party"
+        amount = _amount(record) or "it"
+        if "direction" not in kind or record.get("direction") == kind["direction"]:
+            if kind.get("status") == "overdue" and record.get("status") != "overdue":
+                due = f", due on {record['due_date']}" if record.get("due_date") else ""
+                return (
+                    f"Invoice {number} to {party} ({amount}{due}) is {record.get('status')}, "
+                    "not overdue: there is no overdue debt on it to act on."
+                )
+            return super().outside(record, kind)
+        if record.get("direction") == "payable":
+            return (
+                f"{number} is a bill from {party} to us (we owe them {amount}), not an invoice "
+                f"we issued; there is nothing to collect from {party} on it."
+            )
+        return (
+            f"{number} is an invoice we issued to {party} (they owe us {amount}), not a bill "
+            "from a supplier."
         )
 
     def stated(self, ctx: Context) -> Record:
@@ -178,8 +201,13 @@ class Invoices(Recipe):
 
     def fill(self, record: Record, ctx: Context) -> None:
         record.setdefault("number", self.new_id(ctx))
+        suppliers = {v["name"] for v in ctx.data.records("vendors")}
         if not record.get("party"):
-            record["party"] = ctx.pick(c["name"] for c in ctx.data.records("customers"))
+            # A bill to us comes from a supplier; an invoice we issue goes to a customer.
+            source = "vendors" if record.get("direction") == "payable" else "customers"
+            record["party"] = ctx.pick(r["name"] for r in ctx.data.records(source))
+        if not record.get("direction"):
+            record["direction"] = "payable" if record["party"] in suppliers else "receivable"
         if not record.get("currency"):
             record["currency"] = ctx.home_currency()
         if record.get("amount") is None:
@@ -187,5 +215,18 @@ class Invoices(Recipe):
         if text_date(record.get("due_date")) is None:
             record["due_date"] = (ctx.today + timedelta(days=30)).isoformat()
         record.setdefault("status", "draft")
+        due = text_date(record.get("due_date"))
+        if record["status"] == "overdue" and due is not None and due >= ctx.today:
+            # Overdue only once the due date has passed: a reminder before it is a reminder.
+            record["status"] = "sent"
         # What was paid, as an answer can say it: the amount stated, else the whole invoice.
         record.setdefault("payment", f"{record['amount']:,.2f} {record['currency']}")
+
+
+def _amount(record: Record) -> str:
+    """An invoice's amount as its answers write it ("15080 SGD", "270.11 EUR"), or ""."""
+    amount = record.get("amount")
+    if not isinstance(amount, int | float):
+        return ""
+    shown = int(amount) if float(amount).is_integer() else amount
+    return f"{shown} {record.get('currency', '')}".strip()

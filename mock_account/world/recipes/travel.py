@@ -97,6 +97,17 @@ class Trips(Recipe):
     def describe(self, record: Record) -> str:
         return f"{record['destination']} ({record['start_date']} to {record['end_date']})"
 
+    def closed(self, saved: Record) -> str | None:
+        # Nothing is claimed for, reserved for or prepared for a trip that will not happen;
+        # a new flight or stay there is a new trip (its agents write the trip back).
+        if saved.get("status") != "cancelled" or not saved.get("destination"):
+            return None
+        return (
+            f"Your trip to {self.describe(saved)} is cancelled, with its flight and stay; "
+            "there is nothing of it to claim or arrange any more. Ask for a new flight to go "
+            "after all."
+        )
+
     def lacking(self, saved: Record, action: str) -> str | None:
         # A cancelled trip has nothing left to show, move or cancel; showing its flight as
         # "your next trip" would contradict the cancellation.

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from agents_catalog.agent_format import TEMPLATE_PATH_RE, DataArgs, command_args, walk_commands
+from agents_catalog.capabilities import VARIABLE_SOURCES
 from mock_account.conversations.followups import shown
 from mock_account.deployment import AccountConfig, Deployment, build_deployment
 from mock_account.engine.templates import lookup, render_text
@@ -91,6 +92,23 @@ def data_command(deployment: Deployment, agent: str) -> DataArgs | None:
     return None
 
 
+def own_filters(args: DataArgs | None) -> dict[str, Any]:
+    """The agent's own filters: the kind of record it works on (``direction: receivable``),
+    not values the conversation passes."""
+    where = (args.where if args else None) or {}
+    return {k: v for k, v in where.items() if not (isinstance(v, str) and "{" in v)}
+
+
+def fits(record: Mapping[str, Any], kind: Mapping[str, Any]) -> bool:
+    return all(record.get(k) == v for k, v in kind.items())
+
+
+def _may_make(creator: DataArgs, kind: Mapping[str, Any]) -> bool:
+    """Whether a creator's fixed values allow a record of that kind."""
+    fixed = creator.fixed or {}
+    return all(fixed.get(k, v) == v for k, v in kind.items())
+
+
 def reader_request(deployment: Deployment, reader: str, variable: str, conv: dict) -> str | None:
     """The reader's suggested follow-up for the variable, written from the saved values."""
     template = deployment.account.agents[reader].followups.get(variable)
@@ -146,10 +164,17 @@ def _saves(deployment: Deployment, user: Any, result: Any, variable: str) -> boo
     return variable in deployment.account.state_view(user, result.convid)["state"]["conv"]
 
 
-def save_variable(deployment: Deployment, user: Any, writer: str, variable: str) -> Any:
+def save_variable(
+    deployment: Deployment,
+    user: Any,
+    writer: str,
+    variable: str,
+    kind: Mapping[str, Any] | None = None,
+) -> Any:
     """The writer's run that saved the variable. A writer that looks up or changes the
     saved record (find, update) continues a conversation where a creator saved one first,
-    asked with its own follow-up, as a person would."""
+    asked with its own follow-up, as a person would: a creator of the kind of record the
+    writer works on, and of ``kind`` (the reader's) where one can be."""
     args = data_command(deployment, writer)
     if args is None or args.action == "create":
         for example in deployment.account.agents[writer].examples:
@@ -164,9 +189,11 @@ def save_variable(deployment: Deployment, user: Any, writer: str, variable: str)
         and (c := data_command(deployment, name)) is not None
         and c.action == "create"
         and c.source == args.source
+        and _may_make(c, own_filters(args))
     ]
+    creators.sort(key=lambda name: not _may_make(data_command(deployment, name), kind or {}))
     for creator in creators:
-        seeded = save_variable(deployment, user, creator, variable)
+        seeded = save_variable(deployment, user, creator, variable, kind)
         if seeded is None:
             continue
         conv = deployment.account.state_view(user, seeded.convid)["state"]["conv"]
@@ -183,7 +210,10 @@ def run_journey(
 ) -> Journey:
     journey = Journey(writer, reader, variable)
     account = deployment.account
-    first = save_variable(deployment, user, writer, variable)
+    args = data_command(deployment, reader)
+    same_source = args is not None and args.source == VARIABLE_SOURCES[variable]
+    kind = own_filters(args) if same_source else {}
+    first = save_variable(deployment, user, writer, variable, kind)
     if first is None:
         journey.problems.append(f"{writer} never saved conv.{variable}")
         return journey
@@ -201,9 +231,16 @@ def run_journey(
     run = state["runs"][-1]
     if variable not in run.get("reads", []):
         journey.problems.append(f"{reader} did not read conv.{variable}")
-    args = data_command(deployment, reader)
     if args is None:
         journey.problems.append(f"{reader} has no data command")
+        return journey
+    if not fits(conv[variable], kind):
+        # The writer saved a record of another kind than the reader works on (a supplier's
+        # bill for a demand letter): the reader takes no other record, and the saved one
+        # stays as it was.
+        journey.checked += 1
+        if last_tool_result(state, reader) is not None or state["conv"][variable] != conv[variable]:
+            journey.problems.append(f"{reader} worked on a record that is not {kind}")
         return journey
     expected = expected_fields(args, variable, conv)
     if not expected:
