@@ -25,6 +25,16 @@ _KIND_WORDS: dict[str, tuple[str, ...]] = {
     "employment": ("employment", "offer letter"),
     "purchase": ("purchase", "supply agreement", "buying"),
 }
+# Which suppliers sell a product category of the catalogue.
+_SUPPLIED_BY: dict[str, str] = {
+    "furniture": "office supplies",
+    "software": "software licences",
+    "peripherals": "hardware",
+    "displays": "hardware",
+    "audio": "hardware",
+    "networking": "hardware",
+    "storage": "hardware",
+}
 _CATEGORY_WORDS: dict[str, tuple[str, ...]] = {
     category: (category,) for category in VENDOR_CATEGORIES
 } | {
@@ -139,6 +149,14 @@ class Vendors(Recipe):
         if place is not None:
             out["country"] = place.country
         return out
+
+    def preferred(self, given: Record, ctx: Context) -> Record:
+        # The supplier of an order's product sells that kind of thing (desks: office supplies).
+        product = next(
+            (p for p in ctx.data.records("products") if p["name"] == given.get("product")), None
+        )
+        category = _SUPPLIED_BY.get(product["category"]) if product else None
+        return {"category": category} if category else {}
 
     def fill(self, record: Record, ctx: Context) -> None:
         record.setdefault("id", self.new_id(ctx))

@@ -63,3 +63,19 @@ def test_no_followup_says_a_trip_ahead_was_already_travelled(deployment, user) -
     assert request_text == (
         "Can I have a day back in lieu for travelling on 8 December for the Berlin trip?"
     )
+
+
+def test_the_supplier_chased_for_an_order_sells_what_was_ordered(deployment, user) -> None:
+    request_text = "Place an order of 10 standing desks for Hoffmann Logistics"
+    order = run_agent(deployment, user, "PlaceCustomerOrder", request_text, None)
+    conv = state_of(deployment, user, order.convid)["conv"]
+    followups = Followups(deployment.account.agents.values(), deployment.account.index)
+    chase = followups.written("ExpediteSupplierDelivery", "order", conv)
+    # An order placed today is not late: the follow-up does not say so.
+    assert chase == f"Chase our supplier to speed up the delivery for order {conv['order']['id']}"
+    text = answer_of(deployment, user, "ExpediteSupplierDelivery", chase, order.convid)
+    supplier = last_tool_result(
+        state_of(deployment, user, order.convid), "ExpediteSupplierDelivery"
+    )
+    assert supplier["category"] == "office supplies", text
+    assert "our office supplies supplier" in text and "overdue" not in text
