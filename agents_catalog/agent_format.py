@@ -155,6 +155,10 @@ class DataArgs(_Strict):
     ``fixed`` always wins (answers given in a form, constants such as ``status:
     cancelled``); facts stated in the request win over ``given`` and ``base``. An entry of
     ``given`` or ``fixed`` whose template refers to a missing value is left out.
+
+    A constant in ``where`` (no template: ``direction: receivable``; a list is any of its
+    values) is the kind of record a find or an update works on: a record of another kind,
+    saved or named, is not worked on, and ``outcome.message`` says why.
     """
 
     source: DataSource

@@ -388,7 +388,7 @@ def _data_commands(cap: Capability, scheme: NamingScheme) -> list[dict[str, Any]
         args["request"] = cap.request
     base: str | None = None
     given: dict[str, str] = {}
-    where: dict[str, str] = {}
+    where: dict[str, Any] = {}
     for var in cap.reads:
         how = HANDOFF_FIELDS.get((source, var))
         if how is None:

@@ -533,14 +533,17 @@ class BusinessData:
         return out
 
     def _build_contracts(self, b: _Builder) -> list[Record]:
-        parties = self._names("customers") + self._names("vendors")
+        suppliers = self._names("vendors")
+        parties = self._names("customers") + suppliers
         out = []
         for i in range(1, self.size + 1):
             kind = b.pick(vocab.CONTRACT_KINDS)
+            party = b.pick(parties)
             out.append(
                 {
                     "id": f"CTR-{i:05d}",
-                    "counterparty": b.pick(parties),
+                    "counterparty": party,
+                    "party_type": "supplier" if party in suppliers else "customer",
                     "kind": kind,
                     "value": 0.0 if kind == "nda" else b.money(2000, 750000),
                     "currency": b.pick(vocab.BOOKING_CURRENCIES),
@@ -658,6 +661,7 @@ def _cast(source: str, records: list[Record], products: Sequence[Record] = ()) -
     # each, so "cancel Kestrel's order" or "our contract with Contoso" find one.
     customers = [f"CUS-{n:05d}" for n in range(1, len(vocab.CUSTOMER_CAST) + 1)]
     names = [name for name, _ in vocab.CUSTOMER_CAST] + [name for name, *_ in vocab.VENDOR_CAST]
+    suppliers = {name for name, *_ in vocab.VENDOR_CAST}
     if source == "orders":
         # Open orders of office furniture, the story of the examples ("10 more desks").
         desk = next((p for p in products if "Standing Desk" in p["name"]), None)
@@ -674,12 +678,15 @@ def _cast(source: str, records: list[Record], products: Sequence[Record] = ()) -
         for record, customer in zip(records, customers, strict=False):
             record.update(customer_id=customer, status="open")
     elif source == "invoices":
-        suppliers = {name for name, *_ in vocab.VENDOR_CAST}
         for record, name in zip(records, names, strict=False):
             record.update(party=name, direction="payable" if name in suppliers else "receivable")
     elif source == "contracts":
         for number, (record, name) in enumerate(zip(records, names, strict=False)):
-            record.update(counterparty=name, kind=("msa", "license", "sow")[number % 3])
+            record.update(
+                counterparty=name,
+                kind=("msa", "license", "sow")[number % 3],
+                party_type="supplier" if name in suppliers else "customer",
+            )
     field = _ID_FIELDS.get(source)
     for offset, (wanted, fields) in enumerate(vocab.ID_CAST.get(source, ()), start=1):
         record = records[-offset]
@@ -696,9 +703,19 @@ def _matcher(where: Mapping[str, Any]) -> Callable[[Mapping[str, Any]], bool]:
     checks = [
         (field, wanted, isinstance(wanted, str), _as_text(wanted).casefold())
         for field, wanted in where.items()
+        if not isinstance(wanted, list | tuple)
+    ]
+    # A list is any of its values ("stage": ["offer", "hired"]).
+    choices = [
+        (field, {_as_text(w).casefold() for w in wanted})
+        for field, wanted in where.items()
+        if isinstance(wanted, list | tuple)
     ]
 
     def matches(record: Mapping[str, Any]) -> bool:
+        for field, allowed in choices:
+            if _as_text(record.get(field)).casefold() not in allowed:
+                return False
         for field, wanted, wanted_text, folded in checks:
             value = record.get(field)
             if wanted_text or isinstance(value, str):

@@ -200,25 +200,23 @@ class Recipe:
         it can."""
         return None
 
-    def closed(self, saved: Record) -> str | None:
-        """Why nothing new can be made from a record the conversation holds (an invoice for a
-        cancelled order, a return of one), as the answer says it; None when it can."""
+    def closed(self, saved: Record, source: str) -> str | None:
+        """Why nothing of ``source`` can be made from a record the conversation holds (an
+        invoice for a cancelled order, a price renegotiation from a customer's contract), as
+        the answer says it; None when it can."""
         return None
 
     def outside(self, record: Record, kind: Mapping[str, Any]) -> str:
         """Why a record the request or the conversation points to is not of the kind an
         agent works on (``kind``: the values its own filters want), as the answer says it."""
         field, wanted = next(
-            (
-                (k, v)
-                for k, v in kind.items()
-                if str(record.get(k) or "").casefold() != str(v).casefold()
-            ),
+            ((k, v) for k, v in kind.items() if not fits(record, {k: v})),
             next(iter(kind.items())),
         )
+        said = " or ".join(wanted) if isinstance(wanted, list | tuple) else wanted
         return (
             f"{self.describe(record)} is not one to work on here: its {field} is "
-            f"{record.get(field) or 'not set'}, not {wanted}."
+            f"{record.get(field) or 'not set'}, not {said}."
         )
 
     def change(self, base: Record, ctx: Context) -> Record:
@@ -306,6 +304,17 @@ def first_name_match(ctx: Context, source: str, field: str) -> str | None:
         if found:
             return found
     return None
+
+
+def fits(record: Mapping[str, Any], kind: Mapping[str, Any]) -> bool:
+    """Whether a record is of a kind (``{"direction": "receivable"}``; a list is any of its
+    values: ``{"stage": ["offer", "hired"]}``), compared as text without case."""
+    for key, wanted in kind.items():
+        allowed = wanted if isinstance(wanted, list | tuple) else [wanted]
+        value = str(record.get(key) or "").casefold()
+        if value not in {str(a or "").casefold() for a in allowed}:
+            return False
+    return True
 
 
 def clean(values: Mapping[str, Any] | None) -> Record:

@@ -39,7 +39,7 @@ from mock_account.business.data import tokens
 from mock_account.understanding import warm_up as warm_up_understanding
 
 from .places import Gazetteer, gazetteer
-from .recipe import Asked, Context, Recipe, Record, clean, coerce
+from .recipe import Asked, Context, Recipe, Record, clean, coerce, fits
 from .recipes import RECIPES
 from .stated import Stated
 
@@ -182,8 +182,10 @@ class World:
             raise ValueError(f"unknown action '{action}'; one of: find, create, update")
         if outcome.record is not None and action != "create":
             outcome = _outside(recipe, _kind(where, held), outcome)
-        if outcome.record is not None and saved:
-            outcome = self._closed(held, saved, outcome)
+        if saved:
+            # Also when nothing was found: the reason is that the saved record is over (a
+            # supplier's prices from a customer's NDA), not that its values match nothing.
+            outcome = self._closed(source, held, saved, outcome)
         if outcome.record is not None:
             outcome.record.setdefault("when", _when(stated))
         outcome.stated = stated.summary()
@@ -231,6 +233,7 @@ class World:
 
     def _closed(
         self,
+        source: str,
         held: Held,
         saved: Mapping[str, tuple[str, Record]],
         outcome: Outcome,
@@ -243,7 +246,7 @@ class World:
             other = self.recipes.get(other_source)
             if other is None:
                 continue
-            why = other.closed(record)
+            why = other.closed(record, source)
             if why:
                 return Outcome(None, outcome.kind, message=why, set_aside=outcome.set_aside)
         return outcome
@@ -327,7 +330,10 @@ class World:
             found = self.data.lookup(recipe.source, where=clean(where), match=match)
             if found:
                 return Outcome(found[0], recipe.noun)
-            said = " and ".join(str(v) for v in clean(where).values())
+            said = " and ".join(
+                " or ".join(map(str, v)) if isinstance(v, list) else str(v)
+                for v in clean(where).values()
+            )
             return Outcome(
                 None, recipe.noun, asked=said, message=f"I found no {recipe.noun} for {said}."
             )
@@ -438,12 +444,12 @@ def foreseen_refusal(
     recipe, other = recipes.get(source), recipes.get(saved_source)
     if base and recipe is not None:
         why = recipe.lacking(record, action)
-        if why is None and not all(_same(record.get(k), v) for k, v in kind.items()):
+        if why is None and not fits(record, kind):
             why = recipe.outside(record, kind)
         return why
     if replaced or other is None:
         return None
-    return other.closed(record)
+    return other.closed(record, source)
 
 
 def _kind(where: Mapping[str, Any] | None, held: Held) -> Record:
@@ -456,7 +462,7 @@ def _outside(recipe: Recipe, kind: Record, outcome: Outcome) -> Outcome:
     """The outcome, or none when its record is not of the agent's kind (a demand letter for
     a bill a supplier sent us), with the recipe's reason."""
     record = outcome.record
-    if record is None or all(_same(record.get(k), v) for k, v in kind.items()):
+    if record is None or fits(record, kind):
         return outcome
     return Outcome(
         None,

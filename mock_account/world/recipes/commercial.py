@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from datetime import timedelta
+from typing import Any
 
 from mock_account.business.vocab import (
     CAMPAIGN_AUDIENCES,
@@ -14,7 +16,7 @@ from mock_account.business.vocab import (
     VENDOR_CATEGORIES,
 )
 
-from ..recipe import Asked, Context, Recipe, Record, keyword_choice, text_date
+from ..recipe import Asked, Context, Recipe, Record, fits, keyword_choice, text_date
 
 _KIND_WORDS: dict[str, tuple[str, ...]] = {
     "nda": ("nda", "non-disclosure", "nondisclosure", "confidentiality"),
@@ -109,10 +111,46 @@ class Contracts(Recipe):
             out["renewal_date"] = when.isoformat()
         return out
 
+    def closed(self, saved: Record, source: str) -> str | None:
+        # An NDA sets no prices or supply; a customer's contract has no prices of a supplier
+        # to renegotiate, and a supplier's no sale to quote for.
+        number, party = saved.get("id", "This contract"), saved.get("counterparty", "them")
+        if saved.get("kind") == "nda":
+            return (
+                f"{number} is a non-disclosure agreement with {party}; it sets no prices, "
+                "supply or fees to work from."
+            )
+        wanted = {"vendors": "supplier", "products": "customer"}.get(source)
+        if wanted and saved.get("party_type") not in (None, "", wanted):
+            return (
+                f"{party} is a {saved['party_type']} of ours on contract {number}, not a {wanted}."
+            )
+        return None
+
+    def outside(self, record: Record, kind: Mapping[str, Any]) -> str:
+        number, party = record.get("id", "This contract"), record.get("counterparty", "them")
+        if record.get("kind") == "nda" and not fits(record, {"kind": kind.get("kind", "nda")}):
+            return (
+                f"{number} is a non-disclosure agreement with {party}; it has no value, "
+                "billing or spend to work from."
+            )
+        wanted = kind.get("party_type")
+        if wanted and not fits(record, {"party_type": wanted}):
+            return (
+                f"{number} is a contract with {party}, a {record.get('party_type')} of ours, "
+                f"not an agreement with a {wanted}."
+            )
+        return super().outside(record, kind)
+
     def fill(self, record: Record, ctx: Context) -> None:
         record.setdefault("id", self.new_id(ctx))
+        suppliers = {v["name"] for v in ctx.data.records("vendors")}
         if not record.get("counterparty"):
-            record["counterparty"] = ctx.pick(c["name"] for c in ctx.data.records("customers"))
+            # A supplier's terms are with a supplier; anything else with a customer.
+            source = "vendors" if record.get("party_type") == "supplier" else "customers"
+            record["counterparty"] = ctx.pick(r["name"] for r in ctx.data.records(source))
+        if not record.get("party_type"):
+            record["party_type"] = "supplier" if record["counterparty"] in suppliers else "customer"
         if record.get("kind") not in CONTRACT_KINDS:
             record["kind"] = ctx.pick(("msa", "sow", "license", "purchase"))
         if not record.get("currency"):

@@ -5,7 +5,9 @@ from __future__ import annotations
 import hashlib
 import random
 import re
+from collections.abc import Mapping
 from datetime import timedelta
+from typing import Any
 
 from mock_account.business.vocab import CANDIDATE_ROLES, COMPANY_DOMAIN, DEPARTMENTS
 
@@ -155,6 +157,33 @@ class Candidates(Recipe):
     name_field = "name"
     name_kinds = ("candidate",)
     unknown_names = "people"
+
+    def closed(self, saved: Record, source: str) -> str | None:
+        # A new hire's laptop and accounts wait for an accepted offer.
+        return self._not_hired(saved)
+
+    def outside(self, record: Record, kind: Mapping[str, Any]) -> str:
+        return self._not_hired(record) or super().outside(record, kind)
+
+    def lacking(self, saved: Record, action: str) -> str | None:
+        # A declined application is over: no interview, feedback or offer moves it on; its
+        # status is still looked at.
+        if action == "update" and saved.get("stage") == "rejected":
+            return self._not_hired(saved)
+        return None
+
+    @staticmethod
+    def _not_hired(record: Record) -> str | None:
+        stage, name = record.get("stage"), record.get("name", "The candidate")
+        role = f" for the {record['role']} role" if record.get("role") else ""
+        if stage == "rejected":
+            return f"{name}'s application{role} was declined; nothing is arranged for them."
+        if stage in ("applied", "screening", "interview"):
+            return (
+                f"{name} is at the {stage} stage{role}, without an offer yet; nothing is "
+                "arranged for a new hire before they accept one."
+            )
+        return None
 
     def stated(self, ctx: Context) -> Record:
         stated = ctx.stated

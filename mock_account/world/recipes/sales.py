@@ -126,7 +126,7 @@ class Orders(Recipe):
             return found
         return customer_asked(ctx)
 
-    def closed(self, saved: Record) -> str | None:
+    def closed(self, saved: Record, source: str) -> str | None:
         # A cancelled or returned order is over: expediting, changing, billing or returning
         # it again would contradict what was done to it.
         status = saved.get("status")
@@ -137,7 +137,7 @@ class Orders(Recipe):
 
     def lacking(self, saved: Record, action: str) -> str | None:
         # Tracking it too: "the latest tracking details" of a cancelled order contradict it.
-        return self.closed(saved)
+        return self.closed(saved, self.source)
 
     def stated(self, ctx: Context) -> Record:
         stated = ctx.stated

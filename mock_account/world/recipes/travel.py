@@ -97,7 +97,7 @@ class Trips(Recipe):
     def describe(self, record: Record) -> str:
         return f"{record['destination']} ({record['start_date']} to {record['end_date']})"
 
-    def closed(self, saved: Record) -> str | None:
+    def closed(self, saved: Record, source: str) -> str | None:
         # Nothing is claimed for, reserved for or prepared for a trip that will not happen;
         # a new flight or stay there is a new trip (its agents write the trip back).
         if saved.get("status") != "cancelled" or not saved.get("destination"):

@@ -8,7 +8,7 @@ the saved values that its data command takes from the conversation.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -16,9 +16,11 @@ from typing import Any
 
 from agents_catalog.agent_format import TEMPLATE_PATH_RE, DataArgs, command_args, walk_commands
 from agents_catalog.capabilities import VARIABLE_SOURCES
+from agents_catalog.graph import agent_io
 from mock_account.conversations.followups import shown
 from mock_account.deployment import AccountConfig, Deployment, build_deployment
 from mock_account.engine.templates import lookup, render_text
+from mock_account.world import foreseen_refusal
 
 TODAY = datetime(2026, 11, 30, 9, 30, tzinfo=UTC)
 
@@ -100,13 +102,14 @@ def own_filters(args: DataArgs | None) -> dict[str, Any]:
 
 
 def fits(record: Mapping[str, Any], kind: Mapping[str, Any]) -> bool:
-    return all(record.get(k) == v for k, v in kind.items())
+    """Whether a record is of the kind (a list is any of its values)."""
+    return all(record.get(k) in (v if isinstance(v, list) else [v]) for k, v in kind.items())
 
 
 def _may_make(creator: DataArgs, kind: Mapping[str, Any]) -> bool:
     """Whether a creator's fixed values allow a record of that kind."""
-    fixed = creator.fixed or {}
-    return all(fixed.get(k, v) == v for k, v in kind.items())
+    fixed = {k: v for k, v in (creator.fixed or {}).items() if k in kind}
+    return fits(fixed, {k: v for k, v in kind.items() if k in fixed})
 
 
 def reader_request(deployment: Deployment, reader: str, variable: str, conv: dict) -> str | None:
@@ -169,19 +172,29 @@ def save_variable(
     user: Any,
     writer: str,
     variable: str,
-    kind: Mapping[str, Any] | None = None,
+    accepts: Callable[[dict], bool] | None = None,
 ) -> Any:
-    """The writer's run that saved the variable. A writer that looks up or changes the
-    saved record (find, update) continues a conversation where a creator saved one first,
-    asked with its own follow-up, as a person would: a creator of the kind of record the
-    writer works on, and of ``kind`` (the reader's) where one can be."""
+    """The writer's run that saved the variable: the first whose saved record ``accepts``
+    takes (a record the reader works from: an invoice we issued for a reminder), else the
+    first. A writer that looks up or changes the saved record (find, update) continues a
+    conversation where a creator saved one first, asked with its own follow-up, as a
+    person would."""
+    first = None
+    for result in _saving_runs(deployment, user, writer, variable):
+        if accepts is None or accepts(state_of(deployment, user, result.convid)["conv"][variable]):
+            return result
+        first = first or result
+    return first
+
+
+def _saving_runs(deployment: Deployment, user: Any, writer: str, variable: str) -> Iterator[Any]:
     args = data_command(deployment, writer)
     if args is None or args.action == "create":
         for example in deployment.account.agents[writer].examples:
             result = run_agent(deployment, user, writer, example, None)
             if _saves(deployment, user, result, variable):
-                return result
-        return None
+                yield result
+        return
     creators = [
         name
         for name in sorted(deployment.account.agents)
@@ -191,18 +204,15 @@ def save_variable(
         and c.source == args.source
         and _may_make(c, own_filters(args))
     ]
-    creators.sort(key=lambda name: not _may_make(data_command(deployment, name), kind or {}))
     for creator in creators:
-        seeded = save_variable(deployment, user, creator, variable, kind)
-        if seeded is None:
-            continue
-        conv = deployment.account.state_view(user, seeded.convid)["state"]["conv"]
-        request = reader_request(deployment, writer, variable, conv)
-        if request is None:
-            return None
-        result = run_agent(deployment, user, writer, request, seeded.convid)
-        return result if _saves(deployment, user, result, variable) else None
-    return None
+        for seeded in _saving_runs(deployment, user, creator, variable):
+            conv = state_of(deployment, user, seeded.convid)["conv"]
+            request = reader_request(deployment, writer, variable, conv)
+            if request is None:
+                return
+            result = run_agent(deployment, user, writer, request, seeded.convid)
+            if _saves(deployment, user, result, variable):
+                yield result
 
 
 def run_journey(
@@ -211,9 +221,23 @@ def run_journey(
     journey = Journey(writer, reader, variable)
     account = deployment.account
     args = data_command(deployment, reader)
-    same_source = args is not None and args.source == VARIABLE_SOURCES[variable]
-    kind = own_filters(args) if same_source else {}
-    first = save_variable(deployment, user, writer, variable, kind)
+
+    def refusal(saved: dict) -> str | None:
+        """What the reader answers instead of working from the saved record, if it would
+        not work from it (a supplier's bill for a demand letter, a cancelled trip for an
+        expense claim)."""
+        if args is None:
+            return None
+        return foreseen_refusal(
+            args.source,
+            args.action,
+            own_filters(args),
+            (VARIABLE_SOURCES[variable], saved),
+            base=args.base == f"{{conv.{variable}}}",
+            replaced=variable in agent_io(account.agents[reader]).writes,
+        )
+
+    first = save_variable(deployment, user, writer, variable, lambda saved: not refusal(saved))
     if first is None:
         journey.problems.append(f"{writer} never saved conv.{variable}")
         return journey
@@ -234,13 +258,18 @@ def run_journey(
     if args is None:
         journey.problems.append(f"{reader} has no data command")
         return journey
-    if not fits(conv[variable], kind):
-        # The writer saved a record of another kind than the reader works on (a supplier's
-        # bill for a demand letter): the reader takes no other record, and the saved one
-        # stays as it was.
+    refused = refusal(conv[variable])
+    if refused:
+        # The writer saved what the reader does not work from (a supplier's bill for a
+        # demand letter, a cancelled trip for an expense claim): the reader says why, takes
+        # no other record, and the saved one stays as it was.
         journey.checked += 1
+        answer = second.parts[0]["text"] if second.parts else ""
+        if not answer.startswith(refused):
+            journey.problems.append(f"{reader} answered {answer!r}, not {refused!r}")
         if last_tool_result(state, reader) is not None or state["conv"][variable] != conv[variable]:
-            journey.problems.append(f"{reader} worked on a record that is not {kind}")
+            journey.problems.append(f"{reader} worked on a record it does not work from")
+        REFUSED.append((writer, variable, reader))
         return journey
     expected = expected_fields(args, variable, conv)
     if not expected:
@@ -281,3 +310,5 @@ def _call(state: dict, agent: str) -> dict[str, Any]:
 
 # Lines the world suites report at the end of every run, CI included (see conftest.py).
 SUMMARY: list[str] = []
+# The hand-offs whose reader, as foreseen, refused what the writer saved.
+REFUSED: list[tuple[str, str, str]] = []

@@ -8,7 +8,7 @@ its data command takes from it (structured fields, not words in the answer).
 
 from __future__ import annotations
 
-from handoff_journeys import SUMMARY, run_journey
+from handoff_journeys import REFUSED, SUMMARY, run_journey
 
 from agents_catalog.graph import build_handoff_graph
 
@@ -19,13 +19,15 @@ def test_every_reader_uses_the_structured_values_its_writer_saved(deployment, us
     edges = graph.edges()
     problems: list[str] = []
     checked = 0
+    REFUSED.clear()
     for writer, variable, reader in edges:
         journey = run_journey(deployment, user, writer, reader, variable)
         checked += journey.checked
         problems.extend(f"{writer} -> conv.{variable} -> {reader}: {p}" for p in journey.problems)
     SUMMARY.append(
-        f"hand-off suite: {len(edges)} writer -> reader journeys, {checked} structured values "
-        f"checked, {len(problems)} contradictions"
+        f"hand-off suite: {len(edges)} writer -> reader journeys ({len(REFUSED)} where the "
+        f"reader rightly refuses what was saved), {checked} structured values checked, "
+        f"{len(problems)} contradictions"
     )
     assert len(edges) > 300
     assert not problems, "\n".join(problems[:40])

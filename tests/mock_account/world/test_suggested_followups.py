@@ -3,6 +3,7 @@ trip goes, the supplier that is the other party of the saved contract."""
 
 from __future__ import annotations
 
+import pytest
 from handoff_journeys import answer_of, last_tool_result, run_agent, state_of
 
 from mock_account.conversations.followups import Followups
@@ -26,17 +27,37 @@ def test_the_supplier_renegotiated_is_the_other_party_of_the_contract(deployment
     assert "I used contract CTR-00022 with Nimbus Cloud" in text
 
 
-def test_a_contract_with_a_customer_names_no_supplier_for_it(deployment, user) -> None:
-    request_text = "Sign an NDA with Castellano Textiles"
-    nda = run_agent(deployment, user, "DraftNondisclosureAgreement", request_text, None)
-    brief = run_agent(
+@pytest.mark.parametrize(
+    ("writer", "request_text", "refusal"),
+    [
+        (
+            "DraftNondisclosureAgreement",
+            "Sign an NDA with Castellano Textiles",
+            "{id} is a non-disclosure agreement with Castellano Textiles; it sets no prices, "
+            "supply or fees to work from.",
+        ),
+        (
+            "DraftStatementOfWork",
+            "Write the SOW for the data migration project with Initech",
+            "Initech is a customer of ours on contract {id}, not a supplier.",
+        ),
+    ],
+)
+def test_no_supplier_prices_are_renegotiated_from_an_nda_or_a_customer_contract(
+    deployment, user, writer, request_text, refusal
+) -> None:
+    first = run_agent(deployment, user, writer, request_text, None)
+    conv = state_of(deployment, user, first.convid)["conv"]
+    followups = Followups(deployment.account.agents.values(), deployment.account.index)
+    assert followups.written("RenegotiateSupplierPricing", "contract", conv) is None
+    text = answer_of(
         deployment,
         user,
         "RenegotiateSupplierPricing",
         "The supplier on that contract wants to raise prices, help me renegotiate",
-        nda.convid,
+        first.convid,
     )
-    assert brief.parts[0]["text"].startswith("I found no supplier for Castellano Textiles.")
+    assert text.startswith(refusal.format(id=conv["contract"]["id"])), text
 
 
 def test_a_customer_briefing_for_a_visit_is_about_a_customer_there(deployment, user) -> None:

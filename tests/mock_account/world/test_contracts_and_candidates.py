@@ -1,0 +1,141 @@
+"""Agents work only from the records they are for: a contract's billing, renewal, spend,
+quote and price renegotiation need the right party and more than an NDA; a new hire's
+equipment and work permit wait for an offer; a declined application is not moved on. A
+record they are not for is refused with the reason and never suggested to them."""
+
+from __future__ import annotations
+
+import pytest
+from handoff_journeys import answer_of, last_tool_result, reader_request, run_agent, state_of
+
+from mock_account.conversations.followups import Followups
+
+NDA = ("DraftNondisclosureAgreement", "Sign an NDA with Castellano Textiles")
+SUPPLIER_TERMS = (
+    "ReviewSupplierContractTerms",
+    "Please redline the supplier's terms before I sign",
+)
+CUSTOMER_SOW = ("DraftStatementOfWork", "Write the SOW for the data migration project with Initech")
+INTERVIEW = "Schedule an interview with a candidate for the data analyst role"
+
+
+def _offered(deployment, writer: str, conv: dict) -> set[str]:
+    followups = Followups(deployment.account.agents.values(), deployment.account.index)
+    return {s.agent for s in followups.suggest(writer, conv=conv, limit=30)}
+
+
+def _saved(deployment, user, writer: str, request_text: str, variable: str) -> tuple[str, dict]:
+    result = run_agent(deployment, user, writer, request_text, None)
+    return result.convid, state_of(deployment, user, result.convid)["conv"][variable]
+
+
+def _refuses(deployment, user, convid: str, reader: str, variable: str) -> str:
+    """The reader's answer to its own follow-up; it leaves the saved record and takes none."""
+    before = state_of(deployment, user, convid)["conv"]
+    text = answer_of(
+        deployment, user, reader, reader_request(deployment, reader, variable, before), convid
+    )
+    state = state_of(deployment, user, convid)
+    assert state["conv"][variable] == before[variable]
+    assert last_tool_result(state, reader) is None
+    return text
+
+
+def test_every_contract_says_whom_it_is_with(deployment) -> None:
+    data = deployment.account.engine.data
+    suppliers = {v["name"] for v in data.records("vendors")}
+    contracts = data.records("contracts")
+    assert {c["party_type"] for c in contracts} == {"customer", "supplier"}
+    for contract in contracts:
+        assert contract["party_type"] == (
+            "supplier" if contract["counterparty"] in suppliers else "customer"
+        )
+
+
+@pytest.mark.parametrize(
+    "reader",
+    [
+        "SetUpContractBilling",
+        "ReviewRenewalOpportunity",
+        "TrackContractSpend",
+        "CreateSalesQuote",
+        "RenegotiateSupplierPricing",
+    ],
+)
+def test_an_nda_has_no_billing_renewal_spend_or_prices(deployment, user, reader) -> None:
+    convid, nda = _saved(deployment, user, *NDA, "contract")
+    text = _refuses(deployment, user, convid, reader, "contract")
+    assert text.startswith(f"{nda['id']} is a non-disclosure agreement with Castellano Textiles;")
+    offered = _offered(deployment, NDA[0], {"contract": nda})
+    assert reader not in offered and "CheckContractExpiry" in offered
+
+
+def test_a_supplier_agreement_is_tracked_not_billed(deployment, user) -> None:
+    convid, terms = _saved(deployment, user, *SUPPLIER_TERMS, "contract")
+    suppliers = {v["name"] for v in deployment.account.engine.data.records("vendors")}
+    assert terms["party_type"] == "supplier" and terms["counterparty"] in suppliers, terms
+    text = _refuses(deployment, user, convid, "SetUpContractBilling", "contract")
+    assert text.startswith(
+        f"{terms['id']} is a contract with {terms['counterparty']}, a supplier of ours, not an "
+        "agreement with a customer."
+    ), text
+    offered = _offered(deployment, SUPPLIER_TERMS[0], {"contract": terms})
+    assert "SetUpContractBilling" not in offered and "TrackContractSpend" in offered
+
+
+def test_a_customer_agreement_is_billed_not_tracked_as_spend(deployment, user) -> None:
+    convid, sow = _saved(deployment, user, *CUSTOMER_SOW, "contract")
+    assert sow["party_type"] == "customer"
+    text = _refuses(deployment, user, convid, "TrackContractSpend", "contract")
+    assert text.startswith(f"{sow['id']} is a contract with Initech, a customer of ours"), text
+    follow_up = reader_request(deployment, "SetUpContractBilling", "contract", {"contract": sow})
+    text = answer_of(deployment, user, "SetUpContractBilling", follow_up, convid)
+    assert text.startswith(f"Billing for {sow['id']} with Initech"), text
+
+
+@pytest.mark.parametrize("reader", ["SetUpNewHireEquipment", "SponsorWorkPermit"])
+def test_nothing_is_arranged_for_a_candidate_without_an_offer(deployment, user, reader) -> None:
+    convid, candidate = _saved(
+        deployment, user, "ScheduleCandidateInterview", INTERVIEW, "candidate"
+    )
+    assert candidate["stage"] == "interview"
+    text = _refuses(deployment, user, convid, reader, "candidate")
+    assert text.startswith(
+        f"{candidate['name']} is at the interview stage for the {candidate['role']} role, "
+        "without an offer yet"
+    ), text
+    assert reader not in _offered(
+        deployment, "ScheduleCandidateInterview", {"candidate": candidate}
+    )
+
+
+def test_once_an_offer_is_out_the_new_hire_is_equipped(deployment, user) -> None:
+    convid, candidate = _saved(
+        deployment, user, "ScheduleCandidateInterview", INTERVIEW, "candidate"
+    )
+    offer = reader_request(deployment, "PrepareJobOffer", "candidate", {"candidate": candidate})
+    run_agent(deployment, user, "PrepareJobOffer", offer, convid)
+    conv = state_of(deployment, user, convid)["conv"]
+    assert conv["candidate"]["stage"] == "offer"
+    assert "SetUpNewHireEquipment" in _offered(deployment, "PrepareJobOffer", conv)
+    setup = reader_request(deployment, "SetUpNewHireEquipment", "candidate", conv)
+    text = answer_of(deployment, user, "SetUpNewHireEquipment", setup, convid)
+    assert text.startswith("I reserved AST-"), text
+
+
+def test_a_declined_application_is_not_moved_on(deployment, user) -> None:
+    convid, candidate = _saved(
+        deployment, user, "ScheduleCandidateInterview", INTERVIEW, "candidate"
+    )
+    decline = reader_request(
+        deployment, "DeclineJobApplicant", "candidate", {"candidate": candidate}
+    )
+    run_agent(deployment, user, "DeclineJobApplicant", decline, convid)
+    declined = state_of(deployment, user, convid)["conv"]
+    assert declined["candidate"]["stage"] == "rejected"
+    for reader in ["ScheduleCandidateInterview", "SubmitInterviewFeedback", "PrepareJobOffer"]:
+        text = _refuses(deployment, user, convid, reader, "candidate")
+        assert text.startswith(
+            f"{candidate['name']}'s application for the {candidate['role']} role was declined"
+        ), (reader, text)
+    assert not _offered(deployment, "DeclineJobApplicant", declined) - {"CheckCandidateStatus"}
