@@ -190,6 +190,12 @@ class DataArgs(_Strict):
         description="find / update of people: when the request speaks of the user ('I', "
         "'my') and names nobody else, the record is the user's own.",
     )
+    requires: dict[str, dict[str, Any]] | None = Field(
+        default=None,
+        description="The kind of saved record the command takes values from, by variable: "
+        "{expense: {category: meals}} (a list is any of its values). From a saved record of "
+        "another kind nothing is taken, and outcome.message says why.",
+    )
     limit: int = Field(default=1, ge=1, le=50)
     into: str = Field(default="record", pattern=IDENT_PATTERN)
     outcome: str = Field(

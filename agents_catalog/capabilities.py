@@ -96,6 +96,9 @@ class Capability:
     fixed: dict[str, Any] = field(default_factory=dict)
     given: dict[str, Any] = field(default_factory=dict)
     where: dict[str, Any] = field(default_factory=dict)
+    # The kind of saved record the agent takes values from, by variable read (a hospitality
+    # check reads a meal expense, not a flight).
+    requires: dict[str, dict[str, Any]] = field(default_factory=dict)
     request: str | None = None
     requester: bool = False
     # A suggested follow-up per variable read: what a user types to reach this agent
@@ -133,6 +136,7 @@ def _capability(tag: str, raw: dict[str, Any]) -> Capability:
         fixed=dict(raw.get("fixed") or {}),
         given=dict(raw.get("given") or {}),
         where=dict(raw.get("where") or {}),
+        requires={str(k): dict(v) for k, v in (raw.get("requires") or {}).items()},
         request=raw.get("request"),
         requester=bool(raw.get("requester", False)),
         followups={str(k): str(v) for k, v in (raw.get("followups") or {}).items()},

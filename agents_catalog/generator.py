@@ -425,6 +425,8 @@ def _data_commands(cap: Capability, scheme: NamingScheme) -> list[dict[str, Any]
         args["fixed"] = dict(cap.fixed)
     if cap.requester:
         args["requester"] = True
+    if cap.requires:
+        args["requires"] = {var: dict(kind) for var, kind in cap.requires.items()}
     args.update(into="record", prompt="chat")
     commands: list[dict[str, Any]] = [{"data": args}]
     # A creator may find nothing to create too: a company already registered, or a saved

@@ -112,6 +112,7 @@ class Followups:
                 (source, dict(saved)),
                 base=base,
                 replaced=io is not None and variable in io.writes,
+                required=(args.requires or {}).get(variable),
             )
             if why:
                 return True

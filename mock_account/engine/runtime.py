@@ -597,6 +597,7 @@ class _Run:
                     where=where,
                     match=match,
                     requester=args.requester,
+                    requires=args.requires,
                     held=held,
                     # A record the request named instead is not what the values came from,
                     # and one the agent writes back is replaced by a new one of its kind (a

@@ -130,6 +130,7 @@ class World:
         expects_base: bool = False,
         held: Held | None = None,
         saved: Mapping[str, tuple[str, Record]] | None = None,
+        requires: Mapping[str, Mapping[str, Any]] | None = None,
     ) -> Outcome:
         """Run one action. ``expects_base``: the agent works on the record the conversation
         holds, so with none saved and none named it asks which one instead of picking.
@@ -138,13 +139,18 @@ class World:
         ``saved``: the records those variables hold, by variable (``(data source, record)``),
         except those the agent writes back: a record that nothing new can be made from
         (``Recipe.closed``: a cancelled order, a cancelled trip) is not used, and the
-        outcome says why."""
+        outcome says why; nothing is taken from one that is not of the kind ``requires``
+        names for its variable (a flight claim for a hospitality check)."""
         held = held or Held()
         recipe = self.recipes.get(source)
         if recipe is None:
             raise ValueError(f"no recipe for the data source '{source}'")
         stated = self.understand(request, today)
         given, fixed = coerce(clean(given)), coerce(clean(fixed))
+        unfit = _unfit(requires or {}, saved or {})
+        if unfit:
+            given = {k: v for k, v in given.items() if held.given.get(k) not in unfit}
+            where = {k: v for k, v in (where or {}).items() if held.where.get(k) not in unfit}
         ctx = Context(
             stated=stated,
             today=today,
@@ -186,6 +192,7 @@ class World:
             # Also when nothing was found: the reason is that the saved record is over (a
             # supplier's prices from a customer's NDA), not that its values match nothing.
             outcome = self._closed(source, held, saved, outcome)
+        outcome.set_aside = sorted({*outcome.set_aside, *unfit})
         if outcome.record is not None:
             outcome.record.setdefault("when", _when(stated))
         outcome.stated = stated.summary()
@@ -432,14 +439,16 @@ def foreseen_refusal(
     *,
     base: bool,
     replaced: bool,
+    required: Mapping[str, Any] | None = None,
     recipes: Mapping[str, Recipe] = RECIPES,
 ) -> str | None:
     """What a data command (its ``source``, ``action`` and own filters ``kind``) would answer
     instead of working from a saved record (``(data source, record)``), or None when it
     would work from it: the rules ``World.act`` applies, for a request about that record.
     ``base``: the command works on that very record; ``replaced``: the agent writes the
-    variable back (a new flight for a cancelled trip is a new trip). Suggested follow-ups
-    ask it first, so that none leads to a refusal."""
+    variable back (a new flight for a cancelled trip is a new trip); ``required``: the kind
+    of record the command takes values from (its ``requires`` for that variable).
+    Suggested follow-ups ask it first, so that none leads to a refusal."""
     saved_source, record = saved
     recipe, other = recipes.get(source), recipes.get(saved_source)
     if base and recipe is not None:
@@ -449,7 +458,21 @@ def foreseen_refusal(
         return why
     if replaced or other is None:
         return None
+    if required and not fits(record, required):
+        # Nothing would be taken from it: a follow-up about it would not be answered.
+        return other.outside(record, required)
     return other.closed(record, source)
+
+
+def _unfit(
+    requires: Mapping[str, Mapping[str, Any]], saved: Mapping[str, tuple[str, Record]]
+) -> set[str]:
+    """The saved variables whose record is not of the kind the command requires of it."""
+    return {
+        variable
+        for variable, kind in requires.items()
+        if variable in saved and not fits(saved[variable][1], kind)
+    }
 
 
 def _kind(where: Mapping[str, Any] | None, held: Held) -> Record:

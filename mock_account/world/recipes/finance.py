@@ -8,7 +8,7 @@ from typing import Any
 
 from mock_account.business.vocab import EXPENSE_CATEGORIES
 
-from ..recipe import Context, Recipe, Record, first_sentence, keyword_choice, text_date
+from ..recipe import Context, Recipe, Record, first_sentence, fits, keyword_choice, text_date
 from .sales import best_product
 
 _CATEGORY_WORDS: dict[str, tuple[str, ...]] = {
@@ -65,6 +65,17 @@ class Expenses(Recipe):
     id_field = "id"
     id_prefix = "EXP"
     worded_fields = frozenset({"note"})
+
+    def outside(self, record: Record, kind: Mapping[str, Any]) -> str:
+        wanted = kind.get("category")
+        if not wanted or fits(record, {"category": wanted}):
+            return super().outside(record, kind)
+        said = " or ".join(wanted) if isinstance(wanted, list | tuple) else wanted
+        amount = f" of {_amount(record)}" if _amount(record) else ""
+        return (
+            f"Expense claim {record.get('id', '')}{amount} is for {record.get('category')}, "
+            f"not {said}."
+        ).replace("claim  of", "claim of")
 
     def stated(self, ctx: Context) -> Record:
         stated = ctx.stated

@@ -235,6 +235,7 @@ def run_journey(
             (VARIABLE_SOURCES[variable], saved),
             base=args.base == f"{{conv.{variable}}}",
             replaced=variable in agent_io(account.agents[reader]).writes,
+            required=(args.requires or {}).get(variable),
         )
 
     first = save_variable(deployment, user, writer, variable, lambda saved: not refusal(saved))
@@ -252,12 +253,21 @@ def run_journey(
         journey.problems.append(f"{reader} failed: {second.result_code} {second.error}")
         return journey
     state = account.state_view(user, first.convid)["state"]
-    run = state["runs"][-1]
-    if variable not in run.get("reads", []):
-        journey.problems.append(f"{reader} did not read conv.{variable}")
+    reads = state["runs"][-1].get("reads", [])
     if args is None:
         journey.problems.append(f"{reader} has no data command")
         return journey
+    required = (args.requires or {}).get(variable)
+    if required and not fits(conv[variable], required):
+        # Not the kind of record the reader takes values from (a flight claim for a
+        # hospitality check): it takes nothing of it, and does not say it used it.
+        journey.checked += 1
+        if variable in reads:
+            journey.problems.append(f"{reader} read conv.{variable}, which is not {required}")
+        REFUSED.append((writer, variable, reader))
+        return journey
+    if variable not in reads:
+        journey.problems.append(f"{reader} did not read conv.{variable}")
     refused = refusal(conv[variable])
     if refused:
         # The writer saved what the reader does not work from (a supplier's bill for a

@@ -26,7 +26,7 @@ def test_every_reader_uses_the_structured_values_its_writer_saved(deployment, us
         problems.extend(f"{writer} -> conv.{variable} -> {reader}: {p}" for p in journey.problems)
     SUMMARY.append(
         f"hand-off suite: {len(edges)} writer -> reader journeys ({len(REFUSED)} where the "
-        f"reader rightly refuses what was saved), {checked} structured values checked, "
+        f"reader rightly does not work from what was saved), {checked} structured values checked, "
         f"{len(problems)} contradictions"
     )
     assert len(edges) > 300

@@ -100,3 +100,35 @@ def test_the_supplier_chased_for_an_order_sells_what_was_ordered(deployment, use
     )
     assert supplier["category"] == "office supplies", text
     assert "our office supplies supplier" in text and "overdue" not in text
+
+
+def test_an_expense_is_handed_only_to_agents_for_its_kind(deployment, user) -> None:
+    trip = run_agent(deployment, user, "BookBusinessFlight", BERLIN, None)
+    claim = "File my travel expenses for the Berlin trip"
+    run_agent(deployment, user, "SubmitExpenseClaim", claim, trip.convid)
+    conv = state_of(deployment, user, trip.convid)["conv"]
+    assert conv["expense"]["category"] == "travel"
+    followups = Followups(deployment.account.agents.values(), deployment.account.index)
+    # A flight claim is no client dinner, temporary housing or training course.
+    for reader in ["ClearGiftsAndHospitality", "RequestRelocationSupport", "RequestTrainingCourse"]:
+        assert followups.written(reader, "expense", conv) is None, reader
+    # Asked about the trip, the hospitality check takes nothing of the travel claim.
+    offer = "A client offered me dinner and tickets during my Berlin trip, can I accept?"
+    text = answer_of(deployment, user, "ClearGiftsAndHospitality", offer, trip.convid)
+    assert "I used the trip to Berlin" in text and "expense" not in text, text
+    # A meal is registered as hospitality, from the claim.
+    dinner = run_agent(
+        deployment,
+        user,
+        "SubmitExpenseClaim",
+        "I paid 85 euros for a client dinner in Paris yesterday, file the expense",
+        None,
+    )
+    conv = state_of(deployment, user, dinner.convid)["conv"]
+    request_text = followups.written("ClearGiftsAndHospitality", "expense", conv)
+    assert (
+        request_text
+        == "I paid 85 EUR for a client dinner, do I need to register it as hospitality?"
+    )
+    text = answer_of(deployment, user, "ClearGiftsAndHospitality", request_text, dinner.convid)
+    assert "I used the meals expense of 85 EUR" in text, text
