@@ -158,6 +158,12 @@ class Followups:
         saved = conv[variable]
         if isinstance(saved, Mapping) and self._refuses(reader, variable, saved):
             return None
+        # A reader that works on a record of another variable the conversation does not
+        # hold would only ask which one ("Which order?").
+        if any(
+            _base_variable(args.base) not in (None, *conv) for args in self._data_commands(reader)
+        ):
+            return None
         missing = False
 
         def resolve(path: str) -> Any:
@@ -237,3 +243,11 @@ class Followups:
 def _refers_to(template: str | None, variable: str) -> bool:
     """Whether a template is the whole saved variable (``{conv.trip}``)."""
     return template is not None and template.strip() == f"{{conv.{variable}}}"
+
+
+def _base_variable(template: str | None) -> str | None:
+    """The variable a ``base`` template is (``{conv.order}`` -> ``order``), if any."""
+    text = (template or "").strip()
+    if text.startswith("{conv.") and text.endswith("}") and "." not in text[6:-1]:
+        return text[6:-1]
+    return None

@@ -13,7 +13,8 @@ from .places import fold
 
 
 def named_options(text: str, options: Sequence[str]) -> tuple[str, ...]:
-    """The options ``text`` names as whole words, in the options' order.
+    """The options ``text`` names as whole words (or their plural: "small businesses"), in
+    the options' order.
 
     A longer option claims its words first, so "strong no hire" is not also read as
     "no hire" or "hire".
@@ -22,7 +23,7 @@ def named_options(text: str, options: Sequence[str]) -> tuple[str, ...]:
     claimed: list[tuple[int, int]] = []
     named: set[str] = set()
     for option in sorted(options, key=len, reverse=True):
-        pattern = r"(?<![\w-])" + re.escape(fold(option)) + r"(?![\w-])"
+        pattern = r"(?<![\w-])" + re.escape(fold(option)) + r"(?:e?s)?(?![\w-])"
         for found in re.finditer(pattern, said):
             if all(found.end() <= start or found.start() >= end for start, end in claimed):
                 claimed.append(found.span())

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from datetime import timedelta
+from datetime import date, timedelta
 from typing import Any
 
 from mock_account.business.vocab import (
@@ -64,6 +64,28 @@ _EVENT_NAME = re.compile(
     r"(newsletter|promotion|promo|webinar|launch|fair|trade fair|summit|expo|conference|mailing)\b"
 )
 _NOT_NAMES = frozenset("the our a my this that next last new big".split())
+
+
+# The month each season's campaigns start in ("a spring promotion" starts in March).
+_SEASON_MONTHS = {"spring": 3, "summer": 6, "autumn": 9, "fall": 9, "winter": 12}
+_SEASON = re.compile(r"\b(spring|summer|autumn|fall|winter)\b", re.IGNORECASE)
+
+
+def _season_start(text: str, today: date) -> date | None:
+    """When a campaign for the season a request names starts: a week from today in that
+    season ("a winter sale" on 1 December), else the season's first day ("a spring
+    promotion": 1 March)."""
+    found = _SEASON.search(text)
+    if found is None:
+        return None
+    month = _SEASON_MONTHS[found.group(1).lower()]
+    for year in (today.year - 1, today.year):
+        start = date(year, month, 1)
+        end = date(year + (month + 3 > 12), (month + 2) % 12 + 1, 1)
+        if start <= today < end:
+            return min(today + timedelta(days=7), end - timedelta(days=1))
+    start = date(today.year, month, 1)
+    return start if start > today else date(today.year + 1, month, 1)
 
 
 def _campaign_name(text: str) -> str | None:
@@ -235,7 +257,7 @@ class Campaigns(Recipe):
             out["channel"] = channel
         if stated.amount is not None:
             out["budget"], out["currency"] = stated.amount.amount, stated.amount.currency
-        when = stated.first_date
+        when = stated.first_date or _season_start(stated.text, ctx.today)
         if when is not None:
             out["start_date"] = when.isoformat()
         for audience in CAMPAIGN_AUDIENCES:
@@ -274,5 +296,11 @@ class Campaigns(Recipe):
             record["currency"] = ctx.home_currency()
         if record.get("budget") is None:
             record["budget"] = ctx.price(5000, 80000, record["currency"])
+        audience = record.get("audience")
+        if isinstance(audience, list):
+            # The segments chosen in the form: "small business and existing customers".
+            named = [str(a) for a in audience if a]
+            *most, last = named or [""]
+            record["audience"] = f"{', '.join(most)} and {last}" if most else last
         if not record.get("audience"):
             record["audience"] = ctx.pick(CAMPAIGN_AUDIENCES)

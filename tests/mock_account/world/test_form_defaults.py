@@ -26,8 +26,13 @@ def _form(deployment, user, agent: str, request_text: str) -> dict[str, dict]:
             ["strong hire", "hire", "no hire", "strong no hire"],
             ("strong no hire",),
         ),
-        # Whole words only: "emails" and "e-mail-ish" name no "email".
-        ("Our emails are slow", ["email", "web"], ()),
+        # Whole words or their plural: "webinar" names no "web"; "small businesses" is one.
+        ("Join our webinar", ["email", "web"], ()),
+        (
+            "A promotion aimed at small businesses",
+            ["small business", "enterprise"],
+            ("small business",),
+        ),
         (
             "Roll it out to staging and development",
             ["development", "staging", "production"],

@@ -1,0 +1,50 @@
+"""A campaign is for the audience chosen in its form, starts in the season the request
+names, and its follow-ups lead to agents that can work from what the conversation holds."""
+
+from __future__ import annotations
+
+import pytest
+from handoff_journeys import run_agent, state_of
+
+from mock_account.conversations.followups import Followups
+
+
+@pytest.mark.parametrize(
+    ("request_text", "audience", "start"),
+    [
+        ("Launch an email campaign for existing customers next month", "existing customers", None),
+        # The form opens at the segment the request names, plural and all.
+        (
+            "Kick off a spring promotion on social media aimed at small businesses",
+            "small business",
+            "2027-03-01",
+        ),
+        # Winter begins tomorrow (the suites' today is 30 November).
+        ("Plan our winter sale campaign on email", "existing customers", "2026-12-01"),
+    ],
+)
+def test_a_campaign_is_for_the_audience_and_season_asked(
+    deployment, user, request_text, audience, start
+) -> None:
+    result = run_agent(deployment, user, "LaunchMarketingCampaign", request_text, None)
+    campaign = state_of(deployment, user, result.convid)["conv"]["campaign"]
+    assert campaign["audience"] == audience, result.parts
+    if start:
+        assert campaign["start_date"] == start, result.parts
+    assert f"for {audience}" in result.parts[0]["text"]
+
+
+def test_no_followup_asks_which_record_it_is_about(deployment, user) -> None:
+    result = run_agent(
+        deployment,
+        user,
+        "LaunchMarketingCampaign",
+        "Launch an email campaign for our autumn offer",
+        None,
+    )
+    conv = state_of(deployment, user, result.convid)["conv"]
+    assert "order" not in conv
+    followups = Followups(deployment.account.agents.values(), deployment.account.index)
+    # The discount approval works on a saved order; with none, it would ask which one.
+    assert followups.written("ApproveOrderDiscount", "campaign", conv) is None
+    assert {s.agent for s in followups.suggest("LaunchMarketingCampaign", conv=conv)}
