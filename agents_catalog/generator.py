@@ -132,6 +132,7 @@ HANDOFF_FIELDS: dict[tuple[str, str], str | dict[str, str]] = {
         "amount": "{conv.order.total}",
         "currency": "{conv.order.currency}",
         "order": "{conv.order.id}",
+        "customer_id": "{conv.order.customer_id}",
     },
     ("invoices", "vendor"): {"party": "{conv.vendor.name}"},
     ("orders", "campaign"): {"campaign": "{conv.campaign.name}"},

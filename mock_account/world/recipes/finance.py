@@ -213,6 +213,10 @@ class Invoices(Recipe):
     def fill(self, record: Record, ctx: Context) -> None:
         record.setdefault("number", self.new_id(ctx))
         suppliers = {v["name"] for v in ctx.data.records("vendors")}
+        if not record.get("party") and record.get("customer_id"):
+            # An invoice for an order goes to the order's customer.
+            buyer = ctx.data.lookup("customers", where={"id": record["customer_id"]})
+            record["party"] = buyer[0]["name"] if buyer else ""
         if not record.get("party"):
             # A bill to us comes from a supplier; an invoice we issue goes to a customer.
             source = "vendors" if record.get("direction") == "payable" else "customers"

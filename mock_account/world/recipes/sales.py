@@ -197,9 +197,17 @@ class Orders(Recipe):
         )
         total = base.get("total", 0)
         quantity = next((q for q in stated.quantities if not q.unit), None)
-        if quantity is not None and int(quantity.count) != base.get("quantity"):
+        if quantity is not None and not _words(quantity.item) & _words(base.get("product", "")):
+            # "5 webcams" on an order of desks: the order now holds what the request names.
+            product = best_product(quantity.item, ctx) or _new_product(quantity.item, ctx)
+            currency = base.get("currency") or product["currency"]
+            unit = ctx.convert(product["price"], product["currency"], currency)
+            out["product"] = product["name"]
+        if quantity is not None and (
+            int(quantity.count) != base.get("quantity") or "product" in out
+        ):
             count = max(1, int(quantity.count))
-            if stated.mentions(" more ", " extra ", " another ", " add "):
+            if "product" not in out and stated.mentions(" more ", " extra ", " another ", " add "):
                 count += int(base.get("quantity") or 0)
             out["quantity"] = count
             total = round(unit * count, 2)

@@ -1,0 +1,43 @@
+"""An order holds what the request names: a customer's order is placed for the products
+asked for, a change that names another product swaps it in, and the order's invoice goes
+to the order's customer."""
+
+from __future__ import annotations
+
+from handoff_journeys import last_tool_result, reader_request, run_agent, state_of
+
+
+def test_an_order_of_webcams_for_a_customer_is_a_new_order_of_webcams(deployment, user) -> None:
+    request_text = "Order 5 webcams for Lakeside Dental with next day delivery"
+    hits = deployment.account.index.search(request_text, limit=1)
+    assert hits[0].agent_name == "PlaceCustomerOrder"
+    result = run_agent(deployment, user, "PlaceCustomerOrder", request_text, None)
+    order = state_of(deployment, user, result.convid)["conv"]["order"]
+    assert (order["quantity"], order["customer_id"]) == (5, "CUS-00009")
+    assert "Webcam" in order["product"], order
+
+
+def test_a_change_that_names_another_product_swaps_it_in(deployment, user) -> None:
+    request_text = "Lakeside Dental wants 5 webcams on their order instead"
+    result = run_agent(deployment, user, "AmendOpenOrder", request_text, None)
+    order = last_tool_result(state_of(deployment, user, result.convid), "AmendOpenOrder")
+    assert order["customer_id"] == "CUS-00009" and "Webcam" in order["product"], order
+    assert order["quantity"] == 5
+    assert f"it now holds 5 x {order['product']}" in result.parts[0]["text"]
+    # More of the same product still adds to it.
+    more = run_agent(
+        deployment, user, "AmendOpenOrder", "Add 2 more webcams to that order", result.convid
+    )
+    assert state_of(deployment, user, more.convid)["conv"]["order"]["quantity"] == 7, more.parts
+
+
+def test_an_order_is_invoiced_to_its_customer(deployment, user) -> None:
+    found = run_agent(
+        deployment, user, "ShowCustomerOrderHistory", "Show me order ORD-000009", None
+    )
+    conv = state_of(deployment, user, found.convid)["conv"]
+    assert conv["order"]["customer_id"] == "CUS-00009"
+    request_text = reader_request(deployment, "CreateCustomerInvoice", "order", conv)
+    result = run_agent(deployment, user, "CreateCustomerInvoice", request_text, found.convid)
+    invoice = state_of(deployment, user, result.convid)["conv"]["invoice"]
+    assert invoice["party"] == "Lakeside Dental", result.parts
