@@ -63,6 +63,9 @@ class Stated:
     span: str | None = None  # what a stated range is: dates, nights, week, month, quarter...
     deadline: date | None = None  # a day the request says something is due by
     nights: int | None = None
+    # Whether ``nights`` was said in days ("three days off": the 14th to the 16th) rather
+    # than nights ("three nights": checking out on the 17th).
+    in_days: bool = False
     shift_days: int | None = None
     shift_target: ShiftTarget | None = None
     places: tuple[Place, ...] = ()

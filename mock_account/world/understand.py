@@ -51,12 +51,13 @@ def stated_from_facts(facts: RequestFacts) -> Stated:
     if span is None and len(facts.dates) == 1 and facts.dates[0].role == "end":
         end, single = facts.dates[0].date, ()
     nights: int | None = None
+    in_days = False
     if span is not None and span.kind in ("nights", "days"):
         nights = span.nights
     else:
         stay = next((d for d in facts.durations if d.unit in ("night", "day", "week")), None)
         if stay is not None and stay.days:
-            nights = stay.days
+            nights, in_days = stay.days, stay.unit != "night"
     shift = facts.shifts[0] if facts.shifts else None
     quantities = []
     for q in facts.quantities:
@@ -78,6 +79,7 @@ def stated_from_facts(facts: RequestFacts) -> Stated:
         span=span.kind if span else None,
         deadline=deadline,
         nights=nights,
+        in_days=in_days,
         shift_days=shift.days if shift else None,
         shift_target=shift.applies_to if shift else None,  # type: ignore[arg-type]
         places=tuple(
