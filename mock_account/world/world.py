@@ -195,6 +195,7 @@ class World:
         outcome.set_aside = sorted({*outcome.set_aside, *unfit})
         if outcome.record is not None:
             outcome.record.setdefault("when", _when(stated))
+            outcome.record.setdefault("to", _to(stated))
         outcome.stated = stated.summary()
         return outcome
 
@@ -418,6 +419,12 @@ class World:
 
     def _records(self, recipe: Recipe) -> list[Record]:
         return self.data.records(recipe.source)
+
+
+def _to(stated: Stated) -> str:
+    """The place a request goes to, as a phrase an answer can insert (" to Brazil")."""
+    place = stated.destination
+    return f" to {place.name}" if place is not None else ""
 
 
 def _when(stated: Stated) -> str:

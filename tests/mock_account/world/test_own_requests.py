@@ -1,5 +1,6 @@
-"""Days off are the days asked for: "three days off from the 14th" is the 14th to the
-16th, and a week off is a request for leave, not someone's onboarding."""
+"""What people ask for about their own time and travel is what they get: "three days off
+from the 14th" is the 14th to the 16th, a week off is a request for leave, not someone's
+onboarding, and a visa check is for the country named."""
 
 from __future__ import annotations
 
@@ -20,3 +21,9 @@ def test_leave_is_for_the_days_asked(deployment, user, request_text, when) -> No
     assert result.parts[0]["text"].startswith(f"Your leave request from {when} was sent"), (
         result.parts
     )
+
+
+def test_a_visa_check_is_for_the_country_asked(deployment, user) -> None:
+    request_text = "Do I need a visa for my trip to Brazil next month?"
+    result = run_agent(deployment, user, "CheckVisaRequirements", request_text, None)
+    assert result.parts[0]["text"].startswith("For a business visit to Brazil from "), result.parts
