@@ -30,7 +30,7 @@ from agents_catalog.capabilities import VARIABLE_SOURCES
 from agents_catalog.graph import HandoffGraph, build_handoff_graph
 from mock_account.engine.templates import TemplateError, lookup, render_text
 from mock_account.search.index import SearchIndex
-from mock_account.world import foreseen_refusal
+from mock_account.world import foreseen_refusal, kind_of
 
 _ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 
@@ -84,39 +84,35 @@ class Followups:
         self.graph = graph or build_handoff_graph(list(self.agents.values()))
         self._routes = lru_cache(maxsize=2048)(self._top)
         self._taken = lru_cache(maxsize=2048)(self._taken_paths)
+        self._data_commands = lru_cache(maxsize=2048)(self._data_commands_of)
 
-    def _data_commands(self, reader: str) -> list[DataArgs]:
+    def _data_commands_of(self, reader: str) -> tuple[DataArgs, ...]:
         agent = self.agents.get(reader)
         commands = walk_commands(list(agent.main) if agent else [])
-        return [args for c in commands if isinstance(args := command_args(c), DataArgs)]
+        return tuple(args for c in commands if isinstance(args := command_args(c), DataArgs))
 
-    def _refuses(self, reader: str, variable: str, saved: Mapping[str, Any]) -> bool:
-        """Whether the reader would answer about the saved record with a refusal: it is
-        over (a cancelled trip to claim expenses for), or not of the kind the reader works
-        on (a supplier's bill for a demand letter)."""
-        source = VARIABLE_SOURCES.get(variable, "")
+    def refusal(self, reader: str, variable: str, saved: Mapping[str, Any]) -> str | None:
+        """What the reader would answer instead of working from the saved record of
+        ``variable`` (``foreseen_refusal``): it is over (a cancelled trip to claim expenses
+        for), not of the kind the reader works on (a supplier's bill for a demand letter),
+        or not the kind it takes values from (a flight claim for a hospitality check)."""
         io = self.graph.agents.get(reader)
         for args in self._data_commands(reader):
-            base = _refers_to(args.base, variable)
+            base = _base_variable(args.base) == variable
             if not base and not self._taken(reader, variable):
                 continue
-            kind = {
-                key: value
-                for key, value in (args.where or {}).items()
-                if not (isinstance(value, str) and "{" in value)
-            }
             why = foreseen_refusal(
                 args.source,
                 args.action,
-                kind,
-                (source, dict(saved)),
+                kind_of(args.where),
+                (VARIABLE_SOURCES.get(variable, ""), dict(saved)),
                 base=base,
                 replaced=io is not None and variable in io.writes,
                 required=(args.requires or {}).get(variable),
             )
             if why:
-                return True
-        return False
+                return why
+        return None
 
     def _taken_paths(self, reader: str, variable: str) -> tuple[str, ...]:
         """The paths of ``conv.<variable>`` the reader's record commands take a value from
@@ -156,7 +152,7 @@ class Followups:
         if any(lookup(conv, path) in (None, "") for path in self._taken(reader, variable)):
             return None
         saved = conv[variable]
-        if isinstance(saved, Mapping) and self._refuses(reader, variable, saved):
+        if isinstance(saved, Mapping) and self.refusal(reader, variable, saved):
             return None
         # A reader that works on a record of another variable the conversation does not
         # hold would only ask which one ("Which order?").
@@ -238,11 +234,6 @@ class Followups:
                 chosen.append(pick)
                 seen_departments.add(pick.department)
         return chosen
-
-
-def _refers_to(template: str | None, variable: str) -> bool:
-    """Whether a template is the whole saved variable (``{conv.trip}``)."""
-    return template is not None and template.strip() == f"{{conv.{variable}}}"
 
 
 def _base_variable(template: str | None) -> str | None:

@@ -7,7 +7,7 @@ data source; ``Stated`` is what a request states, in the recipes' terms;
 
 from .choices import named_options
 from .places import City, Gazetteer, gazetteer
-from .recipe import Asked, Context, Recipe
+from .recipe import Asked, Context, Recipe, fits, kind_of
 from .stated import Money, Name, Place, Quantity, Stated
 from .understand import understand_request
 from .world import Held, Outcome, World, foreseen_refusal
@@ -26,8 +26,10 @@ __all__ = [
     "Recipe",
     "Stated",
     "World",
+    "fits",
     "foreseen_refusal",
     "gazetteer",
+    "kind_of",
     "named_options",
     "understand_request",
 ]

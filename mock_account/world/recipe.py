@@ -306,6 +306,13 @@ def first_name_match(ctx: Context, source: str, field: str) -> str | None:
     return None
 
 
+def kind_of(where: Mapping[str, Any] | None) -> Record:
+    """An agent's own filters among its ``where``: the constants (``direction:
+    receivable``), not templates of what the conversation holds. They say what kind of
+    record it works on."""
+    return {k: v for k, v in (where or {}).items() if not (isinstance(v, str) and "{" in v)}
+
+
 def fits(record: Mapping[str, Any], kind: Mapping[str, Any]) -> bool:
     """Whether a record is of a kind (``{"direction": "receivable"}``; a list is any of its
     values: ``{"stage": ["offer", "hired"]}``), compared as text without case."""

@@ -166,13 +166,13 @@ class Contracts(Recipe):
 
     def fill(self, record: Record, ctx: Context) -> None:
         record.setdefault("id", self.new_id(ctx))
-        suppliers = {v["name"] for v in ctx.data.records("vendors")}
         if not record.get("counterparty"):
             # A supplier's terms are with a supplier; anything else with a customer.
             source = "vendors" if record.get("party_type") == "supplier" else "customers"
             record["counterparty"] = ctx.pick(r["name"] for r in ctx.data.records(source))
         if not record.get("party_type"):
-            record["party_type"] = "supplier" if record["counterparty"] in suppliers else "customer"
+            supplier = ctx.data.lookup("vendors", where={"name": record["counterparty"]})
+            record["party_type"] = "supplier" if supplier else "customer"
         if record.get("kind") not in CONTRACT_KINDS:
             record["kind"] = ctx.pick(("msa", "sow", "license", "purchase"))
         if not record.get("currency"):

@@ -71,11 +71,9 @@ class Expenses(Recipe):
         if not wanted or fits(record, {"category": wanted}):
             return super().outside(record, kind)
         said = " or ".join(wanted) if isinstance(wanted, list | tuple) else wanted
+        number = f" {record['id']}" if record.get("id") else ""
         amount = f" of {_amount(record)}" if _amount(record) else ""
-        return (
-            f"Expense claim {record.get('id', '')}{amount} is for {record.get('category')}, "
-            f"not {said}."
-        ).replace("claim  of", "claim of")
+        return f"Expense claim{number}{amount} is for {record.get('category')}, not {said}."
 
     def stated(self, ctx: Context) -> Record:
         stated = ctx.stated
@@ -212,7 +210,6 @@ class Invoices(Recipe):
 
     def fill(self, record: Record, ctx: Context) -> None:
         record.setdefault("number", self.new_id(ctx))
-        suppliers = {v["name"] for v in ctx.data.records("vendors")}
         if not record.get("party") and record.get("customer_id"):
             # An invoice for an order goes to the order's customer.
             buyer = ctx.data.lookup("customers", where={"id": record["customer_id"]})
@@ -222,7 +219,8 @@ class Invoices(Recipe):
             source = "vendors" if record.get("direction") == "payable" else "customers"
             record["party"] = ctx.pick(r["name"] for r in ctx.data.records(source))
         if not record.get("direction"):
-            record["direction"] = "payable" if record["party"] in suppliers else "receivable"
+            supplier = ctx.data.lookup("vendors", where={"name": record["party"]})
+            record["direction"] = "payable" if supplier else "receivable"
         if not record.get("currency"):
             record["currency"] = ctx.home_currency()
         if record.get("amount") is None:

@@ -15,12 +15,10 @@ from pathlib import Path
 from typing import Any
 
 from agents_catalog.agent_format import TEMPLATE_PATH_RE, DataArgs, command_args, walk_commands
-from agents_catalog.capabilities import VARIABLE_SOURCES
-from agents_catalog.graph import agent_io
-from mock_account.conversations.followups import shown
+from mock_account.conversations.followups import Followups, shown
 from mock_account.deployment import AccountConfig, Deployment, build_deployment
 from mock_account.engine.templates import lookup, render_text
-from mock_account.world import foreseen_refusal
+from mock_account.world import fits, kind_of
 
 TODAY = datetime(2026, 11, 30, 9, 30, tzinfo=UTC)
 
@@ -94,22 +92,22 @@ def data_command(deployment: Deployment, agent: str) -> DataArgs | None:
     return None
 
 
-def own_filters(args: DataArgs | None) -> dict[str, Any]:
-    """The agent's own filters: the kind of record it works on (``direction: receivable``),
-    not values the conversation passes."""
-    where = (args.where if args else None) or {}
-    return {k: v for k, v in where.items() if not (isinstance(v, str) and "{" in v)}
-
-
-def fits(record: Mapping[str, Any], kind: Mapping[str, Any]) -> bool:
-    """Whether a record is of the kind (a list is any of its values)."""
-    return all(record.get(k) in (v if isinstance(v, list) else [v]) for k, v in kind.items())
-
-
 def _may_make(creator: DataArgs, kind: Mapping[str, Any]) -> bool:
     """Whether a creator's fixed values allow a record of that kind."""
     fixed = {k: v for k, v in (creator.fixed or {}).items() if k in kind}
     return fits(fixed, {k: v for k, v in kind.items() if k in fixed})
+
+
+_FOLLOWUPS: dict[int, tuple[Any, Followups]] = {}
+
+
+def followups_of(deployment: Deployment) -> Followups:
+    """The deployment's follow-up suggester, built once (it builds the hand-off graph)."""
+    account = deployment.account
+    hit = _FOLLOWUPS.get(id(account))
+    if hit is None:
+        hit = _FOLLOWUPS[id(account)] = (account, Followups(account.agents.values(), account.index))
+    return hit[1]
 
 
 def reader_request(deployment: Deployment, reader: str, variable: str, conv: dict) -> str | None:
@@ -202,7 +200,7 @@ def _saving_runs(deployment: Deployment, user: Any, writer: str, variable: str) 
         and (c := data_command(deployment, name)) is not None
         and c.action == "create"
         and c.source == args.source
-        and _may_make(c, own_filters(args))
+        and _may_make(c, kind_of(args.where))
     ]
     for creator in creators:
         for seeded in _saving_runs(deployment, user, creator, variable):
@@ -222,21 +220,13 @@ def run_journey(
     account = deployment.account
     args = data_command(deployment, reader)
 
+    followups = followups_of(deployment)
+
     def refusal(saved: dict) -> str | None:
         """What the reader answers instead of working from the saved record, if it would
         not work from it (a supplier's bill for a demand letter, a cancelled trip for an
         expense claim)."""
-        if args is None:
-            return None
-        return foreseen_refusal(
-            args.source,
-            args.action,
-            own_filters(args),
-            (VARIABLE_SOURCES[variable], saved),
-            base=args.base == f"{{conv.{variable}}}",
-            replaced=variable in agent_io(account.agents[reader]).writes,
-            required=(args.requires or {}).get(variable),
-        )
+        return followups.refusal(reader, variable, saved)
 
     first = save_variable(deployment, user, writer, variable, lambda saved: not refusal(saved))
     if first is None:

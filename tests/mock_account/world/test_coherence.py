@@ -22,15 +22,14 @@ from handoff_journeys import (
     TODAY,
     answers_for,
     data_command,
-    fits,
     last_tool_result,
-    own_filters,
     pinned_deployment,
 )
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from agents_catalog.capabilities import VARIABLE_SOURCES
+from mock_account.world import fits, kind_of
 
 DAY = TODAY.date()
 CITIES = (
@@ -370,7 +369,7 @@ def test_a_lookup_returns_the_record_named_or_says_there_is_none(deployment, age
     args = data_command(deployment, agent)
     # Records of the kind the agent works on (an invoice we issued); one of another kind
     # is refused with a reason (test_other_kinds.py).
-    kind = own_filters(args)
+    kind = kind_of(args.where)
     records = [r for r in deployment.account.engine.data.records(args.source) if fits(r, kind)]
     problems = []
     for record in random.Random(agent).sample(records, 3):
