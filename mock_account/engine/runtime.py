@@ -544,15 +544,23 @@ class _Run:
         }
 
     def _named_instead(
-        self, request: str, source: str, saved: dict[str, tuple[str, dict[str, Any]]]
+        self, request: str, source: str, held: Held, saved: dict[str, tuple[str, dict[str, Any]]]
     ) -> dict[str, Any]:
-        """The records the request names in place of the saved variables a data command on
-        ``source`` takes values from (its own kind of record the world resolves itself)."""
-        saved = {name: held for name, held in saved.items() if held[0] != source}
-        if not saved:
+        """The records the request names in place of the variables a data command on
+        ``source`` takes values from, saved or not ("bill the customer for order ORD-000021"
+        in a new conversation is about that order); its own kind of record the world
+        resolves itself."""
+        taken = {*held.given.values(), *held.where.values()}
+        candidates = {
+            name: saved.get(name) or (VARIABLE_SOURCES[name], {})
+            for name in taken
+            if name in VARIABLE_SOURCES
+        }
+        candidates = {name: pair for name, pair in candidates.items() if pair[0] != source}
+        if not candidates:
             return {}
         today = date.fromisoformat(self.sys["today"])
-        return self.engine.world.named_instead(request, today, saved, self.sys["user"])
+        return self.engine.world.named_instead(request, today, candidates, self.sys["user"])
 
     def data(self, frame: dict[str, Any], args: DataArgs) -> None:
         match = self.text(frame, args.match) if args.match is not None else None
@@ -573,7 +581,7 @@ class _Run:
                     given_templates.setdefault(key, fixed_templates.pop(key))
             held = _held_by(args)
             saved = self._saved(held)
-            self.named = self._named_instead(request, args.source, saved)
+            self.named = named = self._named_instead(request, args.source, held, saved)
             try:
                 base = self.render(frame, args.base) if args.base is not None else None
                 given = self.present(frame, given_templates)
@@ -599,13 +607,17 @@ class _Run:
                     requester=args.requester,
                     requires=args.requires,
                     held=held,
-                    # A record the request named instead is not what the values came from,
-                    # and one the agent writes back is replaced by a new one of its kind (a
+                    # The values came from the record the request named, where it named
+                    # one; one the agent writes back is replaced by a new one of its kind (a
                     # new flight for a cancelled trip), not made from it.
                     saved={
                         k: v
-                        for k, v in saved.items()
-                        if k not in self.set_aside and k not in _writes_of(self.agent)
+                        for k, v in {
+                            **saved,
+                            **{k: (VARIABLE_SOURCES[k], r) for k, r in named.items()},
+                        }.items()
+                        if (k in named or k not in self.set_aside)
+                        and k not in _writes_of(self.agent)
                     },
                 )
             except ValueError as exc:

@@ -186,7 +186,7 @@ class World:
             outcome = self._update(recipe, ctx, base, given, fixed, where, match, requester, held)
         else:
             raise ValueError(f"unknown action '{action}'; one of: find, create, update")
-        if outcome.record is not None and action != "create":
+        if outcome.record is not None and action == "find":
             outcome = _outside(recipe, _kind(where, held), outcome)
         if saved:
             # Also when nothing was found: the reason is that the saved record is over (a
@@ -371,6 +371,9 @@ class World:
         held: Held | None = None,
     ) -> Outcome:
         outcome = self._find(recipe, ctx, base, where, match, "update", requester, held=held)
+        # The kind of record the agent works on is what it was, not what the change makes it
+        # (an order cancelled was an open one).
+        outcome = _outside(recipe, _kind(where, held), outcome)
         if outcome.record is None:
             return outcome
         before = outcome.record

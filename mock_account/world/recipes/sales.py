@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
+from typing import Any
 
 from mock_account.business.vocab import CUSTOMER_TIERS, PRODUCT_CATEGORIES
 
@@ -110,6 +112,19 @@ _CLOSED_ORDERS = {
 }
 
 
+# Where an order is on its way to the customer, as an answer says it, by its status.
+_ORDER_STAGES = {
+    "placed": "is placed and has not shipped yet",
+    "paid": "is paid and has not shipped yet",
+    "shipped": "has shipped and is on its way",
+    "delivered": "was delivered",
+}
+_NOT_SHIPPED = ("placed", "paid")
+# The stages an order must be at for a record of another source to be made from it: a
+# damage report needs a delivery, a supplier is chased only for what has not shipped.
+_STAGES_FOR = {"tickets": ("delivered",), "vendors": _NOT_SHIPPED}
+
+
 class Orders(Recipe):
     source = "orders"
     noun = "order"
@@ -130,14 +145,40 @@ class Orders(Recipe):
         # A cancelled or returned order is over: expediting, changing, billing or returning
         # it again would contradict what was done to it.
         status = saved.get("status")
-        if status not in _CLOSED_ORDERS or not saved.get("id"):
+        if not saved.get("id"):
             return None
         what = f" ({saved['quantity']} x {saved['product']})" if saved.get("product") else ""
-        return f"Order {saved['id']}{what} {_CLOSED_ORDERS[status]}"
+        if status in _CLOSED_ORDERS:
+            return f"Order {saved['id']}{what} {_CLOSED_ORDERS[status]}"
+
+        needed = _STAGES_FOR.get(source)
+        if needed and saved.get("status") in _ORDER_STAGES and saved["status"] not in needed:
+            return self._stage(saved, needed)
+        return None
 
     def lacking(self, saved: Record, action: str) -> str | None:
         # Tracking it too: "the latest tracking details" of a cancelled order contradict it.
         return self.closed(saved, self.source)
+
+    def outside(self, record: Record, kind: Mapping[str, Any]) -> str:
+        wanted = kind.get("status")
+        if record.get("status") not in _ORDER_STAGES or not wanted:
+            return super().outside(record, kind)
+        return self._stage(record, wanted if isinstance(wanted, list | tuple) else (wanted,))
+
+    def _stage(self, record: Record, wanted: Sequence[str]) -> str:
+        """Why an order at its stage is not one to work on where ``wanted`` stages are."""
+        status = record["status"]
+        what = f" ({record['quantity']} x {record['product']})" if record.get("product") else ""
+        if status in _NOT_SHIPPED or (status == "shipped" and "delivered" in wanted):
+            why = "nothing of it has reached the customer to report, return or repair yet"
+        elif status == "shipped":
+            why = "it is too late to rush, change or cancel it"
+        elif "shipped" in wanted:
+            why = "nothing of it is still on its way"
+        else:
+            why = "it is too late to rush, change or cancel it; a return can be started instead"
+        return f"Order {record.get('id', '')}{what} {_ORDER_STAGES[status]}, so {why}."
 
     def stated(self, ctx: Context) -> Record:
         stated = ctx.stated

@@ -185,25 +185,32 @@ def save_variable(
     return first
 
 
-def _saving_runs(deployment: Deployment, user: Any, writer: str, variable: str) -> Iterator[Any]:
+def _saving_runs(
+    deployment: Deployment, user: Any, writer: str, variable: str, *, seeding: bool = False
+) -> Iterator[Any]:
     args = data_command(deployment, writer)
-    if args is None or args.action == "create":
+    if args is None or args.action == "create" or (seeding and args.action == "find"):
         for example in deployment.account.agents[writer].examples:
             result = run_agent(deployment, user, writer, example, None)
             if _saves(deployment, user, result, variable):
                 yield result
         return
-    creators = [
-        name
-        for name in sorted(deployment.account.agents)
-        if name != writer
-        and (c := data_command(deployment, name)) is not None
-        and c.action == "create"
-        and c.source == args.source
-        and _may_make(c, kind_of(args.where))
-    ]
+    # Creators first; then agents that look a record up, for a kind no new record is (a
+    # delivered order to return: a new one is only placed).
+    seeders = sorted(
+        (
+            (c.action != "create", name)
+            for name in deployment.account.agents
+            if name != writer
+            and (c := data_command(deployment, name)) is not None
+            and c.action in ("create", "find")
+            and c.source == args.source
+            and _may_make(c, kind_of(args.where))
+        ),
+    )
+    creators = [name for _, name in seeders]
     for creator in creators:
-        for seeded in _saving_runs(deployment, user, creator, variable):
+        for seeded in _saving_runs(deployment, user, creator, variable, seeding=True):
             conv = state_of(deployment, user, seeded.convid)["conv"]
             request = reader_request(deployment, writer, variable, conv)
             if request is None:

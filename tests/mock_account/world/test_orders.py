@@ -41,3 +41,15 @@ def test_an_order_is_invoiced_to_its_customer(deployment, user) -> None:
     result = run_agent(deployment, user, "CreateCustomerInvoice", request_text, found.convid)
     invoice = state_of(deployment, user, result.convid)["conv"]["invoice"]
     assert invoice["party"] == "Lakeside Dental", result.parts
+
+
+def test_an_order_named_in_a_new_conversation_is_the_one_billed(deployment, user) -> None:
+    order = next(o for o in deployment.account.engine.data.records("orders") if o["quantity"] > 1)
+    customer = deployment.account.engine.data.lookup(
+        "customers", where={"id": order["customer_id"]}
+    )
+    request_text = f"Please bill the customer for order {order['id']}"
+    result = run_agent(deployment, user, "CreateCustomerInvoice", request_text, None)
+    invoice = state_of(deployment, user, result.convid)["conv"]["invoice"]
+    assert invoice["party"] == customer[0]["name"], result.parts
+    assert (invoice["amount"], invoice["currency"]) == (order["total"], order["currency"])
