@@ -219,6 +219,12 @@ class Recipe:
             f"{record.get(field) or 'not set'}, not {said}."
         )
 
+    def unchanged(self, record: Record) -> str | None:
+        """What the answer says when a request to change a record names nothing to change
+        in it ("Change order ORD-000009, please"), or None where being asked is the change
+        itself (a supplier's scorecard reviewed)."""
+        return None
+
     def change(self, base: Record, ctx: Context) -> Record:
         """The fields a request changes in an existing record (update)."""
         return {k: v for k, v in self.stated(ctx).items() if base.get(k) != v}

@@ -41,7 +41,7 @@ from mock_account.understanding import warm_up as warm_up_understanding
 from .places import Gazetteer, gazetteer
 from .recipe import Asked, Context, Recipe, Record, clean, coerce, fits
 from .recipes import RECIPES
-from .stated import Stated
+from .stated import Name, Stated
 
 Action = Literal["find", "create", "update"]
 Understand = Callable[[str, date], Stated]
@@ -346,6 +346,18 @@ class World:
                 None, recipe.noun, asked=said, message=f"I found no {recipe.noun} for {said}."
             )
         preferred = recipe.preferred(given or {}, ctx) if action == "find" else {}
+        other = None if preferred else _of_another_kind(recipe, ctx.stated)
+        if other is not None:
+            # "Update the contact details for Hoffmann Logistics" to the supplier agent: a
+            # supplier sharing a word of the name ("Logistics") is not the one meant.
+            kind = "supplier" if other.kind == "vendor" else other.kind
+            return Outcome(
+                None,
+                recipe.noun,
+                asked=other.shown,
+                message=f"{other.shown} is a {kind} of ours, not a {recipe.noun}; there is no "
+                f"{recipe.noun} by that name to work on.",
+            )
         text = match or ctx.stated.text
         found = self.data.lookup(recipe.source, where=preferred, match=text) if preferred else []
         if not found:
@@ -378,7 +390,18 @@ class World:
             return outcome
         before = outcome.record
         record = {**given, **before}
-        record.update(recipe.change(record, ctx))
+        changes = recipe.change(record, ctx)
+        unchanged = None if changes or given or fixed else recipe.unchanged(before)
+        if unchanged:
+            # Saying "I changed it" of a record left as it was would contradict it.
+            return Outcome(
+                None,
+                recipe.noun,
+                asked=outcome.asked,
+                message=unchanged,
+                set_aside=outcome.set_aside,
+            )
+        record.update(changes)
         record.update(fixed)
         recipe.fill(record, ctx)
         outcome.record = record
@@ -486,6 +509,17 @@ def _unfit(
         for variable, kind in requires.items()
         if variable in saved and not fits(saved[variable][1], kind)
     }
+
+
+def _of_another_kind(recipe: Recipe, stated: Stated) -> Name | None:
+    """The organisation the request names when it is only known as another kind than the
+    recipe's (a customer, to an agent for suppliers), or None."""
+    if recipe.unknown_names != "organisations" or not recipe.name_kinds:
+        return None
+    named = [n for n in stated.organisations if n.kind]
+    if not named or any(n.kind in recipe.name_kinds for n in named):
+        return None
+    return next((n for n in named if n.kind in ("customer", "vendor")), None)
 
 
 def _kind(where: Mapping[str, Any] | None, held: Held) -> Record:

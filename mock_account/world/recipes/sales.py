@@ -89,6 +89,12 @@ class Customers(Recipe):
                 out["tier"] = tier
         return out
 
+    def unchanged(self, record: Record) -> str | None:
+        return (
+            f"{self.describe(record)} is as it was: the request does not say what to change. "
+            "Tell me the new contact, email or tier."
+        )
+
     def fill(self, record: Record, ctx: Context) -> None:
         record.setdefault("id", self.new_id(ctx))
         if not record.get("name"):
@@ -155,6 +161,13 @@ class Orders(Recipe):
         if needed and saved.get("status") in _ORDER_STAGES and saved["status"] not in needed:
             return self._stage(saved, needed)
         return None
+
+    def unchanged(self, record: Record) -> str | None:
+        what = f" ({record['quantity']} x {record['product']})" if record.get("product") else ""
+        return (
+            f"Order {record.get('id', '')}{what} is as it was: the request does not say what "
+            "to change. Tell me the new quantity or product."
+        )
 
     def lacking(self, saved: Record, action: str) -> str | None:
         # Tracking it too: "the latest tracking details" of a cancelled order contradict it.

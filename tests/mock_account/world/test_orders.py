@@ -4,6 +4,7 @@ to the order's customer."""
 
 from __future__ import annotations
 
+import pytest
 from handoff_journeys import last_tool_result, reader_request, run_agent, state_of
 
 
@@ -53,3 +54,36 @@ def test_an_order_named_in_a_new_conversation_is_the_one_billed(deployment, user
     invoice = state_of(deployment, user, result.convid)["conv"]["invoice"]
     assert invoice["party"] == customer[0]["name"], result.parts
     assert (invoice["amount"], invoice["currency"]) == (order["total"], order["currency"])
+
+
+def test_a_change_to_an_order_does_not_cancel_it(deployment, user) -> None:
+    request_text = "Change order ORD-000009, please"
+    agent, _ = deployment.account.route(user, request_text, None)
+    assert agent == "AmendOpenOrder"
+    result = run_agent(deployment, user, agent, request_text, None)
+    assert "cancelled" not in result.parts[0]["text"], result.parts
+    assert "order" not in state_of(deployment, user, result.convid)["conv"]
+
+
+@pytest.mark.parametrize(
+    ("agent", "request_text", "said"),
+    [
+        (
+            "AmendOpenOrder",
+            "Change order ORD-000009, please",
+            "Order ORD-000009 (40 x Summit Standing Desk) is as it was",
+        ),
+        (
+            "UpdateCustomerContact",
+            "Update the contact details for Hoffmann Logistics",
+            "Hoffmann Logistics is as it was",
+        ),
+    ],
+)
+def test_a_change_that_names_nothing_to_change_changes_nothing(
+    deployment, user, agent, request_text, said
+) -> None:
+    result = run_agent(deployment, user, agent, request_text, None)
+    text = result.parts[0]["text"]
+    assert text.startswith(said) and "changed" not in text.split(";")[0], text
+    assert last_tool_result(state_of(deployment, user, result.convid), agent) is None

@@ -192,7 +192,8 @@ def test_a_contact_change_for_another_customer_changes_that_one(deployment, user
     first = hoffmann_saved(deployment, user)
     changed = run_agent(
         deployment, user, "UpdateCustomerContact",
-        "Update the contact details of Lakeside Dental", first.convid,
+        "Update the contact details of Lakeside Dental, the new contact is Priya Nair",
+        first.convid,
     )  # fmt: skip
     record = last_tool_result(state_of(deployment, user, first.convid), "UpdateCustomerContact")
     assert record["name"] == "Lakeside Dental" and record["id"] != "CUS-00001"

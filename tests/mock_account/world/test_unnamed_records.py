@@ -47,3 +47,30 @@ def test_a_full_name_of_someone_else_is_not_a_candidate_with_that_surname(deploy
         deployment, user, "ScheduleCandidateInterview", "Move Anthony to the interview stage", None
     )
     assert moved.parts[0]["text"].startswith("The interview with Anthony ")
+
+
+@pytest.mark.parametrize(
+    ("agent", "request_text", "said"),
+    [
+        (
+            "UpdateSupplierDetails",
+            "Update the contact details for Hoffmann Logistics",
+            "Hoffmann Logistics is a customer of ours, not a supplier",
+        ),
+        (
+            "UpdateCustomerContact",
+            "Update the contact details for Nordwind Logistics",
+            "Nordwind Logistics is a supplier of ours, not a customer",
+        ),
+    ],
+)
+def test_an_organisation_of_another_kind_is_not_taken_for_one_of_this_kind(
+    deployment, user, agent, request_text, said
+) -> None:
+    # "Logistics" is in the name of many suppliers: none of them is Hoffmann Logistics.
+    result = run_agent(deployment, user, agent, request_text, None)
+    text = result.parts[0]["text"]
+    assert text.startswith(said), text
+    assert (
+        last_tool_result(deployment.account.state_view(user, result.convid)["state"], agent) is None
+    )
