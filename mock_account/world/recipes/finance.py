@@ -221,6 +221,8 @@ class Invoices(Recipe):
         if not record.get("direction"):
             supplier = ctx.data.lookup("vendors", where={"name": record["party"]})
             record["direction"] = "payable" if supplier else "receivable"
+        if record.get("amount") is None and record["direction"] == "receivable":
+            _bill_latest_order(record, ctx)
         if not record.get("currency"):
             record["currency"] = ctx.home_currency()
         if record.get("amount") is None:
@@ -234,6 +236,30 @@ class Invoices(Recipe):
             record["status"] = "sent"
         # What was paid, as an answer can say it: the amount stated, else the whole invoice.
         record.setdefault("payment", f"{record['amount']:,.2f} {record['currency']}")
+        # What it bills, as the answer names it.
+        items = f": {record['items']}" if record.get("items") else ""
+        if record.get("order"):
+            record.setdefault("billing", f"order {record['order']}{items}")
+        else:
+            record.setdefault("billing", record.get("items") or "the goods and services delivered")
+
+
+def _bill_latest_order(record: Record, ctx: Context) -> None:
+    """ "Invoice Hoffmann Logistics for their latest order": the customer's latest order is
+    what is billed, at its total, when the request speaks of an order and the data has one."""
+    if not ctx.stated.mentions("order") or record.get("order"):
+        return
+    buyer = ctx.data.lookup("customers", where={"name": record["party"]})
+    orders = ctx.data.lookup("orders", where={"customer_id": buyer[0]["id"]}) if buyer else []
+    if not orders:
+        return
+    latest = orders[-1]
+    record.update(
+        amount=latest["total"],
+        currency=latest["currency"],
+        order=latest["id"],
+        items=f"{latest['quantity']} x {latest['product']}",
+    )
 
 
 def _amount(record: Record) -> str:

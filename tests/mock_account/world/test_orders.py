@@ -87,3 +87,22 @@ def test_a_change_that_names_nothing_to_change_changes_nothing(
     text = result.parts[0]["text"]
     assert text.startswith(said) and "changed" not in text.split(";")[0], text
     assert last_tool_result(state_of(deployment, user, result.convid), agent) is None
+
+
+def test_a_customers_latest_order_is_the_one_billed(deployment, user) -> None:
+    data = deployment.account.engine.data
+    customer = data.lookup("customers", where={"name": "Hoffmann Logistics"})[0]
+    latest = data.lookup("orders", where={"customer_id": customer["id"]})[-1]
+    found = run_agent(
+        deployment,
+        user,
+        "LookUpCustomerAccount",
+        "Pull up the account for Hoffmann Logistics",
+        None,
+    )
+    request_text = "Invoice Hoffmann Logistics for their latest order"
+    result = run_agent(deployment, user, "CreateCustomerInvoice", request_text, found.convid)
+    invoice = state_of(deployment, user, found.convid)["conv"]["invoice"]
+    assert invoice["party"] == "Hoffmann Logistics", result.parts
+    assert (invoice["amount"], invoice["currency"]) == (latest["total"], latest["currency"])
+    assert latest["id"] in result.parts[0]["text"], result.parts
