@@ -192,9 +192,6 @@ CROSS_WRITES: dict[tuple[str, str], CrossWrite] = {
 }
 # The fields that identify a record of its source, where it has one.
 ID_FIELDS = frozenset({"id", "number", "sku", "tag"})
-# Sources whose records are one per name (a company is registered once): their creators also
-# answer when there is nothing new to create.
-UNIQUE_NAMES = frozenset({"customers", "vendors"})
 SYSTEM_STYLES = (
     "You are {title}, an assistant of the {label} department. Be brief and concrete.",
     "You are the {label} department's assistant for this task: {title}. Answer in two sentences.",
@@ -430,23 +427,21 @@ def _data_commands(cap: Capability, scheme: NamingScheme) -> list[dict[str, Any]
         args["requires"] = {var: dict(kind) for var, kind in cap.requires.items()}
     args.update(into="record", prompt="chat")
     commands: list[dict[str, Any]] = [{"data": args}]
-    # A creator may find nothing to create too: a company already registered, or a saved
-    # record it takes values from without replacing it that is closed (an invoice for a
-    # cancelled order, a rental car for a cancelled trip).
-    takes_saved = any(VARIABLE_SOURCES[var] != source or var not in cap.writes for var in cap.reads)
-    if cap.action in ("find", "update") or cap.data in UNIQUE_NAMES or takes_saved:
-        commands.append(
-            {
-                "if": {
-                    "when": {"missing": "record"},
-                    "then": [
-                        {"llm": {"prompt": "chat", "reply": "{outcome.message}"}},
-                        {"output": "{result}"},
-                        {"end": {}},
-                    ],
-                }
+    # Every action may find nothing to act on, a creator too: a company already registered,
+    # a saved record it takes values from that is closed (an invoice for a cancelled order),
+    # or a request for no record of its kind (headsets for a customer, from the IT desk).
+    commands.append(
+        {
+            "if": {
+                "when": {"missing": "record"},
+                "then": [
+                    {"llm": {"prompt": "chat", "reply": "{outcome.message}"}},
+                    {"output": "{result}"},
+                    {"end": {}},
+                ],
             }
-        )
+        }
+    )
     return commands
 
 

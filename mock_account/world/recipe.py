@@ -219,6 +219,11 @@ class Recipe:
             f"{record.get(field) or 'not set'}, not {said}."
         )
 
+    def not_for(self, ctx: Context) -> str | None:
+        """Why a request is for no record of this kind at all (headsets for a customer are
+        a sale, not a device for our staff), as the answer says it; None when it is."""
+        return None
+
     def unchanged(self, record: Record) -> str | None:
         """What the answer says when a request to change a record names nothing to change
         in it ("Change order ORD-000009, please"), or None where being asked is the change

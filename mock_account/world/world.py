@@ -264,6 +264,9 @@ class World:
     def _create(
         self, recipe: Recipe, ctx: Context, given: Record, fixed: Record, held: Mapping[str, str]
     ) -> Outcome:
+        refused = recipe.not_for(ctx)
+        if refused:
+            return Outcome(None, recipe.noun, message=refused)
         stated = recipe.stated(ctx)
         offered, given = given, recipe.applicable(given, stated, held)
         for name in recipe.worded_fields & given.keys():

@@ -190,6 +190,19 @@ class Assets(Recipe):
         self.fill(record, own)
         return record
 
+    def not_for(self, ctx: Context) -> str | None:
+        # Our devices are for our staff: ten headsets for a customer are a sale.
+        customer = next(iter(ctx.stated.names_of("customer")), None)
+        if customer is None or ctx.stated.names_of("employee"):
+            return None
+        quantity = next((q for q in ctx.stated.quantities if not q.unit), None)
+        what = f"{int(quantity.count)} {_plural(quantity.item)}" if quantity else "them"
+        return (
+            f"{customer.shown} is a customer of ours; devices and accessories here are for our "
+            f'own staff. To sell {what} to {customer.shown}, ask: "Place a customer order of '
+            f'{what} for {customer.shown}".'
+        )
+
     def stated(self, ctx: Context) -> Record:
         stated = ctx.stated
         out: Record = {}
@@ -214,3 +227,12 @@ class Assets(Recipe):
             # Equipment for a new hire goes to them; anything else to the person asking.
             record["assigned_to"] = record.get("new_hire") or ctx.user_name
         record.setdefault("status", "in use")
+
+
+def _plural(noun: str) -> str:
+    """ "headset" -> "headsets", "box" -> "boxes", "battery" -> "batteries"."""
+    if noun.endswith(("s", "x", "ch", "sh")):
+        return noun + "es" if not noun.endswith("s") else noun
+    if noun.endswith("y") and noun[-2:-1] not in ("a", "e", "i", "o", "u"):
+        return noun[:-1] + "ies"
+    return noun + "s"

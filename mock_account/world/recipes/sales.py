@@ -183,12 +183,14 @@ class Orders(Recipe):
         """Why an order at its stage is not one to work on where ``wanted`` stages are."""
         status = record["status"]
         what = f" ({record['quantity']} x {record['product']})" if record.get("product") else ""
-        if status in _NOT_SHIPPED or (status == "shipped" and "delivered" in wanted):
+        if "shipped" in wanted and status in _NOT_SHIPPED:
+            why = "there is no shipment to track yet"
+        elif "shipped" in wanted:
+            why = "nothing of it is still on its way"
+        elif "delivered" in wanted:
             why = "nothing of it has reached the customer to report, return or repair yet"
         elif status == "shipped":
             why = "it is too late to rush, change or cancel it"
-        elif "shipped" in wanted:
-            why = "nothing of it is still on its way"
         else:
             why = "it is too late to rush, change or cancel it; a return can be started instead"
         return f"Order {record.get('id', '')}{what} {_ORDER_STAGES[status]}, so {why}."
@@ -218,6 +220,10 @@ class Orders(Recipe):
         record.setdefault("id", self.new_id(ctx))
         if not record.get("customer_id"):
             record["customer_id"] = ctx.pick(c["id"] for c in ctx.data.records("customers"))
+        if not record.get("customer"):
+            # Whose order it is, as an answer names it.
+            buyer = ctx.data.lookup("customers", where={"id": record["customer_id"]})
+            record["customer"] = buyer[0]["name"] if buyer else record["customer_id"]
         if not record.get("product"):
             record["product"] = ctx.pick(ctx.data.records("products"))["name"]
         else:

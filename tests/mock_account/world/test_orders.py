@@ -5,7 +5,7 @@ to the order's customer."""
 from __future__ import annotations
 
 import pytest
-from handoff_journeys import last_tool_result, reader_request, run_agent, state_of
+from handoff_journeys import followups_of, last_tool_result, reader_request, run_agent, state_of
 
 
 def test_an_order_of_webcams_for_a_customer_is_a_new_order_of_webcams(deployment, user) -> None:
@@ -106,3 +106,31 @@ def test_a_customers_latest_order_is_the_one_billed(deployment, user) -> None:
     assert invoice["party"] == "Hoffmann Logistics", result.parts
     assert (invoice["amount"], invoice["currency"]) == (latest["total"], latest["currency"])
     assert latest["id"] in result.parts[0]["text"], result.parts
+
+
+def test_accessories_for_a_customer_are_a_sale_not_a_device_for_our_staff(deployment, user) -> None:
+    request_text = "Order 10 headsets for Orion Retail"
+    result = run_agent(deployment, user, "OrderDeskAccessories", request_text, None)
+    text = result.parts[0]["text"]
+    assert text.startswith("Orion Retail is a customer of ours"), text
+    assert "Place a customer order of 10 headsets for Orion Retail" in text
+    assert (
+        last_tool_result(state_of(deployment, user, result.convid), "OrderDeskAccessories") is None
+    )
+    # Asked that way, it is a customer order of ten headsets.
+    agent, _ = deployment.account.route(
+        user, "Place a customer order of 10 headsets for Orion Retail", None
+    )
+    assert agent == "PlaceCustomerOrder"
+
+
+def test_a_new_order_names_its_customer_and_is_not_called_late(deployment, user) -> None:
+    request_text = "Place a customer order of 10 headsets for Orion Retail"
+    result = run_agent(deployment, user, "PlaceCustomerOrder", request_text, None)
+    text = result.parts[0]["text"]
+    assert text.startswith("Order ORD-") and " for Orion Retail is placed: 10 x " in text, text
+    conv = state_of(deployment, user, result.convid)["conv"]
+    offered = followups_of(deployment).suggest(
+        "PlaceCustomerOrder", written=["order"], conv=conv, already_ran={"PlaceCustomerOrder"}
+    )
+    assert offered and not any("late" in s.request for s in offered), offered
