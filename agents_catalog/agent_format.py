@@ -190,6 +190,11 @@ class DataArgs(_Strict):
         description="find / update of people: when the request speaks of the user ('I', "
         "'my') and names nobody else, the record is the user's own.",
     )
+    others: bool = Field(
+        default=False,
+        description="find / update for someone else (a manager approving a claim): a record "
+        "that is the user's own is not worked on, and outcome.message says who does.",
+    )
     requires: dict[str, dict[str, Any]] | None = Field(
         default=None,
         description="The kind of saved record the command takes values from, by variable: "

@@ -54,7 +54,7 @@ SOURCE_FIELDS: dict[str, tuple[str, ...]] = {
     ),
     "hotels": ("name", "city", "nightly_rate", "currency", "stars"),
     "invoices": ("number", "amount", "currency", "due_date", "status", "party", "direction"),
-    "expenses": ("id", "category", "amount", "currency", "date", "note"),
+    "expenses": ("id", "category", "amount", "currency", "date", "note", "employee"),
     "tickets": ("id", "subject", "priority", "status", "customer_id", "assignee"),
     "incidents": ("id", "service", "severity", "status", "summary", "started_at"),
     "contracts": (
@@ -101,6 +101,8 @@ class Capability:
     requires: dict[str, dict[str, Any]] = field(default_factory=dict)
     request: str | None = None
     requester: bool = False
+    # The record is someone else's, never the user's own (a manager approving a claim).
+    others: bool = False
     # A suggested follow-up per variable read: what a user types to reach this agent
     # once an earlier agent saved that variable (a template over `conv.*`).
     followups: dict[str, str] = field(default_factory=dict)
@@ -139,6 +141,7 @@ def _capability(tag: str, raw: dict[str, Any]) -> Capability:
         requires={str(k): dict(v) for k, v in (raw.get("requires") or {}).items()},
         request=raw.get("request"),
         requester=bool(raw.get("requester", False)),
+        others=bool(raw.get("others", False)),
         followups={str(k): str(v) for k, v in (raw.get("followups") or {}).items()},
     )
 

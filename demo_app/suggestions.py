@@ -28,10 +28,11 @@ def suggest_followups(
     already_ran: set[str] | None = None,
     limit: int = 3,
     conv: Mapping[str, Any] | None = None,
+    user: str = "",
 ) -> list[Suggestion]:
     """Up to ``limit`` follow-ups after ``last_agent`` (see ``Followups.suggest``)."""
     return catalog.followups.suggest(
-        last_agent, written=written, conv=conv, already_ran=already_ran, limit=limit
+        last_agent, written=written, conv=conv, already_ran=already_ran, limit=limit, user=user
     )
 
 

@@ -208,7 +208,12 @@ def _suggestions(last: AnswerView) -> None:
     ran = {e.answer.agent for e in session.transcript() if e.answer is not None}
     conv, written = _saved(last)
     found = suggest_followups(
-        session.catalog(), last.agent, written=written, already_ran=ran, conv=conv
+        session.catalog(),
+        last.agent,
+        written=written,
+        already_ran=ran,
+        conv=conv,
+        user=session.user_key(),
     )
     if not found:
         return

@@ -477,6 +477,7 @@ class BusinessData:
 
     def _build_expenses(self, b: _Builder) -> list[Record]:
         companies = self._names("customers")
+        staff = self._names("employees")
         out = []
         for i in range(1, self.size + 1):
             category = b.pick(list(vocab.EXPENSE_CATEGORIES))
@@ -490,6 +491,8 @@ class BusinessData:
                     "currency": b.pick(vocab.BOOKING_CURRENCIES),
                     "date": b.day(-120, 0).isoformat(),
                     "note": note,
+                    # Spread over the staff without a draw, so the other fields stay as seeded.
+                    "employee": staff[(i * 7) % len(staff)],
                 }
             )
         return out

@@ -68,7 +68,11 @@ def _suggest(
     runs = state.get("runs") or []
     written = list(runs[-1].get("writes", [])) if runs else []
     found = followups.suggest(
-        result.agent_name, written=written, conv=state.get("conv", {}), already_ran=ran
+        result.agent_name,
+        written=written,
+        conv=state.get("conv", {}),
+        already_ran=ran,
+        user=user.email,
     )
     for suggestion in found:
         say(f"   next: {suggestion.request}  [{suggestion.agent}, {suggestion.department}]")

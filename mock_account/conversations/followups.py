@@ -91,11 +91,15 @@ class Followups:
         commands = walk_commands(list(agent.main) if agent else [])
         return tuple(args for c in commands if isinstance(args := command_args(c), DataArgs))
 
-    def refusal(self, reader: str, variable: str, saved: Mapping[str, Any]) -> str | None:
+    def refusal(
+        self, reader: str, variable: str, saved: Mapping[str, Any], user: str = ""
+    ) -> str | None:
         """What the reader would answer instead of working from the saved record of
         ``variable`` (``foreseen_refusal``): it is over (a cancelled trip to claim expenses
         for), not of the kind the reader works on (a supplier's bill for a demand letter),
-        or not the kind it takes values from (a flight claim for a hospitality check)."""
+        or not the kind it takes values from (a flight claim for a hospitality check), or
+        the asking ``user``'s own record to an agent for other people's (their own claim to
+        approve)."""
         io = self.graph.agents.get(reader)
         for args in self._data_commands(reader):
             base = _base_variable(args.base) == variable
@@ -109,6 +113,8 @@ class Followups:
                 base=base,
                 replaced=io is not None and variable in io.writes,
                 required=(args.requires or {}).get(variable),
+                others=args.others,
+                user=user,
             )
             if why:
                 return why
@@ -140,7 +146,9 @@ class Followups:
         agent = self.agents.get(agent_name)
         return [e for e in (agent.examples if agent else ()) if self.routes_to(e, agent_name)]
 
-    def written(self, reader: str, variable: str, conv: Mapping[str, Any]) -> str | None:
+    def written(
+        self, reader: str, variable: str, conv: Mapping[str, Any], *, user: str = ""
+    ) -> str | None:
         """The reader's follow-up for `variable`, filled from the saved values, if it routes
         to the reader; None when it has none, a value is missing, or search goes elsewhere."""
         agent = self.agents.get(reader)
@@ -152,7 +160,7 @@ class Followups:
         if any(lookup(conv, path) in (None, "") for path in self._taken(reader, variable)):
             return None
         saved = conv[variable]
-        if isinstance(saved, Mapping) and self.refusal(reader, variable, saved):
+        if isinstance(saved, Mapping) and self.refusal(reader, variable, saved, user):
             return None
         # A reader that works on a record of another variable the conversation does not
         # hold would only ask which one ("Which order?").
@@ -186,13 +194,15 @@ class Followups:
         conv: Mapping[str, Any] | None = None,
         already_ran: set[str] | None = None,
         limit: int = 3,
+        user: str = "",
     ) -> list[Suggestion]:
         """Up to ``limit`` requests for readers of what ``last_agent`` wrote, varied by
         variable and department.
 
         ``written`` (variable names) defaults to what the agent writes in the graph; agents
         in ``already_ran`` are suggested only when nothing else is left. With ``conv`` (the
-        saved conversation variables) the requests are written from the saved values.
+        saved conversation variables) the requests are written from the saved values;
+        ``user`` (an email) is who asks, when known.
         """
         io = self.graph.agents.get(last_agent)
         variables = sorted(written if written is not None else (io.writes if io else ()))
@@ -204,7 +214,7 @@ class Followups:
                 if reader == last_agent:
                     continue
                 if conv is not None:
-                    text = self.written(reader, variable, conv)
+                    text = self.written(reader, variable, conv, user=user)
                 else:
                     examples = self.routed_examples(reader)
                     text = examples[0] if examples else None

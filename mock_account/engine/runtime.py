@@ -605,6 +605,7 @@ class _Run:
                     where=where,
                     match=match,
                     requester=args.requester,
+                    others=args.others,
                     requires=args.requires,
                     held=held,
                     # The values came from the record the request named, where it named

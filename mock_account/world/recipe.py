@@ -224,6 +224,12 @@ class Recipe:
         a sale, not a device for our staff), as the answer says it; None when it is."""
         return None
 
+    def own(self, record: Record, ctx: Context) -> str | None:
+        """Why a record is the user's own, for an agent that works only on other people's
+        (nobody approves their own expense claim), as the answer says it; None when it is
+        someone else's."""
+        return None
+
     def unchanged(self, record: Record) -> str | None:
         """What the answer says when a request to change a record names nothing to change
         in it ("Change order ORD-000009, please"), or None where being asked is the change

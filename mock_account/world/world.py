@@ -127,6 +127,7 @@ class World:
         where: Mapping[str, Any] | None = None,
         match: str | None = None,
         requester: bool = False,
+        others: bool = False,
         expects_base: bool = False,
         held: Held | None = None,
         saved: Mapping[str, tuple[str, Record]] | None = None,
@@ -140,7 +141,8 @@ class World:
         except those the agent writes back: a record that nothing new can be made from
         (``Recipe.closed``: a cancelled order, a cancelled trip) is not used, and the
         outcome says why; nothing is taken from one that is not of the kind ``requires``
-        names for its variable (a flight claim for a hospitality check)."""
+        names for its variable (a flight claim for a hospitality check). ``others``: the
+        agent works only on other people's records (a manager approving claims)."""
         held = held or Held()
         recipe = self.recipes.get(source)
         if recipe is None:
@@ -188,6 +190,9 @@ class World:
             raise ValueError(f"unknown action '{action}'; one of: find, create, update")
         if outcome.record is not None and action == "find":
             outcome = _outside(recipe, _kind(where, held), outcome)
+        own = recipe.own(outcome.record, ctx) if others and outcome.record is not None else None
+        if own:
+            outcome = Outcome(None, outcome.kind, message=own, set_aside=outcome.set_aside)
         if saved:
             # Also when nothing was found: the reason is that the saved record is over (a
             # supplier's prices from a customer's NDA), not that its values match nothing.
@@ -479,6 +484,8 @@ def foreseen_refusal(
     base: bool,
     replaced: bool,
     required: Mapping[str, Any] | None = None,
+    others: bool = False,
+    user: str = "",
     recipes: Mapping[str, Recipe] = RECIPES,
 ) -> str | None:
     """What a data command (its ``source``, ``action`` and own filters ``kind``) would answer
@@ -486,14 +493,19 @@ def foreseen_refusal(
     would work from it: the rules ``World.act`` applies, for a request about that record.
     ``base``: the command works on that very record; ``replaced``: the agent writes the
     variable back (a new flight for a cancelled trip is a new trip); ``required``: the kind
-    of record the command takes values from (its ``requires`` for that variable).
-    Suggested follow-ups ask it first, so that none leads to a refusal."""
+    of record the command takes values from (its ``requires`` for that variable);
+    ``others``: the command works only on other people's records, and ``user`` (an email)
+    is who asks, when known. Suggested follow-ups ask it first, so that none leads to a
+    refusal."""
     saved_source, record = saved
     recipe, other = recipes.get(source), recipes.get(saved_source)
     if base and recipe is not None:
         why = recipe.lacking(record, action)
         if why is None and not fits(record, kind):
             why = recipe.outside(record, kind)
+        if why is None and others and user:
+            ctx = Context(Stated(), date.today(), random.Random(0), None, gazetteer(), user)
+            why = recipe.own(record, ctx)
         return why
     if replaced or other is None:
         return None

@@ -9,7 +9,11 @@ from typing import Any
 from mock_account.business.vocab import EXPENSE_CATEGORIES
 
 from ..recipe import Context, Recipe, Record, first_sentence, fits, keyword_choice, text_date
+from .people import Employees
 from .sales import best_product
+
+# The user as an employee (whose manager approves their claims).
+_PEOPLE = Employees()
 
 _CATEGORY_WORDS: dict[str, tuple[str, ...]] = {
     "travel": (
@@ -117,6 +121,21 @@ class Expenses(Recipe):
         if not record.get("date"):
             record["date"] = (ctx.today - timedelta(days=ctx.rng.randint(1, 14))).isoformat()
         record.setdefault("note", f"{record['category'].capitalize()} expense")
+        # Whoever files or completes a claim here is the one it is for.
+        record.setdefault("employee", ctx.user_name)
+
+    def own(self, record: Record, ctx: Context) -> str | None:
+        if record.get("employee") != ctx.user_name:
+            return None
+        amount = f" of {_amount(record)}" if _amount(record) else ""
+        why = (
+            f"{record.get('id', 'This claim')} is your own {record.get('category', '')} claim"
+            f"{amount}; your manager approves it, not you."
+        )
+        # Without the business data (a follow-up foreseen), the manager goes unnamed.
+        if ctx.data is None:
+            return why
+        return f"{why} It is with {_PEOPLE.requester(ctx)['manager']} for approval."
 
 
 class Invoices(Recipe):

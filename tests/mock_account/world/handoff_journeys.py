@@ -233,7 +233,7 @@ def run_journey(
         """What the reader answers instead of working from the saved record, if it would
         not work from it (a supplier's bill for a demand letter, a cancelled trip for an
         expense claim)."""
-        return followups.refusal(reader, variable, saved)
+        return followups.refusal(reader, variable, saved, user.email)
 
     first = save_variable(deployment, user, writer, variable, lambda saved: not refusal(saved))
     if first is None:

@@ -5,7 +5,7 @@ onboarding, and a visa check is for the country named."""
 from __future__ import annotations
 
 import pytest
-from handoff_journeys import run_agent
+from handoff_journeys import followups_of, run_agent
 
 
 @pytest.mark.parametrize(
@@ -27,3 +27,31 @@ def test_a_visa_check_is_for_the_country_asked(deployment, user) -> None:
     request_text = "Do I need a visa for my trip to Brazil next month?"
     result = run_agent(deployment, user, "CheckVisaRequirements", request_text, None)
     assert result.parts[0]["text"].startswith("For a business visit to Brazil from "), result.parts
+
+
+def test_nobody_approves_their_own_expense_claim(deployment, user) -> None:
+    trip = run_agent(
+        deployment, user, "BookBusinessFlight", "I need to fly to Berlin next Tuesday", None
+    )
+    run_agent(
+        deployment, user, "SubmitExpenseClaim", "File my travel expenses for the Berlin trip",
+        trip.convid,
+    )  # fmt: skip
+    conv = deployment.account.state_view(user, trip.convid)["state"]["conv"]
+    claim = conv["expense"]
+    assert claim["employee"] == "Mario Hernandez" == user.name, claim
+    followups = followups_of(deployment)
+    assert followups.written("ApproveTeamExpenses", "expense", conv, user=user.email) is None
+    # Without knowing who asks, the suggestion is still written (a server's own state view).
+    assert followups.written("ApproveTeamExpenses", "expense", conv) is not None
+    request_text = f"Approve the expense claim {claim['id']} for my team"
+    answer = run_agent(deployment, user, "ApproveTeamExpenses", request_text, trip.convid)
+    text = answer.parts[0]["text"]
+    assert text.startswith(f"{claim['id']} is your own travel claim"), text
+    assert "your manager approves it, not you. It is with " in text
+    # A claim of someone in the team is still approved.
+    team = run_agent(
+        deployment, user, "ApproveTeamExpenses", "Approve Jonas's expenses from the Madrid visit",
+        None,
+    )  # fmt: skip
+    assert "is ready for your decision" in team.parts[0]["text"], team.parts
