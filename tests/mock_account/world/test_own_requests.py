@@ -55,3 +55,17 @@ def test_nobody_approves_their_own_expense_claim(deployment, user) -> None:
         None,
     )  # fmt: skip
     assert "is ready for your decision" in team.parts[0]["text"], team.parts
+
+
+def test_a_claim_just_filed_is_not_said_to_be_paid_out(deployment, user) -> None:
+    filed = run_agent(
+        deployment, user, "SubmitExpenseClaim", "I paid 45 EUR for a taxi to the airport", None
+    )
+    claim = deployment.account.state_view(user, filed.convid)["state"]["conv"]["expense"]
+    asked = run_agent(
+        deployment, user, "CheckReimbursementStatus",
+        f"When will I get reimbursed for expense claim {claim['id']}?", filed.convid,
+    )  # fmt: skip
+    text = asked.parts[0]["text"]
+    assert f"claim {claim['id']} of 45 EUR" in text and "on its way" not in text, text
+    assert "after your manager approves it" in text
