@@ -65,6 +65,7 @@ SOURCE_FIELDS: dict[str, tuple[str, ...]] = {
         "currency",
         "renewal_date",
         "party_type",
+        "status",
     ),
     "vendors": ("id", "name", "category", "country", "rating"),
     "campaigns": ("name", "channel", "budget", "currency", "start_date", "audience"),

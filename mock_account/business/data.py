@@ -551,6 +551,9 @@ class BusinessData:
                     "value": 0.0 if kind == "nda" else b.money(2000, 750000),
                     "currency": b.pick(vocab.BOOKING_CURRENCIES),
                     "renewal_date": b.day(15, 720).isoformat(),
+                    # One in eight is still being negotiated; chosen without a draw, so the
+                    # other fields stay as seeded.
+                    "status": "draft" if i % 8 == 1 and i > 1 else "signed",
                 }
             )
         return out

@@ -328,7 +328,12 @@ class World:
             held_where = (held or Held()).where
             kept = {k: v for k, v in clean(where).items() if k in held_where}
             filters = {asked.field: asked.value} if by_id else {**kept, asked.field: asked.value}
-            found = self.data.lookup(recipe.source, where=filters)
+            # Of the records by that name, one of the agent's kind ("the Globex agreement" to
+            # sign: Globex's draft, not its contract in force).
+            own = {k: v for k, v in clean(where).items() if k not in held_where}
+            found = (
+                self.data.lookup(recipe.source, where={**filters, **own}) if own else []
+            ) or self.data.lookup(recipe.source, where=filters)
             if found:
                 unused = _unused(held or Held(), where, asked, kept=not by_id)
                 return Outcome(found[0], recipe.noun, asked=asked.said, set_aside=unused)
@@ -342,7 +347,8 @@ class World:
                 return Outcome(own, recipe.noun)
         if base:
             return self._from_base(recipe, base, action)
-        if where:
+        held_where = (held or Held()).where
+        if any(k in held_where for k in clean(where)):
             found = self.data.lookup(recipe.source, where=clean(where), match=match)
             if found:
                 return Outcome(found[0], recipe.noun)
@@ -355,6 +361,9 @@ class World:
             )
         preferred = recipe.preferred(given or {}, ctx) if action == "find" else {}
         other = None if preferred else _of_another_kind(recipe, ctx.stated)
+        # The agent's own kind of record (a draft to sign) narrows what the request's words
+        # match; one of another kind that matches better is refused with its reason.
+        preferred = {**clean(where), **preferred}
         if other is not None:
             # "Update the contact details for Hoffmann Logistics" to the supplier agent: a
             # supplier sharing a word of the name ("Logistics") is not the one meant.

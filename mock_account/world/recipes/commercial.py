@@ -106,6 +106,16 @@ def _campaign_name(text: str) -> str | None:
     return None
 
 
+# Where a contract stands, as an answer says it when it is not at the stage an agent needs.
+_STAGES = {
+    "draft": "is a draft, not signed yet: change the draft itself, or send it for signature "
+    "before it is amended, billed, renewed or terminated.",
+    "signed": "is already signed and in force; there is nothing left to sign.",
+    "terminated": "is terminated; nothing in it can be amended, signed, billed or renewed any "
+    "more.",
+}
+
+
 class Contracts(Recipe):
     source = "contracts"
     noun = "contract"
@@ -162,6 +172,9 @@ class Contracts(Recipe):
                 f"{number} is a contract with {party}, a {record.get('party_type')} of ours, "
                 f"not an agreement with a {wanted}."
             )
+        stage = kind.get("status")
+        if stage and record.get("status") in _STAGES and not fits(record, {"status": stage}):
+            return f"{number} with {party} {_STAGES[record['status']]}"
         return super().outside(record, kind)
 
     def fill(self, record: Record, ctx: Context) -> None:
@@ -183,6 +196,8 @@ class Contracts(Recipe):
             )
         if text_date(record.get("renewal_date")) is None:
             record["renewal_date"] = (ctx.today + timedelta(days=365)).isoformat()
+        # A contract made here is drafted; it is in force once signed.
+        record.setdefault("status", "draft")
 
 
 class Vendors(Recipe):

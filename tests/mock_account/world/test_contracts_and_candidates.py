@@ -41,6 +41,17 @@ def _refuses(deployment, user, convid: str, reader: str, variable: str) -> str:
     return text
 
 
+def _signed(deployment, user, convid: str, contract: dict) -> dict:
+    """The drafted contract, signed: what billing and spend tracking work from."""
+    request = reader_request(
+        deployment, "SignContractElectronically", "contract", {"contract": contract}
+    )
+    run_agent(deployment, user, "SignContractElectronically", request, convid)
+    signed = state_of(deployment, user, convid)["conv"]["contract"]
+    assert signed["id"] == contract["id"] and signed["status"] == "signed", signed
+    return signed
+
+
 def test_every_contract_says_whom_it_is_with(deployment) -> None:
     data = deployment.account.engine.data
     suppliers = {v["name"] for v in data.records("vendors")}
@@ -79,7 +90,9 @@ def test_a_supplier_agreement_is_tracked_not_billed(deployment, user) -> None:
         f"{terms['id']} is a contract with {terms['counterparty']}, a supplier of ours, not an "
         "agreement with a customer."
     ), text
-    offered = _offered(deployment, SUPPLIER_TERMS[0], {"contract": terms})
+    # Once signed, its spend is tracked; it is still not billed.
+    terms = _signed(deployment, user, convid, terms)
+    offered = _offered(deployment, "SignContractElectronically", {"contract": terms})
     assert "SetUpContractBilling" not in offered and "TrackContractSpend" in offered
 
 
@@ -88,6 +101,7 @@ def test_a_customer_agreement_is_billed_not_tracked_as_spend(deployment, user) -
     assert sow["party_type"] == "customer"
     text = _refuses(deployment, user, convid, "TrackContractSpend", "contract")
     assert text.startswith(f"{sow['id']} is a contract with Initech, a customer of ours"), text
+    sow = _signed(deployment, user, convid, sow)
     follow_up = reader_request(deployment, "SetUpContractBilling", "contract", {"contract": sow})
     text = answer_of(deployment, user, "SetUpContractBilling", follow_up, convid)
     assert text.startswith(f"Billing for {sow['id']} with Initech"), text
