@@ -2,9 +2,9 @@
 
 ``extract_facts(text, today, names=...)`` returns a `RequestFacts`: dates and ranges relative to
 *today*, durations and shifts, places (with country and currency), amounts, counts of things,
-percentages, record ids, severities and priorities, organisations and people (known to the
-business data or not), e-mail addresses. Each fact keeps its text and character span. Pure: no
-clock, no network, no model; the same input always gives the same facts.
+percentages, record ids, software versions, severities and priorities, organisations and people
+(known to the business data or not), e-mail addresses. Each fact keeps its text and character
+span. Pure: no clock, no network, no model; the same input always gives the same facts.
 
     >>> import datetime
     >>> facts = extract_facts("Fly me to Berlin next Tuesday", datetime.date(2026, 11, 30))
@@ -34,6 +34,7 @@ from .facts import (
     RequestFacts,
     ShiftFact,
     TimeFact,
+    VersionFact,
     describe,
 )
 from .ids import ID_KINDS, canonical_id
@@ -59,6 +60,7 @@ __all__ = [
     "RequestFacts",
     "ShiftFact",
     "TimeFact",
+    "VersionFact",
     "canonical_id",
     "clear_cache",
     "describe",

@@ -1,10 +1,11 @@
 """The extraction pipeline: one request in, `RequestFacts` out.
 
 The extractors run in a fixed order and each claims the characters it used, so a later one does
-not read them again: ids and e-mails first (they contain digits and capitals), then amounts and
-percentages (numbers with a currency), dates and times, durations and shifts, severities and
-priorities, known names, organisations named with a legal form ("Berlin Logistics" is not
-Berlin), places, the other capitalised names, and last the counts of things.
+not read them again: ids, e-mails and software versions first (they contain digits and
+capitals), then amounts and percentages (numbers with a currency), dates and times, durations
+and shifts, severities and priorities, known names, organisations named with a legal form
+("Berlin Logistics" is not Berlin), places, the other capitalised names, and last the counts of
+things.
 
 Results are cached per (text, today, name index): the agent server sees the same request text
 again on retries, follow-up searches and hand-offs.
@@ -19,7 +20,7 @@ from functools import lru_cache
 from .dates import find_dates
 from .durations import find_durations
 from .facts import NameFact, RequestFacts
-from .ids import find_emails, find_ids, find_levels
+from .ids import find_emails, find_ids, find_levels, find_versions
 from .money import find_money, find_percentages
 from .names import (
     NameIndex,
@@ -81,6 +82,7 @@ def _extract(text: str, today: dt.date, index: NameIndex | None) -> RequestFacts
     analysis = Analysis.of(text[:MAX_CHARS])
     ids = list(find_ids(analysis))
     emails = list(find_emails(analysis))
+    versions = list(find_versions(analysis))
     amounts = list(find_money(analysis))
     percentages = list(find_percentages(analysis))
     dates = find_dates(analysis, today)
@@ -124,4 +126,5 @@ def _extract(text: str, today: dt.date, index: NameIndex | None) -> RequestFacts
         people=ordered(people),
         mentions=ordered(mentions),
         emails=tuple(emails),
+        versions=tuple(versions),
     )

@@ -168,6 +168,15 @@ class IdFact:
 
 
 @dataclass(frozen=True, slots=True)
+class VersionFact:
+    """A software version, release, tag or commit as written ("v2.14.0", "3.2", "a1b2c3d")."""
+
+    version: str
+    text: str
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
 class LevelFact:
     """A severity (sev1..sev4) or a priority (low | normal | high | urgent); `negated` for "not
     urgent", "it's not a sev1"."""
@@ -224,6 +233,7 @@ class RequestFacts:
     people: tuple[NameFact, ...] = ()
     mentions: tuple[NameFact, ...] = ()  # known names of other kinds: products, services...
     emails: tuple[EmailFact, ...] = ()
+    versions: tuple[VersionFact, ...] = ()
 
     # -- conveniences for the common questions ------------------------------------------------
 
@@ -343,6 +353,7 @@ _LABELS = {
     "people": "person",
     "mentions": "mention",
     "emails": "email",
+    "versions": "version",
 }
 
 
@@ -393,4 +404,6 @@ def _summary(fact: Any) -> str:
         return f"{fact.text} (unknown){said}"
     if isinstance(fact, EmailFact):
         return f"{fact.address}{said}"
+    if isinstance(fact, VersionFact):
+        return f"{fact.version}{said}"
     return repr(fact)

@@ -1,4 +1,4 @@
-"""Record ids, e-mail addresses, severities and priorities.
+"""Record ids, e-mail addresses, software versions, severities and priorities.
 
 Ids are normalised to the business data's canonical form, a prefix and a zero-padded number
 ("ord-42", "ORD42", "ORD 000042" -> "ORD-000042"). Accepted spellings:
@@ -9,6 +9,12 @@ Ids are normalised to the business data's canonical form, a prefix and a zero-pa
   too close to ordinary words, "inc 5");
 - the record's noun with "#", "no." or "number": "order #42", "incident number 13",
   "ticket no. 7" (a bare "order 20 chairs" is an order of chairs, not ORD-000020).
+
+Versions: a number after "version" ("version 3"), a dotted one after "release" or "ver"
+("release 3.2", not "release 3 invoices"), "v" and a dotted number ("v2.14"), a number with
+three or more parts ("2.14.0", "1.4.2-rc1"; not a date such as "14.12.2026" nor thousands,
+"1.200.000"), a commit hash after "commit" or "sha" ("commit a1b2c3d"), the latest build of a
+branch ("the latest main build").
 
 Severities: "sev 2", "SEV-1", "sev1", "severity 3", "severity: two", "critical severity" (sev1)
 ... "low severity" (sev4), and "P1".."P4" when the request is about an incident or an outage.
@@ -22,7 +28,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from .facts import EmailFact, IdFact, LevelFact
+from .facts import EmailFact, IdFact, LevelFact, VersionFact
 from .text import Analysis, negated_before
 
 # prefix -> (kind, digits in the canonical form)
@@ -63,6 +69,18 @@ _NOUN_ID_RE = re.compile(
     rf"(?<![\w-])({'|'.join(_ID_NOUNS)})s?\s*(?:#\s*|no\.?\s*|number\s+|nr\.?\s*)(\d{{1,9}})(?!\w)",
     re.IGNORECASE,
 )
+
+_VERSION_TAIL = r"(?:-[0-9A-Za-z]+(?:\.[0-9A-Za-z]+)*)?(?![\w-]|\.\w)"
+_VERSION_RE = re.compile(
+    rf"\b(?i:version)\s+(v?\d+(?:\.\d+){{0,3}}{_VERSION_TAIL})"
+    rf"|\b(?i:release|ver\.?)\s+(v?\d+(?:\.\d+){{1,3}}{_VERSION_TAIL})"
+    rf"|(?<![\w.])(v\d+(?:\.\d+){{1,3}}{_VERSION_TAIL})"
+    rf"|(?<![\w.$€£¥])(\d+\.\d+\.\d+(?:\.\d+)?{_VERSION_TAIL})"
+    r"|\b(?i:commit|sha)\s+([0-9a-f]{7,40})\b"
+    r"|\b(?i:the\s+)?((?i:latest\s+(?:main|master|trunk|develop)\s+build))\b"
+)
+# Read as something else: a date ("14.12.2026") or thousands ("1.200.000").
+_NOT_A_VERSION_RE = re.compile(r"\d{1,2}\.\d{1,2}\.\d{4}|\d{1,3}(?:\.\d{3})+")
 
 _EMAIL_RE = re.compile(r"(?<![\w.+-])[\w.+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}\b")
 
@@ -127,6 +145,16 @@ def find_emails(analysis: Analysis) -> Iterator[EmailFact]:
     for m in _EMAIL_RE.finditer(analysis.text):
         analysis.claim(m.start(), m.end())
         yield EmailFact(m.group().lower(), m.group(), m.span())
+
+
+def find_versions(analysis: Analysis) -> Iterator[VersionFact]:
+    for m in _VERSION_RE.finditer(analysis.text):
+        index = next(i for i in range(1, 7) if m.group(i))
+        version = m.group(index)
+        if not analysis.is_free(m.start(), m.end()) or _NOT_A_VERSION_RE.fullmatch(version):
+            continue
+        analysis.claim(m.start(), m.end())
+        yield VersionFact(version, m.group(), m.span())
 
 
 def find_levels(analysis: Analysis) -> tuple[list[LevelFact], list[LevelFact]]:

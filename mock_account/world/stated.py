@@ -78,6 +78,7 @@ class Stated:
     organisations: tuple[Name, ...] = ()
     people: tuple[Name, ...] = ()
     emails: tuple[str, ...] = ()
+    versions: tuple[str, ...] = ()
 
     # --- convenient readings --------------------------------------------------
 
@@ -167,4 +168,6 @@ class Stated:
             out["names"] = names
         if self.emails:
             out["emails"] = list(self.emails)
+        if self.versions:
+            out["versions"] = list(self.versions)
         return out

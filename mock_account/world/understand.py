@@ -101,6 +101,7 @@ def stated_from_facts(facts: RequestFacts) -> Stated:
         organisations=tuple(organisations),
         people=tuple(people),
         emails=tuple(e.address for e in facts.emails),
+        versions=tuple(v.version for v in facts.versions),
     )
 
 

@@ -161,3 +161,25 @@ def test_no_levels(text: str) -> None:
     facts = extract_facts(text, TODAY)
     assert facts.priorities == () and facts.severities == ()
     assert facts.priority is None
+
+
+@pytest.mark.parametrize(
+    ("text", "versions"),
+    [
+        ("Deploy version 2.14.0 of the billing service", ["2.14.0"]),
+        ("Push release 3.2 live", ["3.2"]),
+        ("Deploy version 3 to staging", ["3"]),
+        ("Deploy v2.4 to staging", ["v2.4"]),
+        ("roll out 1.4.2-rc1.", ["1.4.2-rc1"]),
+        ("Deploy commit a1b2c3d to staging", ["a1b2c3d"]),
+        ("Ship the latest main build of the web app", ["latest main build"]),
+        # Not versions: a date, a decimal count, thousands, a plain count.
+        ("Book a flight on 14.12.2026 to Lisbon", []),
+        ("Order 2.5 kg of coffee", []),
+        ("Pay 1.200.000 EUR", []),
+        ("Release 3 invoices", []),
+    ],
+)
+def test_versions(text: str, versions: list[str]) -> None:
+    facts = extract_facts(text, TODAY)
+    assert [v.version for v in facts.versions] == versions

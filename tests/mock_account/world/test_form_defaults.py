@@ -53,6 +53,29 @@ def test_the_deploy_form_opens_at_the_environment_the_request_names(deployment, 
     assert "Environment: production" in answer, answer
 
 
+@pytest.mark.parametrize(
+    ("request_text", "version"),
+    [
+        ("Deploy version 2.4.1 of the billing service to production", "2.4.1"),
+        ("Push release 3.2 live with a canary first", "3.2"),
+        ("Ship the latest main build of the web app to staging", "latest main build"),
+        ("Deploy commit 9f3c2ab to staging", "9f3c2ab"),
+    ],
+)
+def test_the_deploy_form_opens_at_the_version_the_request_names(
+    deployment, user, request_text: str, version: str
+) -> None:
+    form = _form(deployment, user, "DeployServiceRelease", request_text)
+    assert form["version"]["default"] == version
+    answer = answer_of(deployment, user, "DeployServiceRelease", request_text, None)
+    assert f"Version or git tag: {version}." in answer, answer
+
+
+def test_a_deploy_form_naming_no_version_asks_for_one(deployment, user) -> None:
+    form = _form(deployment, user, "DeployServiceRelease", "Push the billing service live")
+    assert "default" not in form["version"]
+
+
 def test_a_form_keeps_its_fixed_default_when_the_request_names_none(deployment, user) -> None:
     form = _form(deployment, user, "DeployServiceRelease", "Push the billing service live")
     assert form["environment"]["default"] == "staging"
