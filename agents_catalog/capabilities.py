@@ -76,6 +76,14 @@ SOURCE_FIELDS: dict[str, tuple[str, ...]] = {
 
 
 @dataclass(frozen=True)
+class Verdict:
+    """One answer of a capability's ``verdicts``: ``say`` when the request has any of ``when``."""
+
+    say: str
+    when: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class Capability:
     name: str
     title: str
@@ -107,6 +115,10 @@ class Capability:
     # A suggested follow-up per variable read: what a user types to reach this agent
     # once an earlier agent saved that variable (a template over `conv.*`).
     followups: dict[str, str] = field(default_factory=dict)
+    # The answer to a yes/no question the request asks ("can I accept?"), by what it is about:
+    # the first verdict whose words the request contains, else the one without words. The
+    # reply says it where it has ``{verdict}``.
+    verdicts: tuple[Verdict, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -144,6 +156,12 @@ def _capability(tag: str, raw: dict[str, Any]) -> Capability:
         requester=bool(raw.get("requester", False)),
         others=bool(raw.get("others", False)),
         followups={str(k): str(v) for k, v in (raw.get("followups") or {}).items()},
+        verdicts=tuple(
+            Verdict(
+                " ".join(str(v["say"]).split()), tuple(str(w).lower() for w in v.get("when", ()))
+            )
+            for v in raw.get("verdicts") or ()
+        ),
     )
 
 

@@ -287,6 +287,7 @@ def _agent_document(
         reply = f"{reply} {{handoff_{var}}}"
     for var in cap.writes:
         main.append(_write_command(cap, var, scheme))
+    main.extend(_verdict_commands(cap))
     if cap.extra_prompt == "agent":
         main.append({"llm": {"prompt": "notes", "reply": f"Noted for {cap.name}.", "into": "note"}})
         main.append({"var": {"name": "agent.last_request", "value": "{sys.query}"}})
@@ -373,6 +374,25 @@ def _taken_fields(cap: Capability, var: str) -> dict[str, str]:
         if len(paths) == 1 and template == f"{{{paths[0]}}}":
             out[name] = paths[0]
     return out
+
+
+def _verdict_commands(cap: Capability) -> list[dict[str, Any]]:
+    """Set ``verdict`` to the first of the capability's verdicts the request is about.
+
+    The fallback (the verdict without words) is set first; then each verdict with words from
+    the last to the first overwrites it when the request contains one of them, so the first
+    that matches is what remains.
+    """
+    if not cap.verdicts:
+        return []
+    fallback = next((v.say for v in cap.verdicts if not v.when), "")
+    commands: list[dict[str, Any]] = [{"var": {"name": "verdict", "value": fallback}}]
+    for verdict in reversed([v for v in cap.verdicts if v.when]):
+        for word in verdict.when:
+            when = {"left": "{sys.query}", "op": "contains", "right": word}
+            said = [{"var": {"name": "verdict", "value": verdict.say}}]
+            commands.append({"if": {"when": when, "then": said}})
+    return commands
 
 
 def _data_commands(cap: Capability, scheme: NamingScheme) -> list[dict[str, Any]]:
