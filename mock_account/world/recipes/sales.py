@@ -257,7 +257,8 @@ class Orders(Recipe):
         )
         total = base.get("total", 0)
         quantity = next((q for q in stated.quantities if not q.unit), None)
-        if quantity is not None and not _words(quantity.item) & _words(base.get("product", "")):
+        named = quantity is not None and quantity.item.lower() not in _COUNT_NOUNS
+        if named and not _words(quantity.item) & _words(base.get("product", "")):
             # "5 webcams" on an order of desks: the order now holds what the request names.
             product = best_product(quantity.item, ctx) or _new_product(quantity.item, ctx)
             currency = base.get("currency") or product["currency"]
@@ -278,6 +279,10 @@ class Orders(Recipe):
         if stated.amount is not None:
             out["total"], out["currency"] = stated.amount.amount, stated.amount.currency
         return out
+
+
+# "30 units" of an order counts what it holds: the product stays.
+_COUNT_NOUNS = frozenset({"unit", "units", "piece", "pieces", "item", "items", "pc", "pcs"})
 
 
 def customer_asked(ctx: Context) -> Asked | None:

@@ -66,6 +66,25 @@ def test_a_change_to_an_order_does_not_cancel_it(deployment, user) -> None:
 
 
 @pytest.mark.parametrize(
+    ("request_text", "holds"),
+    [
+        # A change of item: "tables" of an order is not a database's tables.
+        ("Change order ORD-000002 to 8 tables", "8 x Pulse Meeting Table"),
+        # "units" count what the order holds: the product stays.
+        ("Reduce order ORD-000002 from 40 to 30 units", "30 x Summit Standing Desk"),
+    ],
+)
+def test_an_order_change_holds_what_the_request_says(
+    deployment, user, request_text: str, holds: str
+) -> None:
+    agent, _ = deployment.account.route(user, request_text, None)
+    assert agent == "AmendOpenOrder"
+    result = run_agent(deployment, user, agent, request_text, None)
+    text = result.parts[0]["text"]
+    assert text.startswith(f"I changed order ORD-000002: it now holds {holds} for "), text
+
+
+@pytest.mark.parametrize(
     ("agent", "request_text", "said"),
     [
         (
