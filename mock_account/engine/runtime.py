@@ -543,6 +543,19 @@ class _Run:
             if name in VARIABLE_SOURCES and isinstance(conv.get(name), dict)
         }
 
+    def _made(self, args: DataArgs) -> dict[str, Any] | None:
+        """The record of ``args.source`` this agent made earlier in the conversation: the one
+        it wrote, still in the conversation (no later agent wrote over it)."""
+        conv, runs = self.state["conv"], self.state.get("runs") or []
+        for variable in sorted(_writes_of(self.agent)):
+            record = conv.get(variable)
+            if VARIABLE_SOURCES.get(variable) != args.source or not isinstance(record, dict):
+                continue
+            writer = next((r for r in reversed(runs) if variable in (r.get("writes") or ())), None)
+            if writer is not None and writer.get("agent") == self.agent.name:
+                return record
+        return None
+
     def _named_instead(
         self, request: str, source: str, held: Held, saved: dict[str, tuple[str, dict[str, Any]]]
     ) -> dict[str, Any]:
@@ -607,6 +620,7 @@ class _Run:
                     requester=args.requester,
                     others=args.others,
                     requires=args.requires,
+                    made=self._made(args) if args.action == "create" else None,
                     held=held,
                     # The values came from the record the request named, where it named
                     # one; one the agent writes back is replaced by a new one of its kind (a

@@ -38,6 +38,11 @@ Semantic: the request has at least `min_semantic_terms` content words and the ag
 similarity reaches `min_similarity`. Short follow-ups ("change it to Friday", "what's
 the status?") sit close to many agents in meaning while naming none: they are left to
 the lexical rule. Gibberish shares no word and is close to no agent in meaning.
+Agreed: a shorter request that no rule matched ("I need a hotel there") still matches the
+agent that is at once the best by its words and the best by meaning, when that similarity
+reaches `agreed_similarity`: a word of the agent and its meaning agree, where a chat
+follow-up ("what's the status?") names a word that several agents share and leans in
+meaning towards another.
 Relative: once a request of at least `min_semantic_terms` content words has a hit, an
 agent whose blended score reaches `relative` times the best hit's is a hit too. Rich
 requests (names, dates, amounts) spread their evidence thin, so the right agent can
@@ -101,6 +106,7 @@ class BM25Params:
     min_similarity: float = 0.40
     min_semantic_terms: int = 3
     relative: float = 0.7
+    agreed_similarity: float = 0.5
 
 
 @dataclass(frozen=True)
@@ -213,6 +219,13 @@ class SearchIndex:
         (vector,) = self.encoder.encode([query])
         return np.clip(self.vectors @ vector, 0.0, 1.0).astype(np.float64)
 
+    def _agreed(self, scores: np.ndarray, similarity: np.ndarray) -> list[int]:
+        """The agent a short request names by its words and means most clearly: best by
+        words and best by meaning at once, at `agreed_similarity` or more ([] otherwise)."""
+        best = int(np.argmax(scores))
+        agreed = scores[best] > 0.0 and best == int(np.argmax(similarity))
+        return [best] if agreed and similarity[best] >= self.params.agreed_similarity else []
+
     def search(self, query: str, *, tag: str | None = None, limit: int = 10) -> list[SearchHit]:
         """Agents matching `query`, best first; only those passing the no-match rule."""
         if limit < 1:
@@ -234,6 +247,8 @@ class SearchIndex:
             # A request that matched: agents nearly as good as its best hit are hits too.
             if keep.any():
                 keep |= blended >= self.params.relative * blended[keep].max()
+        elif not keep.any():
+            keep[self._agreed(scores, similarity)] = True
         if tag is not None:
             keep &= self.tags == tag
         # Best first; equal scores in name order so every run lists the same hits. As Python

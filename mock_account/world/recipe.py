@@ -236,6 +236,16 @@ class Recipe:
         itself (a supplier's scorecard reviewed)."""
         return None
 
+    def made_already(self, made: Record) -> str:
+        """What the answer says when the agent that made ``made`` in this conversation is
+        asked again for the same thing: it is not made twice."""
+        label = self.describe(made)
+        said = f"{self.noun} {label}" if label != self.noun else f"a {self.noun}"
+        return (
+            f"This conversation already has {said}, made from the same details, so I did not "
+            "make a second one; say what should be different to make another."
+        )
+
     def change(self, base: Record, ctx: Context) -> Record:
         """The fields a request changes in an existing record (update)."""
         return {k: v for k, v in self.stated(ctx).items() if base.get(k) != v}

@@ -132,6 +132,7 @@ class World:
         held: Held | None = None,
         saved: Mapping[str, tuple[str, Record]] | None = None,
         requires: Mapping[str, Mapping[str, Any]] | None = None,
+        made: Record | None = None,
     ) -> Outcome:
         """Run one action. ``expects_base``: the agent works on the record the conversation
         holds, so with none saved and none named it asks which one instead of picking.
@@ -142,7 +143,9 @@ class World:
         (``Recipe.closed``: a cancelled order, a cancelled trip) is not used, and the
         outcome says why; nothing is taken from one that is not of the kind ``requires``
         names for its variable (a flight claim for a hospitality check). ``others``: the
-        agent works only on other people's records (a manager approving claims)."""
+        agent works only on other people's records (a manager approving claims). ``made``:
+        the record this agent made earlier in the conversation (create): asked again for
+        the same, it does not make a second one (an order is billed once)."""
         held = held or Held()
         recipe = self.recipes.get(source)
         if recipe is None:
@@ -174,7 +177,7 @@ class World:
                 "there is none to work on.",
             )
         elif action == "create":
-            outcome = self._create(recipe, ctx, given, fixed, held.given)
+            outcome = self._create(recipe, ctx, given, fixed, held.given, made)
         elif action == "find":
             outcome = self._find(
                 recipe, ctx, base, where, match, action, requester, expects_base, held, given
@@ -267,7 +270,13 @@ class World:
     # --- actions ----------------------------------------------------------------
 
     def _create(
-        self, recipe: Recipe, ctx: Context, given: Record, fixed: Record, held: Mapping[str, str]
+        self,
+        recipe: Recipe,
+        ctx: Context,
+        given: Record,
+        fixed: Record,
+        held: Mapping[str, str],
+        made: Record | None = None,
     ) -> Outcome:
         refused = recipe.not_for(ctx)
         if refused:
@@ -277,6 +286,8 @@ class World:
         for name in recipe.worded_fields & given.keys():
             stated.pop(name, None)
         record: Record = {**given, **stated, **fixed}
+        if made is not None and _made_from_the_same(made, {**given, **stated}, fixed):
+            return Outcome(None, recipe.noun, message=recipe.made_already(made))
         if recipe.unique_name and recipe.name_field and record.get(recipe.name_field):
             # A company is registered once: "set up Castellano Textiles" when it already is.
             name = str(record[recipe.name_field])
@@ -614,6 +625,16 @@ def _shares_words(record: Record, text: str) -> bool:
         if words and 2 * len(said & words) > len(words):
             return True
     return False
+
+
+def _made_from_the_same(made: Record, asked: Record, fixed: Record) -> bool:
+    """Whether a new record from ``asked`` (what the request and the conversation give) and
+    ``fixed`` would be ``made`` again: every value it shares with it the same, and at least
+    one of them asked for, not only the agent's fixed values."""
+    shared = [key for key in {**asked, **fixed} if key in made]
+    if not any(key in asked for key in shared):
+        return False
+    return all(_same({**asked, **fixed}[key], made[key]) for key in shared)
 
 
 def _same(a: Any, b: Any) -> bool:

@@ -161,6 +161,14 @@ class Invoices(Recipe):
             "to chase or change."
         )
 
+    def made_already(self, made: Record) -> str:
+        amount = f" for {_amount(made)}" if _amount(made) else ""
+        due = f", due on {made['due_date']}" if made.get("due_date") else ""
+        return (
+            f"Invoice {made.get('number', '')} to {made.get('party') or 'the customer'}{amount} "
+            f"is already raised in this conversation{due}, so I did not bill it twice."
+        )
+
     def outside(self, record: Record, kind: Mapping[str, Any]) -> str:
         number, party = record.get("number", "This invoice"), record.get("party") or "the party"
         amount = _amount(record) or "it"

@@ -97,6 +97,14 @@ class Trips(Recipe):
     def describe(self, record: Record) -> str:
         return f"{record['destination']} ({record['start_date']} to {record['end_date']})"
 
+    def made_already(self, made: Record) -> str:
+        flight = f" on flight {made['flight']}" if made.get("flight") else ""
+        return (
+            f"Your trip to {self.describe(made)} is already booked{flight} in this "
+            "conversation, so I did not book it twice; say what should change (the dates, the "
+            "destination) to book another."
+        )
+
     def closed(self, saved: Record, source: str) -> str | None:
         # Nothing is claimed for, reserved for or prepared for a trip that will not happen;
         # a new flight or stay there is a new trip (its agents write the trip back).

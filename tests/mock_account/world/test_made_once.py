@@ -1,0 +1,59 @@
+"""What an agent made in a conversation is not made twice: asked again for the same thing
+(a follow-up that matched no other agent goes back to it), it says what it already made
+instead of billing the order or booking the trip a second time; asked for something else,
+it makes that."""
+
+from __future__ import annotations
+
+from handoff_journeys import run_agent, state_of
+
+ORDER = "Our customer Orion Retail wants 20 standing desks"
+TRIP = "Book me a flight to Lisbon on 14 December, back on the 18th"
+
+
+def _answer(deployment, user, query: str, convid: str | None) -> tuple[str, str]:
+    """(agent, answer) of a request routed as the server routes it."""
+    agent, _ = deployment.account.route(user, query, convid)
+    assert agent is not None, query
+    result = run_agent(deployment, user, agent, query, convid)
+    return agent, result.parts[0]["text"]
+
+
+def test_a_question_after_an_invoice_does_not_bill_the_order_twice(deployment, user) -> None:
+    placed = run_agent(deployment, user, "PlaceCustomerOrder", ORDER, None)
+    convid = placed.convid
+    agent, billed = _answer(deployment, user, "Invoice them for that order", convid)
+    assert agent == "CreateCustomerInvoice" and billed.startswith("I raised invoice"), billed
+    invoice = state_of(deployment, user, convid)["conv"]["invoice"]
+    # "pay" names no agent clearly: the follow-up goes back to the invoicing agent.
+    agent, again = _answer(deployment, user, "When will they pay?", convid)
+    assert agent == "CreateCustomerInvoice"
+    assert again.startswith(
+        f"Invoice {invoice['number']} to Orion Retail for 10653 USD is already raised in this "
+        f"conversation, due on {invoice['due_date']}, so I did not bill it twice."
+    ), again
+    assert state_of(deployment, user, convid)["conv"]["invoice"] == invoice
+
+
+def test_the_same_trip_asked_again_is_not_booked_twice(deployment, user) -> None:
+    booked = run_agent(deployment, user, "BookBusinessFlight", TRIP, None)
+    trip = state_of(deployment, user, booked.convid)["conv"]["trip"]
+    again = run_agent(deployment, user, "BookBusinessFlight", TRIP, booked.convid)
+    assert again.parts[0]["text"].startswith(
+        f"Your trip to Lisbon (2026-12-14 to 2026-12-18) is already booked on flight "
+        f"{trip['flight']} in this conversation, so I did not book it twice"
+    ), again.parts
+    assert state_of(deployment, user, booked.convid)["conv"]["trip"] == trip
+    # Another destination is another trip.
+    porto = run_agent(
+        deployment, user, "BookBusinessFlight", "Book me a flight to Porto", booked.convid
+    )
+    assert porto.parts[0]["text"].startswith("I booked flight"), porto.parts
+    assert state_of(deployment, user, booked.convid)["conv"]["trip"]["destination"] == "Porto"
+
+
+def test_a_hotel_asked_for_after_a_flight_is_booked_by_the_hotel_agent(deployment, user) -> None:
+    booked = run_agent(deployment, user, "BookBusinessFlight", TRIP, None)
+    agent, text = _answer(deployment, user, "I also need a hotel there", booked.convid)
+    assert agent == "BookHotelStay"
+    assert "in Lisbon" in text and "from 2026-12-14 to 2026-12-18" in text, text
