@@ -37,6 +37,8 @@ from agents_catalog.agent_format import (
     ReturnArgs,
     VarArgs,
     WorkflowStepArgs,
+    command_args,
+    walk_commands,
 )
 from agents_catalog.capabilities import VARIABLE_SOURCES
 from agents_catalog.graph import agent_io
@@ -432,7 +434,15 @@ class _Run:
                 part["mimeType"] = spec.mimeType
             self.emit(part)
         elif isinstance(args, AskArgs):
-            return ("ask", args)
+            if not self._asks_about_made():
+                return ("ask", args)
+            # A question about what this agent already made here ("What's the status?" after
+            # declaring the incident) asks nothing again: its data command answers it.
+            frame["locals"][args.into] = {
+                spec.name: shown["default"]
+                for spec in args.inputs
+                if "default" in (shown := _with_default(self, frame, spec))
+            }
         elif isinstance(args, FailArgs):
             return ("failCommand", self.text(frame, args.message))
         elif isinstance(args, EndArgs):
@@ -542,6 +552,16 @@ class _Run:
             for name in variables
             if name in VARIABLE_SOURCES and isinstance(conv.get(name), dict)
         }
+
+    def _asks_about_made(self) -> bool:
+        """Whether the request asks about the record this agent made in the conversation."""
+        creating = _creating(self.agent)
+        made = self._made(creating) if creating is not None else None
+        if creating is None or made is None:
+            return False
+        today = date.fromisoformat(self.sys["today"])
+        query = str(self.sys.get("query", ""))
+        return self.engine.world.asks_about_made(creating.source, query, today, made)
 
     def _made(self, args: DataArgs) -> dict[str, Any] | None:
         """The record of ``args.source`` this agent made earlier in the conversation: the one
@@ -854,6 +874,22 @@ def _held_by(args: DataArgs) -> Held:
 
 
 _WRITES_CACHE: dict[int, tuple[AgentDefinition, frozenset[str]]] = {}
+_CREATING_CACHE: dict[int, tuple[AgentDefinition, DataArgs | None]] = {}
+
+
+def _creating(agent: AgentDefinition) -> DataArgs | None:
+    """The agent's data command that creates a record, if it has one (found once per
+    definition, like its writes)."""
+    hit = _CREATING_CACHE.get(id(agent))
+    if hit is None:
+        found = None
+        for command in walk_commands(list(agent.main)):
+            args = command_args(command)
+            if isinstance(args, DataArgs) and args.action == "create":
+                found = args
+                break
+        hit = _CREATING_CACHE[id(agent)] = (agent, found)
+    return hit[1]
 
 
 def _writes_of(agent: AgentDefinition) -> frozenset[str]:

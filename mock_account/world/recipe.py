@@ -238,12 +238,12 @@ class Recipe:
 
     def made_already(self, made: Record) -> str:
         """What the answer says when the agent that made ``made`` in this conversation is
-        asked again for the same thing: it is not made twice."""
+        asked again for the same thing, or asked about it: it is not made twice."""
         label = self.describe(made)
         said = f"{self.noun} {label}" if label != self.noun else f"a {self.noun}"
         return (
-            f"This conversation already has {said}, made from the same details, so I did not "
-            "make a second one; say what should be different to make another."
+            f"This conversation already has {said}, so I did not make a second one; say what "
+            "should be different to make another."
         )
 
     def change(self, base: Record, ctx: Context) -> Record:

@@ -30,6 +30,7 @@ import difflib
 import hashlib
 import json
 import random
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import date, timedelta
@@ -207,6 +208,16 @@ class World:
         outcome.stated = stated.summary()
         return outcome
 
+    def asks_about_made(self, source: str, request: str, today: date, made: Record) -> bool:
+        """Whether ``request`` asks about ``made`` (a record of ``source`` the agent made in
+        this conversation) rather than for another one: the agent then asks nothing again."""
+        recipe = self.recipes.get(source)
+        if recipe is None:
+            return False
+        stated = self.understand(request, today)
+        ctx = Context(stated, today, random.Random(0), self.data, self.places)
+        return _asks_about(made, request, recipe.stated(ctx), recipe.worded_fields)
+
     def named_instead(
         self,
         request: str,
@@ -286,7 +297,10 @@ class World:
         for name in recipe.worded_fields & given.keys():
             stated.pop(name, None)
         record: Record = {**given, **stated, **fixed}
-        if made is not None and _made_from_the_same(made, {**given, **stated}, fixed):
+        if made is not None and (
+            _made_from_the_same(made, {**given, **stated}, fixed)
+            or _asks_about(made, ctx.stated.text, stated, recipe.worded_fields)
+        ):
             return Outcome(None, recipe.noun, message=recipe.made_already(made))
         if recipe.unique_name and recipe.name_field and record.get(recipe.name_field):
             # A company is registered once: "set up Castellano Textiles" when it already is.
@@ -635,6 +649,21 @@ def _made_from_the_same(made: Record, asked: Record, fixed: Record) -> bool:
     if not any(key in asked for key in shared):
         return False
     return all(_same({**asked, **fixed}[key], made[key]) for key in shared)
+
+
+# A question about a record ("When will it arrive?", "Is it paid?"), not a request for one;
+# "can you..." and "could you..." ask for something.
+_QUESTION = re.compile(
+    r"^\s*(?:when|what|where|who|why|how|is|are|has|have|did|does|do|will)\b", re.IGNORECASE
+)
+
+
+def _asks_about(made: Record, text: str, stated: Record, worded: frozenset[str]) -> bool:
+    """Whether a request is a question about ``made`` rather than a request for another:
+    a question that states nothing that differs from it (its wording aside)."""
+    if not _QUESTION.match(text):
+        return False
+    return all(_same(v, made[k]) for k, v in stated.items() if k in made and k not in worded)
 
 
 def _same(a: Any, b: Any) -> bool:

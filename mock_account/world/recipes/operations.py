@@ -77,6 +77,14 @@ class Tickets(Recipe):
         subject = f' ("{saved["subject"]}")' if saved.get("subject") else ""
         return f"Case {saved['id']}{subject} is closed; open a new case if the problem is back."
 
+    def made_already(self, made: Record) -> str:
+        who = f", assigned to {made['assignee']}" if made.get("assignee") else ""
+        priority = f" ({made['priority']} priority)" if made.get("priority") else ""
+        return (
+            f"Ticket {made.get('id', '')}{priority} is already open in this conversation{who}, "
+            "so I did not open a second one; they will update you on it."
+        )
+
     def stated(self, ctx: Context) -> Record:
         stated = ctx.stated
         out: Record = {}
@@ -125,6 +133,15 @@ class Incidents(Recipe):
     id_prefix = "INC"
     name_field = "service"
     worded_fields = frozenset({"summary"})
+
+    def made_already(self, made: Record) -> str:
+        severity = f", {made['severity']}" if made.get("severity") else ""
+        status = made.get("status") or "open"
+        return (
+            f"Incident {made.get('id', '')} ({made.get('service', 'the service')}{severity}), "
+            f"declared in this conversation, is {status}, so I did not declare it twice; its "
+            "channel has the latest updates."
+        )
 
     def asked(self, ctx: Context) -> Asked | None:
         found = super().asked(ctx)

@@ -123,11 +123,14 @@ class Employees(Recipe):
         return out
 
     def requester(self, ctx: Context) -> Record:
-        """The user as an employee: the same record for the same user, every time."""
+        """The user as an employee: the same record for the same user, every time, with the
+        days of annual leave left this year."""
         seed = hashlib.sha256(f"employee/{ctx.user}".encode("utf-8", "surrogatepass")).digest()
         own = Context(ctx.stated, ctx.today, random.Random(seed), ctx.data, ctx.places, ctx.user)
         record: Record = {"name": ctx.user_name, "email": ctx.user}
         self.fill(record, own)
+        # Drawn after the fields above, so adding it changed none of them.
+        record["leave_left"] = own.rng.randint(6, 24)
         _dates(ctx, record)
         return record
 

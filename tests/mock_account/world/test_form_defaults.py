@@ -71,6 +71,12 @@ def test_the_deploy_form_opens_at_the_version_the_request_names(
     assert f"Version or git tag: {version}." in answer, answer
 
 
+def test_an_incident_form_opens_at_what_the_request_says_is_broken(deployment, user) -> None:
+    request_text = "The checkout page is down for all customers, sev1"
+    form = _form(deployment, user, "DeclareProductionIncident", request_text)
+    assert (form["severity"]["default"], form["impact"]["default"]) == ("sev1", request_text)
+
+
 def test_a_deploy_form_naming_no_version_asks_for_one(deployment, user) -> None:
     form = _form(deployment, user, "DeployServiceRelease", "Push the billing service live")
     assert "default" not in form["version"]

@@ -57,3 +57,36 @@ def test_a_hotel_asked_for_after_a_flight_is_booked_by_the_hotel_agent(deploymen
     agent, text = _answer(deployment, user, "I also need a hotel there", booked.convid)
     assert agent == "BookHotelStay"
     assert "in Lisbon" in text and "from 2026-12-14 to 2026-12-18" in text, text
+
+
+def test_a_question_about_a_ticket_opens_no_second_ticket(deployment, user) -> None:
+    opened = run_agent(deployment, user, "ReportBrokenLaptop", "My laptop screen is cracked", None)
+    ticket = state_of(deployment, user, opened.convid)["conv"]["ticket"]
+    agent, text = _answer(deployment, user, "When will it arrive?", opened.convid)
+    assert agent == "ReportBrokenLaptop"
+    assert text.startswith(
+        f"Ticket {ticket['id']} ({ticket['priority']} priority) is already "
+        f"open in this conversation, assigned to {ticket['assignee']}"
+    ), text
+    assert state_of(deployment, user, opened.convid)["conv"]["ticket"] == ticket
+    # Another problem is another ticket.
+    other = run_agent(
+        deployment, user, "ReportBrokenLaptop", "My keyboard is broken too", opened.convid
+    )
+    assert other.parts[0]["text"].startswith("I opened repair ticket"), other.parts
+
+
+def test_a_question_about_a_declared_incident_asks_nothing_again(deployment, user) -> None:
+    declared = run_agent(
+        deployment, user, "DeclareProductionIncident",
+        "The checkout page is down for all customers, sev1", None,
+    )  # fmt: skip
+    incident = state_of(deployment, user, declared.convid)["conv"]["incident"]
+    result = deployment.account.exec_agent(
+        user, "DeclareProductionIncident", {"query": "What's the status?"}, declared.convid
+    )
+    assert result.result_code == "success", result.ask_input
+    assert result.parts[0]["text"].startswith(
+        f"Incident {incident['id']} ({incident['service']}, sev1), declared in this "
+        f"conversation, is {incident['status']}, so I did not declare it twice"
+    ), result.parts

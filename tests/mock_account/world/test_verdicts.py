@@ -1,5 +1,6 @@
-"""A yes/no question gets its answer first: the hospitality clearance says whether the gift
-or the hospitality asked about may be accepted, by what it is, before it logs it."""
+"""A question gets its answer first: the hospitality clearance says whether the gift or the
+hospitality asked about may be accepted, by what it is, before it logs it; the leave agent
+answers a balance question with the balance, not with a leave request."""
 
 from __future__ import annotations
 
@@ -26,3 +27,18 @@ def test_the_answer_starts_with_the_verdict_on_what_is_asked(
     text = answer_of(deployment, user, AGENT, request_text, None)
     assert text.startswith(verdict), text
     assert f"register for {user.name}" in text, text
+
+
+def test_the_leave_agent_answers_a_balance_question_with_the_balance(deployment, user) -> None:
+    asked = answer_of(
+        deployment, user, "RequestTimeOff", "How many vacation days do I have left?", None
+    )
+    assert asked.startswith("You have ") and "days of annual leave left this year" in asked
+    left = asked.removeprefix("You have ").split(" ")[0]
+    booked = answer_of(
+        deployment, user, "RequestTimeOff", "I want to take 3 days off from 22 December", None
+    )
+    assert booked.startswith("Your leave request from 2026-12-22 to 2026-12-24 was sent"), booked
+    # The same user has the same balance in every conversation.
+    again = answer_of(deployment, user, "RequestTimeOff", "What is my remaining allowance?", None)
+    assert again.startswith(f"You have {left} days"), again
