@@ -33,14 +33,19 @@ def _words(text: str) -> frozenset[str]:
 
 def best_product(item: str, ctx: Context) -> Record | None:
     """The catalogue product an item of a request means ("office chairs" -> an Office
-    Chair), the one sharing the most words with it; None when none shares a word."""
+    Chair): first one of the kind the item names (its last word: an "ergonomic chair" is a
+    chair, not an ergonomic mouse), then the one sharing the most words with it; None when
+    none shares a word."""
     wanted = _words(item)
-    best: tuple[int, int, Record] | None = None
+    kind = _words(item.split()[-1]) if item.split() else set()
+    best: tuple[tuple[bool, int, int], Record] | None = None
     for number, product in enumerate(ctx.data.records("products")):
-        shared = len(wanted & _words(product["name"]))
-        if shared and (best is None or (shared, -number) > (best[0], best[1])):
-            best = (shared, -number, product)
-    return dict(best[2]) if best else None
+        words = _words(product["name"])
+        shared = len(wanted & words)
+        rank = (bool(kind & words), shared, -number)
+        if shared and (best is None or rank > best[0]):
+            best = (rank, product)
+    return dict(best[1]) if best else None
 
 
 def _new_product(item: str, ctx: Context) -> Record:
@@ -315,6 +320,17 @@ def model_named(text: str) -> str | None:
     return f"{found.group(1)} {noun.capitalize()}".strip() if noun else found.group(1)
 
 
+# The product a price or stock question is about ("the list price of the A4 label printer",
+# "is the ergonomic chair available", "how much do we charge for the X").
+_PRICED = re.compile(
+    r"\b(?:price|cost|stock)\s+(?:of|for)\s+(?:the |a |an |our )?([a-z0-9][a-z0-9 -]{2,40}?)"
+    r"(?=\s+(?:and|in|at|for|is|do|does)\b|[,.?!]|$)"
+    r"|\bis\s+(?:the |a |an |our )([a-z0-9][a-z0-9 -]{2,40}?)\s+(?:available|in stock)\b"
+    r"|\bhow much (?:do we charge for|is|are|does) (?:the |a |an |our )?"
+    r"([a-z0-9][a-z0-9 -]{2,40}?)(?=\s+(?:cost|and)\b|[,.?!]|$)"
+)
+
+
 def _title(item: str) -> str:
     return " ".join(w.capitalize() for w in item.split())
 
@@ -349,6 +365,14 @@ class Products(Recipe):
             product = best_product(quantity.item, ctx)
             if product is not None:
                 return Asked("name", product["name"], product["name"])
+        priced = _PRICED.search(ctx.stated.text.lower())
+        if priced:
+            # "the price of the A4 label printer": that product, or none of that name.
+            item = next(group for group in priced.groups() if group)
+            product = best_product(item, ctx)
+            if product is not None:
+                return Asked("name", product["name"], product["name"])
+            return Asked("name", _title(item), f"named {_title(item)}")
         return None
 
     def stated(self, ctx: Context) -> Record:
