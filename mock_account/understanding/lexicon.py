@@ -169,6 +169,13 @@ ORG_CUES_BEFORE: frozenset[str] = frozenset(
     partners counterparty account distributor reseller
     """.split()
 )
+# Agreements and dealings that put an organisation after "with" ("an NDA with Northwind").
+ORG_CUES_BEFORE_WITH: frozenset[str] = frozenset(
+    """
+    agreement agreements nda ndas contract contracts msa sow dpa partnership deal deals
+    negotiation negotiations dispute
+    """.split()
+)
 # Words that put an organisation right before them ("the Hoffmann account").
 ORG_CUES_AFTER: frozenset[str] = frozenset(
     """

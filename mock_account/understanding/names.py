@@ -41,6 +41,7 @@ from .lexicon import (
     NAME_CONNECTORS,
     ORG_CUES_AFTER,
     ORG_CUES_BEFORE,
+    ORG_CUES_BEFORE_WITH,
     PERSON_CUES_AFTER,
     PERSON_CUES_BEFORE,
     REQUEST_WORDS,
@@ -414,6 +415,7 @@ def _classify(
     elif (
         prev in ORG_CUES_BEFORE
         or (prev in ("for", "of", "with") and prev2 in ORG_CUES_BEFORE)
+        or (prev == "with" and prev2 in ORG_CUES_BEFORE_WITH)
         or nxt in ORG_CUES_AFTER
     ) and end - first <= 5:
         orgs.append(_unknown(analysis, first, end))

@@ -151,6 +151,10 @@ def test_a_known_company_by_its_first_word_after_a_request_verb() -> None:
         ("Maria Riddle joins us on Monday", [], ["Maria Riddle"]),
         ("Please add Northwind Traders as a new supplier", ["Northwind Traders"], []),
         ("Onboard Meridian Optics as a supplier", ["Meridian Optics"], []),
+        # An agreement "with" someone is with an organisation; a meeting may be with anyone.
+        ("Prepare a mutual confidentiality agreement with Northwind", ["Northwind"], []),
+        ("Sign the contract with Globex", ["Globex"], []),
+        ("A call with Northwind", [], []),
     ],
 )
 def test_unknown_names(text: str, organisations: list[str], people: list[str]) -> None:

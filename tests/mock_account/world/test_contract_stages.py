@@ -70,3 +70,11 @@ def test_the_agreement_named_to_sign_is_its_draft_not_one_in_force(deployment, u
     draft = next(c for c in globex if c["status"] == "draft")
     assert (signed["id"], signed["status"]) == (draft["id"], "signed"), result.parts
     assert result.parts[0]["text"].startswith(f"Contract {draft['id']} with Globex Corporation")
+
+
+def test_an_agreement_with_a_company_nobody_knows_is_with_that_company(deployment, user) -> None:
+    request_text = "Can you prepare a mutual confidentiality agreement with Northwind?"
+    result = run_agent(deployment, user, "DraftNondisclosureAgreement", request_text, None)
+    contract = state_of(deployment, user, result.convid)["conv"]["contract"]
+    assert contract["counterparty"] == "Northwind", contract
+    assert result.parts[0]["text"].startswith(f"I prepared NDA {contract['id']} with Northwind")
