@@ -1,0 +1,36 @@
+"""A question that names no company or person makes none up: "How do I get a new vendor
+set up?" asks which supplier instead of onboarding a made-up one; named, it goes ahead."""
+
+from __future__ import annotations
+
+import pytest
+from handoff_journeys import run_agent, state_of
+
+
+@pytest.mark.parametrize(
+    ("agent", "request_text", "answer"),
+    [
+        (
+            "OnboardNewSupplier",
+            "How do I get a new vendor set up so I can buy from them?",
+            "Which supplier is it? Tell me its name and I will go ahead",
+        ),
+        (
+            "DraftDataProcessingAgreement",
+            "Does this processor need standard contractual clauses for transfers to the US?",
+            "Which contract is it? Tell me who it is with and I will go ahead",
+        ),
+    ],
+)
+def test_a_question_naming_nobody_makes_nobody_up(deployment, user, agent, request_text, answer):
+    result = run_agent(deployment, user, agent, request_text, None)
+    assert result.parts[0]["text"].startswith(answer), result.parts
+    assert state_of(deployment, user, result.convid)["conv"] == {}
+
+
+def test_a_request_naming_the_company_goes_ahead(deployment, user) -> None:
+    result = run_agent(
+        deployment, user, "OnboardNewSupplier", "Onboard Meridian Optics as a supplier", None
+    )
+    assert "Meridian Optics" in result.parts[0]["text"], result.parts
+    assert state_of(deployment, user, result.convid)["conv"]["vendor"]["name"] == "Meridian Optics"
