@@ -137,6 +137,10 @@ class Context:
         return f"{name} {self.pick(LEGAL_FORMS)}" if self.rng.random() < 0.4 else name
 
 
+# The kinds of names a record must not be given at random when a question names none.
+_NAMED_KINDS = frozenset({"customer", "vendor", "employee", "candidate", "campaign"})
+
+
 class Recipe:
     """One data source's rules. Subclasses set the class attributes and override hooks."""
 
@@ -234,6 +238,14 @@ class Recipe:
         """What the answer says when a request to change a record names nothing to change
         in it ("Change order ORD-000009, please"), or None where being asked is the change
         itself (a supplier's scorecard reviewed)."""
+        return None
+
+    def name_question(self) -> str | None:
+        """How the answer asks for what names a new record ("its name", "where you are
+        going") when a question names nothing, so that none is made up; None for records
+        that may be made without one. Companies, people and campaigns are asked for."""
+        if self.name_field and _NAMED_KINDS & set(self.name_kinds):
+            return "its name"
         return None
 
     def made_already(self, made: Record) -> str:

@@ -302,14 +302,15 @@ class World:
             or _asks_about(made, ctx.stated.text, stated, recipe.worded_fields)
         ):
             return Outcome(None, recipe.noun, message=recipe.made_already(made))
-        if not given and _unnamed(recipe, record) and _QUESTION.match(ctx.stated.text):
+        ask_name = recipe.name_question()
+        unnamed = ask_name and recipe.name_field and not record.get(recipe.name_field)
+        if unnamed and not given and _QUESTION.match(ctx.stated.text):
             # "How do I get a new vendor set up?" names no supplier, nor does the
             # conversation: none is made up.
             return Outcome(
                 None,
                 recipe.noun,
-                message=f"Which {recipe.noun} is it? Tell me "
-                f"{_NAME_ASKED.get(recipe.name_field or '', 'its name')} and I will go ahead; I "
+                message=f"Which {recipe.noun} is it? Tell me {ask_name} and I will go ahead; I "
                 "won't pick one for you.",
             )
         if recipe.unique_name and recipe.name_field and record.get(recipe.name_field):
@@ -666,19 +667,6 @@ def _made_from_the_same(made: Record, asked: Record, fixed: Record) -> bool:
 _QUESTION = re.compile(
     r"^\s*(?:when|what|where|who|why|how|is|are|has|have|did|does|do|will)\b", re.IGNORECASE
 )
-
-
-# The kinds of names a record must not be given at random when a question names none.
-_NAMED_KINDS = frozenset({"customer", "vendor", "employee", "candidate", "campaign"})
-
-
-_NAME_ASKED = {"counterparty": "who it is with", "party": "who it is for"}
-
-
-def _unnamed(recipe: Recipe, record: Record) -> bool:
-    """Whether a new record of a kind known by its name (a company, a person) names none."""
-    named_kind = recipe.name_field and _NAMED_KINDS & set(recipe.name_kinds)
-    return bool(named_kind) and not record.get(recipe.name_field)
 
 
 def _asks_about(made: Record, text: str, stated: Record, worded: frozenset[str]) -> bool:

@@ -127,6 +127,9 @@ class Contracts(Recipe):
     unknown_names = "organisations"
     by_name = "with {}"
 
+    def name_question(self) -> str | None:
+        return "who it is with"
+
     def stated(self, ctx: Context) -> Record:
         stated = ctx.stated
         out: Record = {}

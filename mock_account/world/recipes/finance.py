@@ -150,6 +150,9 @@ class Invoices(Recipe):
     unknown_names = "organisations"
     by_name = "for {}"
 
+    def name_question(self) -> str | None:
+        return "who it is for"
+
     def lacking(self, saved: Record, action: str) -> str | None:
         # A paid invoice has nothing left to chase, pay or correct; it is still looked at.
         if action != "update" or saved.get("status") != "paid" or not saved.get("number"):

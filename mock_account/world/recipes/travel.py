@@ -88,6 +88,9 @@ class Trips(Recipe):
     name_field = "destination"
     about_fields = ("destination",)
 
+    def name_question(self) -> str | None:
+        return "where you are going"
+
     def asked(self, ctx: Context) -> Asked | None:
         place = ctx.stated.destination
         if place is not None:

@@ -1,5 +1,6 @@
-"""A question that names no company or person makes none up: "How do I get a new vendor
-set up?" asks which supplier instead of onboarding a made-up one; named, it goes ahead."""
+"""A question that names no company, person or destination makes none up: "How do I get a
+new vendor set up?" asks which supplier instead of onboarding a made-up one, "How early do I
+need to book my flights?" books no flight; named, it goes ahead."""
 
 from __future__ import annotations
 
@@ -19,6 +20,11 @@ from handoff_journeys import run_agent, state_of
             "DraftDataProcessingAgreement",
             "Does this processor need standard contractual clauses for transfers to the US?",
             "Which contract is it? Tell me who it is with and I will go ahead",
+        ),
+        (
+            "BookBusinessFlight",
+            "How early do I need to book my flights?",
+            "Which trip is it? Tell me where you are going and I will go ahead",
         ),
     ],
 )

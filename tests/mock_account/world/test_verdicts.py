@@ -42,3 +42,19 @@ def test_the_leave_agent_answers_a_balance_question_with_the_balance(deployment,
     # The same user has the same balance in every conversation.
     again = answer_of(deployment, user, "RequestTimeOff", "What is my remaining allowance?", None)
     assert again.startswith(f"You have {left} days"), again
+
+
+@pytest.mark.parametrize(
+    ("request_text", "answer"),
+    [
+        ("Am I allowed to fly business class on a ten hour flight?", "Business class is allowed"),
+        ("How early should I book flights in advance?", "Book flights at least 14 days"),
+        (
+            "How much can I spend per night on a hotel in London?",
+            "The policy limit for hotels in London",
+        ),
+    ],
+)
+def test_the_travel_policy_answers_what_is_asked(deployment, user, request_text, answer) -> None:
+    text = answer_of(deployment, user, "CheckTravelPolicy", request_text, None)
+    assert text.startswith(answer), text
