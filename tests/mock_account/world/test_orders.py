@@ -136,11 +136,13 @@ def test_accessories_for_a_customer_are_a_sale_not_a_device_for_our_staff(deploy
     assert (
         last_tool_result(state_of(deployment, user, result.convid), "OrderDeskAccessories") is None
     )
-    # Asked that way, it is a customer order of ten headsets.
-    agent, _ = deployment.account.route(
-        user, "Place a customer order of 10 headsets for Orion Retail", None
-    )
-    assert agent == "PlaceCustomerOrder"
+    # Asked that way, or as "place an order of ... for" a customer, it is a customer order.
+    for asked in (
+        "Place a customer order of 10 headsets for Orion Retail",
+        "Place an order of 10 headsets for Hoffmann Logistics",
+    ):
+        agent, _ = deployment.account.route(user, asked, None)
+        assert agent == "PlaceCustomerOrder", asked
 
 
 def test_a_new_order_names_its_customer_and_is_not_called_late(deployment, user) -> None:
