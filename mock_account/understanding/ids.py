@@ -17,7 +17,8 @@ three or more parts ("2.14.0", "1.4.2-rc1"; not a date such as "14.12.2026" nor 
 branch ("the latest main build").
 
 Severities: "sev 2", "SEV-1", "sev1", "severity 3", "severity: two", "critical severity" (sev1)
-... "low severity" (sev4), and "P1".."P4" when the request is about an incident or an outage.
+... "low severity" (sev4), and "P1".."P4" when the request is about an incident or an outage;
+without a number, an incident "for everyone", a "full outage" or "nobody can ..." is sev1.
 Priorities: "urgent", "ASAP", "high priority", "priority: low", "no rush" (low), "P1".."P4"
 (urgent, high, normal, low) otherwise. A negation just before ("not urgent", "it isn't a sev1",
 "non-urgent") sets ``negated``.
@@ -95,6 +96,12 @@ _SEV_WORDS = {"critical": 1, "high": 2, "medium": 3, "moderate": 3, "low": 4}
 _P_LEVEL_RE = re.compile(r"\bP([1-4])\b")
 _INCIDENT_RE = re.compile(
     r"\b(?:incident|outage|sev|severity|down|degraded|breach|postmortem)\w*", re.IGNORECASE
+)
+_FULL_OUTAGE_RE = re.compile(
+    r"\bfor (?:everyone|everybody|all (?:customers|users|clients))\b"
+    r"|\b(?:full|total|complete) outage\b|\b(?:completely|totally|entirely) down\b"
+    r"|\b(?:nobody|no one|no customer|no user) can\b",
+    re.IGNORECASE,
 )
 _P_PRIORITIES = {1: "urgent", 2: "high", 3: "normal", 4: "low"}
 
@@ -200,6 +207,10 @@ def find_levels(analysis: Analysis) -> tuple[list[LevelFact], list[LevelFact]]:
         analysis.claim(m.start(), m.end())
         negated = negated_before(analysis, m.start()) or _non_prefixed(text, m.start())
         priorities.append(LevelFact(level, m.group(), m.span(), negated))
+    full = _FULL_OUTAGE_RE.search(text) if incident and not severities else None
+    if full and not negated_before(analysis, full.start()):
+        # Said without a number: a customer-facing service down for everyone is what sev1 is.
+        severities.append(LevelFact("sev1", full.group(), full.span()))
     severities.sort(key=lambda f: f.span)
     priorities.sort(key=lambda f: f.span)
     return severities, priorities

@@ -110,6 +110,13 @@ def test_emails() -> None:
         ("P2 outage", [("sev2", False)]),
         ("it's not a sev1", [("sev1", True)]),
         ("not sev1, more like sev3", [("sev1", True), ("sev3", False)]),
+        # Without a number, an incident that hits everyone is a sev1; a stated level wins.
+        (
+            "The checkout service is returning 500s for everyone, open an incident",
+            [("sev1", False)],
+        ),
+        ("Checkout is down for all customers, sev2", [("sev2", False)]),
+        ("Lunch for everyone on Friday", []),
     ],
 )
 def test_severities(text: str, levels: list[tuple[str, bool]]) -> None:

@@ -77,6 +77,12 @@ def test_an_incident_form_opens_at_what_the_request_says_is_broken(deployment, u
     assert (form["severity"]["default"], form["impact"]["default"]) == ("sev1", request_text)
 
 
+def test_the_demo_incident_starter_opens_at_sev1(deployment, user) -> None:
+    request_text = "The checkout service is returning 500s for everyone, open an incident"
+    form = _form(deployment, user, "DeclareProductionIncident", request_text)
+    assert form["severity"]["default"] == "sev1"
+
+
 def test_a_deploy_form_naming_no_version_asks_for_one(deployment, user) -> None:
     form = _form(deployment, user, "DeployServiceRelease", "Push the billing service live")
     assert "default" not in form["version"]
