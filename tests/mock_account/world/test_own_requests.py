@@ -69,3 +69,18 @@ def test_a_claim_just_filed_is_not_said_to_be_paid_out(deployment, user) -> None
     text = asked.parts[0]["text"]
     assert f"claim {claim['id']} of 45 EUR" in text and "on its way" not in text, text
     assert "after your manager approves it" in text
+
+
+def test_a_month_is_not_a_colleague_of_that_first_name(deployment, user) -> None:
+    # The data has an April Clay; "in April" is a month and the request is the user's own.
+    assert deployment.account.engine.data.lookup("employees", where={"name": "April Clay"})
+    request_text = (
+        "can the company pay for the AWS certification? the prep course is 5 days in April"
+    )
+    result = run_agent(deployment, user, "RequestTrainingCourse", request_text, None)
+    assert result.parts[0]["text"].endswith(f"for approval, {user.name}."), result.parts
+    # Used as a name, it is that colleague.
+    resigned = run_agent(
+        deployment, user, "ProcessResignation", "April's last day is Friday", None
+    )
+    assert "April Clay" in resigned.parts[0]["text"], resigned.parts
