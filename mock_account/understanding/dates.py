@@ -707,9 +707,10 @@ def _day_of_month(today: dt.date, day: int, past: bool) -> dt.date:
 
 
 def _in_past(analysis: Analysis, pos: int) -> bool:
-    """Whether the clause points back: a past-tense verb shortly before the day with no word of
-    intent in between ("I flew out on Sunday": yes; "I was told to book Friday": no)."""
-    for w in reversed(analysis.words_before(pos, 8)):
+    """Whether the clause points back: a past-tense verb shortly before the day (within twelve
+    words of its clause: "I paid 184.50 EUR for a client dinner in Milan on the 22nd") with no
+    word of intent in between ("I flew out on Sunday": yes; "I was told to book Friday": no)."""
+    for w in reversed(analysis.words_before(pos, 12)):
         if w.folded in PAST_BREAKERS:
             return False
         if w.folded in PAST_VERBS:

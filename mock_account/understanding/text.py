@@ -21,7 +21,10 @@ _SENTENCE_END_RE = re.compile(r"(?<![A-Z])(?<!\b[a-z])[.!?;]+(?=\s)|\n+")
 _NEGATIONS = frozenset(
     {"not", "no", "never", "non", "without", "nothing", "none", "neither", "nor", "hardly"}
 )
-_CLAUSE_BREAK_RE = re.compile(r"[.;!?:]|\bbut\b|\bhowever\b|\brather\b|\binstead\b")
+# A full stop or colon between digits is a number or a time ("184.50", "09:15"), not a break.
+_CLAUSE_BREAK_RE = re.compile(
+    r"[;!?]|(?<!\d)[.:]|[.:](?!\d)|\bbut\b|\bhowever\b|\brather\b|\binstead\b"
+)
 
 
 @lru_cache(maxsize=65536)
@@ -96,8 +99,9 @@ class Analysis:
         j = i - 1
         while j >= 0 and len(out) < n:
             w = self.words[j]
-            gap = self.text[w.end : (out[0].start if out else pos)]
-            if _CLAUSE_BREAK_RE.search(gap):
+            # Searched in place, one character past the gap, so a full stop between digits
+            # is seen as part of a number.
+            if _CLAUSE_BREAK_RE.search(self.text, w.end, (out[0].start if out else pos) + 1):
                 break
             out.insert(0, w)
             if w.sentence_start:

@@ -86,6 +86,9 @@ SINGLE_DAYS = [
     ("the taxi I took on Friday", "2026-11-27"),
     ("I flew out on Sunday for work", "2026-11-29"),
     ("I paid the deposit on the 4th", "2026-11-04"),
+    # An amount or a time between the verb and the day is no clause break.
+    ("I paid 184.50 EUR for a client dinner in Milan on the 22nd", "2026-11-22"),
+    ("I landed at 09:15 and took a taxi on the 4th", "2026-11-04"),
     ("I was told to book Friday", "2026-12-04"),  # intent after the past verb
     ("we hired an engineer who starts on the 14th", "2026-12-14"),
     ("they asked for a meeting on Friday", "2026-12-04"),
