@@ -80,7 +80,5 @@ def test_a_month_is_not_a_colleague_of_that_first_name(deployment, user) -> None
     result = run_agent(deployment, user, "RequestTrainingCourse", request_text, None)
     assert result.parts[0]["text"].endswith(f"for approval, {user.name}."), result.parts
     # Used as a name, it is that colleague.
-    resigned = run_agent(
-        deployment, user, "ProcessResignation", "April's last day is Friday", None
-    )
+    resigned = run_agent(deployment, user, "ProcessResignation", "April's last day is Friday", None)
     assert "April Clay" in resigned.parts[0]["text"], resigned.parts
