@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import random
+import re
 
 from mock_account.business.vocab import ASSET_MODELS, INCIDENT_SYMPTOMS, SERVICES, TICKET_SUBJECTS
 
@@ -204,6 +205,9 @@ class Assets(Recipe):
         named = ctx.stated.names_of("employee")
         holder = named[0].shown if named else ctx.user_name
         record: Record = {"kind": kind, "assigned_to": holder}
+        model = _model_named(ctx, kind)
+        if model:
+            record["model"] = model  # "my work MacBook": the MacBook, not a ThinkPad
         self.fill(record, own)
         return record
 
@@ -226,9 +230,9 @@ class Assets(Recipe):
         kind = keyword_choice(stated.text, _ASSET_WORDS)
         if kind:
             out["kind"] = kind
-            for model in ASSET_MODELS[kind]:
-                if stated.mentions(model.lower()):
-                    out["model"] = model
+            model = _model_named(ctx, kind)
+            if model:
+                out["model"] = model
         holders = stated.names_of("employee")
         if holders:
             out["assigned_to"] = holders[0].shown
@@ -244,6 +248,16 @@ class Assets(Recipe):
             # Equipment for a new hire goes to them; anything else to the person asking.
             record["assigned_to"] = record.get("new_hire") or ctx.user_name
         record.setdefault("status", "in use")
+
+
+def _model_named(ctx: Context, kind: str) -> str | None:
+    """The model of ``kind`` the request names, in full or by its first word ("MacBook",
+    "iPhone", "Pixel")."""
+    for model in ASSET_MODELS.get(kind, ()):
+        for said in (model, model.split()[0]):
+            if re.search(rf"\b{re.escape(said)}\b", ctx.stated.text, re.IGNORECASE):
+                return model
+    return None
 
 
 def _plural(noun: str) -> str:

@@ -82,3 +82,15 @@ def test_a_month_is_not_a_colleague_of_that_first_name(deployment, user) -> None
     # Used as a name, it is that colleague.
     resigned = run_agent(deployment, user, "ProcessResignation", "April's last day is Friday", None)
     assert "April Clay" in resigned.parts[0]["text"], resigned.parts
+
+
+@pytest.mark.parametrize(
+    ("request_text", "model"),
+    [
+        ("left my work MacBook in an Uber in Lisbon last night, please lock it", "MacBook Pro 14"),
+        ("My company iPhone was stolen last night", "iPhone 15"),
+    ],
+)
+def test_the_device_locked_is_the_one_named(deployment, user, request_text, model) -> None:
+    result = run_agent(deployment, user, "ReportLostDevice", request_text, None)
+    assert f"({model})" in result.parts[0]["text"], result.parts
