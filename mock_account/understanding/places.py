@@ -21,11 +21,13 @@ false positives of a big gazetteer:
   another one ("Victoria, Canada").
 
 Roles come from the cue: "from" origin; "to", "visit", "trip to" destination; "in"/"at" location,
-or destination when the request is about travelling or staying ("a hotel in Lisbon").
+or destination when the request is about travelling or staying ("a hotel in Lisbon"); the place
+right before "to" a destination is the origin ("Frankfurt to New York").
 """
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import re
 import threading
@@ -334,6 +336,23 @@ def find_places(analysis: Analysis) -> list[PlaceFact]:
                 population=place.population if place.kind == "city" else None,
             )
         )
+    return _origins_before(out, text)
+
+
+# "Frankfurt to New York", "Warsaw - London": the place before "to" is where the trip starts.
+_TO_GAP_RE = re.compile(r"\s*(?:to|-|–|—|→|>)\s*", re.IGNORECASE)
+
+
+def _origins_before(places: list[PlaceFact], text: str) -> list[PlaceFact]:
+    out = list(places)
+    for k in range(len(out) - 1):
+        first, second = out[k], out[k + 1]
+        if (
+            first.role in (None, "location")
+            and second.role == "destination"
+            and _TO_GAP_RE.fullmatch(text[first.span[1] : second.span[0]])
+        ):
+            out[k] = dataclasses.replace(first, role="origin")
     return out
 
 

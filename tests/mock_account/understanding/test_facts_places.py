@@ -27,6 +27,11 @@ def _places(text: str) -> list[tuple[str, str, str | None]]:
         ("The Leeds site needs chairs", [("Leeds", "GB", "location")]),
         ("File the expenses for my Lisbon trip", [("Lisbon", "PT", "destination")]),
         ("flying out of Chicago on Monday", [("Chicago", "US", "origin")]),
+        # The place right before "to" a destination is where the trip starts.
+        (
+            "a flight Frankfurt to New York on 12 December",
+            [("Frankfurt", "DE", "origin"), ("New York", "US", "destination")],
+        ),
         (
             "a trip to Paris, Lyon and Nice",
             [

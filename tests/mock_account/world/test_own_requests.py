@@ -94,3 +94,10 @@ def test_a_month_is_not_a_colleague_of_that_first_name(deployment, user) -> None
 def test_the_device_locked_is_the_one_named(deployment, user, request_text, model) -> None:
     result = run_agent(deployment, user, "ReportLostDevice", request_text, None)
     assert f"({model})" in result.parts[0]["text"], result.parts
+
+
+def test_a_flight_leaves_from_the_city_named_before_to(deployment, user) -> None:
+    request_text = "Book me a flight Frankfurt to New York on 12 December, back on the 15th"
+    result = run_agent(deployment, user, "BookBusinessFlight", request_text, None)
+    text = result.parts[0]["text"]
+    assert " from Frankfurt to New York, leaving 2026-12-12 and returning 2026-12-15" in text
