@@ -73,7 +73,8 @@ INDUSTRY_WORDS: frozenset[str] = frozenset(
     realty marketing freight shipping transport transportation chemicals biotech security
     semiconductors steel metals mining dynamics digital interactive entertainment publishing
     sons packaging components farms dental clinic clinics hospital university college institute
-    pharmacy traders optics imports exports instruments
+    pharmacy traders optics imports exports instruments schools academy hotels resorts bakery
+    bakeries outfitters precision restaurants apparel furniture fitness
     """.split()
 )
 

@@ -224,9 +224,10 @@ class Recipe:
             f"{record.get(field) or 'not set'}, not {said}."
         )
 
-    def not_for(self, ctx: Context) -> str | None:
+    def not_for(self, ctx: Context, given: Record) -> str | None:
         """Why a request is for no record of this kind at all (headsets for a customer are
-        a sale, not a device for our staff), as the answer says it; None when it is."""
+        a sale, not a device for our staff), as the answer says it; None when it is.
+        ``given``: what the conversation holds for the new record."""
         return None
 
     def own(self, record: Record, ctx: Context) -> str | None:

@@ -289,7 +289,7 @@ class World:
         held: Mapping[str, str],
         made: Record | None = None,
     ) -> Outcome:
-        refused = recipe.not_for(ctx)
+        refused = recipe.not_for(ctx, given)
         if refused:
             return Outcome(None, recipe.noun, message=refused)
         stated = recipe.stated(ctx)

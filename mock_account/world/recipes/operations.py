@@ -211,7 +211,7 @@ class Assets(Recipe):
         self.fill(record, own)
         return record
 
-    def not_for(self, ctx: Context) -> str | None:
+    def not_for(self, ctx: Context, given: Record) -> str | None:
         # Our devices are for our staff: ten headsets for a customer are a sale.
         customer = next(iter(ctx.stated.names_of("customer")), None)
         if customer is None or ctx.stated.names_of("employee"):

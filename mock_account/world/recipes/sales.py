@@ -152,6 +152,21 @@ class Orders(Recipe):
             return found
         return customer_asked(ctx)
 
+    def not_for(self, ctx: Context, given: Record) -> str | None:
+        # An order for a company that is not our customer would be booked to another one;
+        # one the conversation just opened is the conversation's customer.
+        stated = ctx.stated
+        unknown = stated.unknown_organisations()
+        if not unknown or given.get("customer_id"):
+            return None
+        if stated.names_of("customer") or stated.ids_of("CUS"):
+            return None
+        name = unknown[0].shown
+        return (
+            f"{name} is not a customer of ours yet, so I placed no order; open their account "
+            f'first ("Set up {name} as a new customer"), then order for them.'
+        )
+
     def closed(self, saved: Record, source: str) -> str | None:
         # A cancelled or returned order is over: expediting, changing, billing or returning
         # it again would contradict what was done to it.
@@ -228,7 +243,11 @@ class Orders(Recipe):
         if not record.get("customer"):
             # Whose order it is, as an answer names it.
             buyer = ctx.data.lookup("customers", where={"id": record["customer_id"]})
-            record["customer"] = buyer[0]["name"] if buyer else record["customer_id"]
+            # A customer opened in this conversation is not in the data yet: as named.
+            named = ctx.stated.unknown_organisations()
+            record["customer"] = (
+                buyer[0]["name"] if buyer else named[0].shown if named else record["customer_id"]
+            )
         if not record.get("product"):
             record["product"] = ctx.pick(ctx.data.records("products"))["name"]
         else:

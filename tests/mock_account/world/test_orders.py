@@ -155,3 +155,24 @@ def test_a_new_order_names_its_customer_and_is_not_called_late(deployment, user)
         "PlaceCustomerOrder", written=["order"], conv=conv, already_ran={"PlaceCustomerOrder"}
     )
     assert offered and not any("late" in s.request for s in offered), offered
+
+
+def test_an_order_for_a_company_that_is_not_a_customer_is_not_booked_to_another(
+    deployment, user
+) -> None:
+    request_text = "Greenfield Schools wants 20 office chairs and 5 standing desks"
+    result = run_agent(deployment, user, "PlaceCustomerOrder", request_text, None)
+    text = result.parts[0]["text"]
+    assert text.startswith("Greenfield Schools is not a customer of ours yet, so I placed no order")
+    assert "order" not in state_of(deployment, user, result.convid)["conv"]
+    # Once its account is open in the conversation, the order is theirs.
+    opened = run_agent(
+        deployment, user, "OpenNewCustomerAccount", "Set up Greenfield Schools as a new customer",
+        result.convid,
+    )  # fmt: skip
+    assert "for Greenfield Schools is open" in opened.parts[0]["text"], opened.parts
+    placed = run_agent(
+        deployment, user, "PlaceCustomerOrder",
+        "Place an order of 20 office chairs for Greenfield Schools", result.convid,
+    )  # fmt: skip
+    assert " for Greenfield Schools is placed: 20 x " in placed.parts[0]["text"], placed.parts
