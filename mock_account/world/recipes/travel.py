@@ -290,3 +290,5 @@ class HotelStays(Recipe):
             check_out = check_in + timedelta(days=ctx.stated.nights or 2)
         record["check_in"], record["check_out"] = check_in.isoformat(), check_out.isoformat()
         record["nights"] = (check_out - check_in).days
+        # As the answer says it: "1 night", "3 nights".
+        record["stay"] = f"{record['nights']} night{'' if record['nights'] == 1 else 's'}"
