@@ -156,8 +156,7 @@ def find_emails(analysis: Analysis) -> Iterator[EmailFact]:
 
 def find_versions(analysis: Analysis) -> Iterator[VersionFact]:
     for m in _VERSION_RE.finditer(analysis.text):
-        index = next(i for i in range(1, 7) if m.group(i))
-        version = m.group(index)
+        version = m.group(m.lastindex or 0)  # the one alternative that matched
         if not analysis.is_free(m.start(), m.end()) or _NOT_A_VERSION_RE.fullmatch(version):
             continue
         analysis.claim(m.start(), m.end())

@@ -21,7 +21,6 @@ from typing import Any, ClassVar
 from faker.providers.person.en_US import Provider as _People
 
 from mock_account.business.vocab import INDUSTRY_WORDS, LEGAL_FORMS
-from mock_account.understanding.lexicon import MONTH_WORDS, WEEKDAY_WORDS
 
 from .places import Gazetteer
 from .stated import Name, Stated
@@ -327,23 +326,6 @@ _CAPITALISED = re.compile(r"\b([A-Z][a-z]{2,})(?:'s)?\b")
 _FIRST_NAMES: dict[tuple[int, str], dict[str, str]] = {}
 
 
-_DATE_BEFORE = re.compile(
-    r"(?:\b(?:in|on|of|from|to|until|till|by|since|during|early|mid|late|next|last|this)|\d)"
-    r"\s+$",
-    re.IGNORECASE,
-)
-
-
-def _as_date(text: str, match: re.Match[str]) -> bool:
-    """Whether a capitalised month or weekday name is used as one ("in April", "3 May",
-    "May 3"), not as a first name ("April's last day")."""
-    if match.group(1).lower() not in MONTH_WORDS | WEEKDAY_WORDS:
-        return False
-    before = text[max(0, match.start() - 12) : match.start()]
-    after = text[match.end() : match.end() + 3]
-    return bool(_DATE_BEFORE.search(before) or re.match(r"\s*\d", after))
-
-
 def first_name_match(ctx: Context, source: str, field: str) -> str | None:
     """The full name of the record whose first name the request uses alone ("Julia's last
     day"), when a capitalised word of the request is the first name of a record."""
@@ -355,11 +337,11 @@ def first_name_match(ctx: Context, source: str, field: str) -> str | None:
             table.setdefault(first, str(record[field]))
         _FIRST_NAMES[key] = table
     table = _FIRST_NAMES[key]
-    text = ctx.stated.text
-    for match in _CAPITALISED.finditer(text):
+    stated = ctx.stated
+    for match in _CAPITALISED.finditer(stated.text):
         if match.start() == 0 and match.group(1) not in table:
             continue
-        if _as_date(text, match):
+        if any(start <= match.start() < end for start, end in stated.date_spans):
             continue  # "the course is in April": a month, not April Clay
         found = table.get(match.group(1))
         if found:

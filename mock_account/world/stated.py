@@ -79,6 +79,8 @@ class Stated:
     people: tuple[Name, ...] = ()
     emails: tuple[str, ...] = ()
     versions: tuple[str, ...] = ()
+    # Where the text states dates ("in April"), so a month is not read as a first name.
+    date_spans: tuple[tuple[int, int], ...] = ()
 
     # --- convenient readings --------------------------------------------------
 

@@ -102,6 +102,7 @@ def stated_from_facts(facts: RequestFacts) -> Stated:
         people=tuple(people),
         emails=tuple(e.address for e in facts.emails),
         versions=tuple(v.version for v in facts.versions),
+        date_spans=tuple(f.span for f in (*facts.dates, *facts.date_ranges)),
     )
 
 

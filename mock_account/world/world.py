@@ -303,7 +303,7 @@ class World:
         ):
             return Outcome(None, recipe.noun, message=recipe.made_already(made))
         ask_name = recipe.name_question()
-        unnamed = ask_name and recipe.name_field and not record.get(recipe.name_field)
+        unnamed = ask_name and not record.get(recipe.name_field or "")
         if unnamed and not given and _QUESTION.match(ctx.stated.text):
             # "How do I get a new vendor set up?" names no supplier, nor does the
             # conversation: none is made up.
@@ -656,10 +656,9 @@ def _made_from_the_same(made: Record, asked: Record, fixed: Record) -> bool:
     """Whether a new record from ``asked`` (what the request and the conversation give) and
     ``fixed`` would be ``made`` again: every value it shares with it the same, and at least
     one of them asked for, not only the agent's fixed values."""
-    shared = [key for key in {**asked, **fixed} if key in made]
-    if not any(key in asked for key in shared):
-        return False
-    return all(_same({**asked, **fixed}[key], made[key]) for key in shared)
+    new = {**asked, **fixed}
+    shared = [key for key in new if key in made]
+    return any(key in asked for key in shared) and all(_same(new[k], made[k]) for k in shared)
 
 
 # A question ("When will it arrive?", "How do I set up a vendor?"), not a request; "can
