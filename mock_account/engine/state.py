@@ -13,6 +13,7 @@ only ``success`` and ``ask`` save the state.
 
 from __future__ import annotations
 
+import gc
 import math
 from typing import Any, Literal, TypedDict, get_args
 
@@ -104,7 +105,8 @@ _INT_MIN, _INT_END = -(2**63), 2**64
 # Datetimes and dataclasses would be turned into strings and objects: make them fail instead.
 _DUMPS_OPTIONS = orjson.OPT_PASSTHROUGH_DATETIME | orjson.OPT_PASSTHROUGH_DATACLASS
 # The value types whose JSON reads back equal (floats too, when finite).
-_SCALARS = frozenset({str, int, bool, type(None)})
+_PLAIN_TYPES = frozenset({str, int, bool, type(None), float, dict, list})
+_referents = gc.get_referents
 _isfinite = math.isfinite
 
 
@@ -257,25 +259,23 @@ def _plain(state: dict[str, Any]) -> bool:
     Only called once orjson has written the state, which proves it acyclic (this loop would not
     end otherwise), its keys strings, its integers in range and its strings valid Unicode; what
     is left to check is what orjson converts silently, and any other type says "not sure".
+
+    The walk goes one nesting level at a time, with the iteration in C: ``gc.get_referents``
+    gives the values of every dict and the items of every list of a level at once (strings and
+    numbers have none), and the set of their types is checked once per level. A sum of floats
+    is finite only if each one is; an overflow only says "not sure". Half the time of a loop
+    over every value in Python, on the states the engine saves.
     """
     if type(state) is not dict:
         return False
-    pending: list[Any] = [state.values()]
-    pop, push = pending.pop, pending.append
-    while pending:
-        for value in pop():
-            kind = type(value)
-            if kind is str:  # most values are: the first test
-                continue
-            if kind is dict:
-                push(value.values())
-            elif kind is list:
-                push(value)
-            elif kind is float:
-                if not _isfinite(value):
-                    return False
-            elif kind not in _SCALARS:
-                return False
+    level = _referents(state)
+    while level:
+        kinds = set(map(type, level))
+        if not kinds <= _PLAIN_TYPES:
+            return False
+        if float in kinds and not _isfinite(sum([v for v in level if type(v) is float])):
+            return False
+        level = _referents(*level)
     return True
 
 

@@ -101,14 +101,14 @@ class SqliteConnections:
         # A store dropped without close() stops its thread too (which holds no reference to it).
         weakref.finalize(self, checkpoints.stop)
 
-    def _until_free(self, conn: sqlite3.Connection, sql: str, params: tuple = ()) -> int:
-        """Execute ``sql``, retried with short sleeps while another process writes; its row
-        count. Only for statements that do nothing when refused as busy."""
+    def _until_free(self, conn: sqlite3.Connection, sql: str, params: tuple = ()) -> sqlite3.Cursor:
+        """Execute ``sql``, retried with short sleeps while another process writes (or, for a
+        read, recovers the WAL). Only for statements that do nothing when refused as busy."""
         deadline = time.monotonic() + self._timeout
         pause = FIRST_RETRY_S
         while True:
             try:
-                return conn.execute(sql, params).rowcount
+                return conn.execute(sql, params)
             except sqlite3.OperationalError as exc:
                 text = str(exc)
                 if ("locked" not in text and "busy" not in text) or time.monotonic() >= deadline:
@@ -133,13 +133,24 @@ class SqliteConnections:
         conn = self._thread_conn("writer", 0.0)
         self._take_process_lock()
         try:
-            rowcount = self._until_free(conn, sql, params)
+            rowcount = self._until_free(conn, sql, params).rowcount
             checkpoints = self._checkpoints
             if checkpoints is not None:  # under the process lock: no writer appends
                 checkpoints.committed(conn)
             return rowcount
         finally:
             self._writer.release()
+
+    def read_one(self, sql: str, params: tuple) -> tuple | None:
+        """The first row of a query, read on this thread's writing connection.
+
+        A save changes pages that every other connection must then read again (from the WAL):
+        reading a conversation back, or restoring it for the next run, costs half as much on the
+        connection that wrote it, whose cache is current. That connection has no busy timeout, so
+        the rare busy read (another process recovering the WAL) is retried as writes are.
+        """
+        conn = self._thread_conn("writer", 0.0)
+        return self._until_free(conn, sql, params).fetchone()
 
     def checkpoint_truncate(self, busy_ms: int = 200) -> None:
         """Copy the WAL into the file and empty it, waiting at most ``busy_ms`` for readers and

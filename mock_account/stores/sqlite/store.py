@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import logging
 import sqlite3
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from datetime import datetime
 from pathlib import Path
 
@@ -94,7 +94,7 @@ class SqliteStore(ConversationStore, IdempotencyRecords):
 
     def _read_one(self, sql: str, params: tuple) -> tuple | None:
         with self._db.errors():
-            return self._db.conn().execute(sql, params).fetchone()
+            return self._db.read_one(sql, params)
 
     # -- conversations ---------------------------------------------------------------------------
 
@@ -102,7 +102,7 @@ class SqliteStore(ConversationStore, IdempotencyRecords):
         t = to_micros(request.now, "now")
         with self._db.errors():
             saved = self._db.write_alone(*self._save_statement(request, t))
-            return self._saved_entry(self._db.conn(), request, t, saved)
+            return self._saved_entry(self._db.read_one, request, t, saved)
 
     def commit_runs(self, requests: Sequence[CommitRequest]) -> list[CommitOutcome]:
         """Group commit: every request in one write transaction, each with its own CAS.
@@ -121,7 +121,7 @@ class SqliteStore(ConversationStore, IdempotencyRecords):
                 conn.execute("SAVEPOINT commit_item")
                 try:
                     saved = conn.execute(*self._save_statement(request, t)).rowcount
-                    outcomes.append(self._saved_entry(conn, request, t, saved))
+                    outcomes.append(self._saved_entry(self._db.read_one, request, t, saved))
                 except VersionConflict as exc:
                     conn.execute("ROLLBACK TO commit_item")
                     outcomes.append(exc)
@@ -153,17 +153,18 @@ class SqliteStore(ConversationStore, IdempotencyRecords):
 
     @staticmethod
     def _saved_entry(
-        conn: sqlite3.Connection, r: CommitRequest, t: int, saved: int
+        read_one: Callable[[str, tuple], tuple | None], r: CommitRequest, t: int, saved: int
     ) -> ConversationEntry:
         """The entry after the save statement changed ``saved`` rows (``VersionConflict`` if
-        none: another save won, or the conversation is gone)."""
+        none: another save won, or the conversation is gone); ``read_one`` reads on the
+        connection that wrote it (inside the batch's transaction, for a batch)."""
         if saved != 1:
             raise VersionConflict.lost(r.convid, r.expected_version)
         now = from_micros(t)
         if r.expected_version == 0:
             title, created, last_read, pinned = r.title_if_new, now, now, False
         else:
-            row = conn.execute(_UNCHANGED, (r.account, r.convid)).fetchone()
+            row = read_one(_UNCHANGED, (r.account, r.convid))
             if row is None:  # deleted right after this save
                 raise VersionConflict.lost(r.convid, r.expected_version)
             title, created_us, last_read_us, pinned = row

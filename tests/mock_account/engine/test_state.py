@@ -137,6 +137,20 @@ def test_a_problem_deep_in_plain_values_is_still_found() -> None:
         check_state(deep)
 
 
+def test_finite_floats_whose_sum_overflows_are_accepted() -> None:
+    # The plain-value walk sums each level's floats; an overflow there only means "not sure".
+    state = state_with({"big": [1.7e308, 1.7e308], "small": -1.7e308})
+    assert parse_state(check_state(state)) == state
+
+
+def test_a_subclass_deep_in_a_list_is_decided_by_the_round_trip() -> None:
+    class Label(str):
+        pass
+
+    state = state_with({"legs": [[{"to": Label("Lisbon")}]]})
+    assert parse_state(check_state(state)) == state
+
+
 _values = st.recursive(
     st.none()
     | st.booleans()
