@@ -5,13 +5,17 @@ conversation, then every iteration measures, on the same bytes:
 
     save      serialize, encrypt, write (compare-and-swap ``commit_run``)
     restore   read (``load``), decrypt, parse
-    baselines raw AES-GCM encrypt and decrypt, raw upsert and raw read (``baselines``)
+    baselines raw AES-GCM encrypt and decrypt, raw upsert and raw read (``baselines``), and
+              the bare JSON calls (``orjson.dumps`` / ``orjson.loads``, no checks)
 
 The operations of an iteration run in turn, the order reversed every other iteration (A/B, B/A),
 so slow phases of a shared machine hit both sides alike; with ``--peers`` each peer's save and
 restore of the same state are operations of the same loop. Results are exact percentiles of the
 samples, in microseconds, and the ratios a reader wants: what a save costs over a raw upsert,
-what a restore costs over a raw read plus decrypt, and encryption's share of a save.
+what a restore costs over a raw read plus decrypt, and encryption's share of a save. The
+"floor" ratios add the bare JSON calls to those baselines: what a save or restore of a JSON
+state costs at the very least, so what is left over them is the harness's own work (the exact
+round-trip check, the compare-and-swap, the record format, Python).
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
 import numpy as np
+import orjson
 
 from loadtests.baselines import RawTable, open_raw_table, raw_aesgcm
 from loadtests.machine import machine_info
@@ -38,7 +43,15 @@ from mock_account.stores import open_store
 
 DEFAULT_SIZES = ("1KB", "16KB", "256KB", "1MB")
 DEFAULT_ITERATIONS = 200
-SAVE_COLUMNS = ("serialize", "encrypt", "write", "save", "raw_encrypt", "raw_upsert")
+SAVE_COLUMNS = (
+    "serialize",
+    "encrypt",
+    "write",
+    "save",
+    "raw_dumps",
+    "raw_encrypt",
+    "raw_upsert",
+)
 RESTORE_COLUMNS = (
     "read",
     "decrypt",
@@ -46,6 +59,7 @@ RESTORE_COLUMNS = (
     "restore",
     "raw_read",
     "raw_decrypt",
+    "raw_loads",
     "raw_read_decrypt",
 )
 
@@ -94,6 +108,8 @@ class SizeResult:
         p50 = {name: self.stat(name, 50) for name in self.samples}
         p99 = {name: self.stat(name, 99) for name in ("save", "raw_upsert", "restore")}
         p99["raw_read_decrypt"] = self.stat("raw_read_decrypt", 99)
+        save_floor = p50["raw_dumps"] + p50["raw_encrypt"] + p50["raw_upsert"]
+        restore_floor = p50["raw_read_decrypt"] + p50["raw_loads"]
         return {
             "save_over_raw_upsert": round(p50["save"] / p50["raw_upsert"], 2),
             "save_p99_over_raw_upsert_p99": round(p99["save"] / p99["raw_upsert"], 2),
@@ -104,6 +120,8 @@ class SizeResult:
             ),
             "encrypt_share_of_save": round(p50["encrypt"] / p50["save"], 3),
             "encrypt_over_raw_aesgcm": round(p50["encrypt"] / p50["raw_encrypt"], 2),
+            "save_over_floor": round(p50["save"] / save_floor, 2),
+            "restore_over_floor": round(p50["restore"] / restore_floor, 2),
         }
 
 
@@ -164,6 +182,7 @@ def _bench_size(
         samples["restore"].append(times.total_us)
 
     def raw_write() -> None:
+        samples["raw_dumps"].append(_timed(lambda: orjson.dumps(state))[1])
         blob, enc_us = _timed(lambda: aes.encrypt(plain))
         _, up_us = _timed(lambda: raw.upsert(raw_key, blob))
         samples["raw_encrypt"].append(enc_us)
@@ -171,7 +190,8 @@ def _bench_size(
 
     def raw_read() -> None:
         blob, read_us = _timed(lambda: raw.read(raw_key))
-        _, dec_us = _timed(lambda: aes.decrypt(blob))
+        opened, dec_us = _timed(lambda: aes.decrypt(blob))
+        samples["raw_loads"].append(_timed(lambda: orjson.loads(opened))[1])
         samples["raw_read"].append(read_us)
         samples["raw_decrypt"].append(dec_us)
         samples["raw_read_decrypt"].append(read_us + dec_us)
@@ -336,6 +356,15 @@ def format_table(result: dict[str, Any]) -> str:
             f"{r['write_over_raw_upsert']:>16.2f}x "
             f"{r['restore_over_raw_read_decrypt']:>26.2f}x "
             f"{r['encrypt_share_of_save'] * 100:>21.1f}% {r['encrypt_over_raw_aesgcm']:>19.2f}x"
+        )
+    lines.append(
+        f"{'size':>6} {'floor: save/(dumps+AES-GCM+upsert)':>35} "
+        f"{'restore/(read+decrypt+loads)':>29}"
+    )
+    for row in result["results"]:
+        r = row["ratios"]
+        lines.append(
+            f"{row['label']:>6} {r['save_over_floor']:>34.2f}x {r['restore_over_floor']:>28.2f}x"
         )
     lines.append(f"{'size':>6} {'p99: save/raw upsert':>21} {'restore/(raw read+decrypt)':>27}")
     for row in result["results"]:

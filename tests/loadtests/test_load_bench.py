@@ -37,6 +37,10 @@ def test_bench_prints_stages_and_ratios_and_writes_json(
         assert ratios["save_over_raw_upsert"] > 0 and 0 < ratios["encrypt_share_of_save"] < 1
         assert f"{ratios['save_over_raw_upsert']:.2f}x" in out
         assert f"{ratios['save_p99_over_raw_upsert_p99']:.2f}x" in out
+        # The floor adds the bare JSON calls to the raw baselines, so it is always above them.
+        assert 0 < ratios["save_over_floor"] < ratios["save_over_raw_upsert"]
+        assert 0 < ratios["restore_over_floor"] < ratios["restore_over_raw_read_decrypt"]
+        assert f"{ratios['save_over_floor']:.2f}x" in out
 
 
 def test_bench_on_the_memory_store(capsys: pytest.CaptureFixture[str]) -> None:
