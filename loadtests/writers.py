@@ -230,7 +230,7 @@ class _Writer:
             expected_version=self.versions[index],
             now=datetime.now(UTC),
         )
-        self.versions[index] = saved.entry.state_version
+        self.versions[index] = saved.committed.state_version
 
     def run(self, start: threading.Barrier, deadline: list[float]) -> None:
         try:

@@ -36,7 +36,7 @@ from mock_account.engine.state import (
     parse_state,
 )
 from mock_account.errors import HookFailed, UnknownConversation
-from mock_account.stores import ConversationEntry, ConversationStore
+from mock_account.stores import Committed, ConversationEntry, ConversationStore
 
 SAVE_STAGES = ("serialize", "encrypt", "write")
 RESTORE_STAGES = ("read", "decrypt", "parse")
@@ -125,9 +125,9 @@ class Restored:
 
 @dataclass(frozen=True)
 class Saved:
-    """The entry after a save and the time of each stage."""
+    """What a save wrote (its new version) and the time of each stage."""
 
-    entry: ConversationEntry
+    committed: Committed
     times: StageTimes
 
 
@@ -258,7 +258,7 @@ class Vault:
                 agent_name=agent_name,
                 is_validation=False,
             )
-        entry = self.store.commit_run(
+        committed = self.store.commit_run(
             account=account,
             convid=convid,
             owner=owner,
@@ -272,7 +272,7 @@ class Vault:
         times = StageTimes(
             clock.stages, plain_bytes=len(plain), stored_bytes=len(blob) if blob else 0
         )
-        return Saved(entry, times)
+        return Saved(committed, times)
 
     def last_agent(self, account: str, owner: str, convid: str) -> str | None:
         """The agent of the latest saved run, from the entry (no decryption).

@@ -8,6 +8,7 @@ concurrent saves of any of them. Every backend also keeps the HTTP layer's idemp
 """
 
 from mock_account.stores.base import (
+    Committed,
     ConversationEntry,
     ConversationStore,
     IdempotencyRecord,
@@ -26,6 +27,7 @@ from mock_account.stores.errors import (
 from mock_account.stores.factory import open_store
 
 __all__ = [
+    "Committed",
     "ConversationEntry",
     "ConversationStore",
     "IdempotencyRecord",

@@ -50,6 +50,25 @@ class StoredState:
 
 
 @dataclass(frozen=True)
+class Committed:
+    """What a save wrote: the conversation's new state version, its time and its agent.
+
+    Nothing else of the entry: reading back the fields a save does not touch (title, pinned,
+    last read) cost a SQLite save a second statement, and none of the callers used them.
+    """
+
+    convid: str
+    state_version: int
+    last_executed: datetime
+    last_agent: str = ""
+
+    @classmethod
+    def of(cls, entry: ConversationEntry) -> Committed:
+        """What the latest save wrote of ``entry`` (for backends whose save returns the entry)."""
+        return cls(entry.convid, entry.state_version, entry.last_executed, entry.last_agent)
+
+
+@dataclass(frozen=True)
 class CommitRequest:
     """The arguments of one ``commit_run``, for saving several in one call (``commit_runs``)."""
 
@@ -63,9 +82,9 @@ class CommitRequest:
     agent: str = ""
 
 
-# What ``commit_runs`` gives back per request: the new entry, or the exception that request
+# What ``commit_runs`` gives back per request: what it wrote, or the exception that request
 # alone raised (``VersionConflict``, ``ValueError`` for bad input, a ``StoreError`` of its own).
-CommitOutcome = ConversationEntry | Exception
+CommitOutcome = Committed | Exception
 
 
 @dataclass(frozen=True)
@@ -141,7 +160,7 @@ class ConversationStore(ABC):
         now: datetime,
         title_if_new: bytes,
         agent: str = "",
-    ) -> ConversationEntry:
+    ) -> Committed:
         """Save the state of a finished run atomically (compare-and-swap on the version).
 
         ``expected_version == 0`` creates the conversation and fails with ``VersionConflict`` if
@@ -150,14 +169,15 @@ class ConversationStore(ABC):
         ``last_executed = now`` and ``last_agent = agent`` (the agent of that run); stores
         ``blob`` (``None`` keeps no state). A new conversation
         gets ``title_if_new``, ``created = last_read = now`` and ``pinned = False``; the title and
-        pinned flag of an existing conversation are never touched.
+        pinned flag of an existing conversation are never touched. Returns what it wrote
+        (``Committed``); ``get_entry`` reads the whole entry.
         """
         return self.commit(
             CommitRequest(account, convid, owner, expected_version, blob, now, title_if_new, agent)
         )
 
     @abstractmethod
-    def commit(self, request: CommitRequest) -> ConversationEntry:
+    def commit(self, request: CommitRequest) -> Committed:
         """``commit_run`` of one request: what each backend implements."""
 
     def commit_runs(self, requests: Sequence[CommitRequest]) -> list[CommitOutcome]:

@@ -32,6 +32,7 @@ from datetime import datetime
 from mock_account.stores.base import (
     CommitOutcome,
     CommitRequest,
+    Committed,
     ConversationEntry,
     ConversationStore,
     IdempotencyRecord,
@@ -193,7 +194,7 @@ class BatchingStore(ConversationStore, IdempotencyRecords):
 
     # -- the batched call ------------------------------------------------------------------------
 
-    def commit(self, request: CommitRequest) -> ConversationEntry:
+    def commit(self, request: CommitRequest) -> Committed:
         with self._inside_lock:
             self._inside += 1
             alone = self._inside == 1 and self.solo_direct
@@ -208,7 +209,7 @@ class BatchingStore(ConversationStore, IdempotencyRecords):
             with self._inside_lock:
                 self._inside -= 1
 
-    def _through_committer(self, request: CommitRequest) -> ConversationEntry:
+    def _through_committer(self, request: CommitRequest) -> Committed:
         pending = _Pending(request)
         with self._gate:
             if self._closed:
@@ -221,7 +222,7 @@ class BatchingStore(ConversationStore, IdempotencyRecords):
             raise _copy_for_caller(outcome) from outcome
         if isinstance(outcome, BaseException):
             raise outcome
-        assert isinstance(outcome, ConversationEntry)
+        assert isinstance(outcome, Committed)
         return outcome
 
     def commit_runs(self, requests: Sequence[CommitRequest]) -> list[CommitOutcome]:

@@ -9,6 +9,7 @@ from datetime import datetime
 
 from mock_account.stores.base import (
     CommitRequest,
+    Committed,
     ConversationEntry,
     ConversationStore,
     IdempotencyRecord,
@@ -31,7 +32,7 @@ class MemoryStore(ConversationStore, IdempotencyRecords):
         self._blobs: dict[_Key, bytes | None] = {}
         self._idempotency: dict[str, IdempotencyRecord] = {}
 
-    def commit(self, request: CommitRequest) -> ConversationEntry:
+    def commit(self, request: CommitRequest) -> Committed:
         r = request
         now = utc(r.now, "now")
         key = (r.account, r.convid)
@@ -67,7 +68,7 @@ class MemoryStore(ConversationStore, IdempotencyRecords):
                 )
             self._entries[key] = entry
             self._blobs[key] = None if r.blob is None else bytes(r.blob)
-            return entry
+            return Committed.of(entry)
 
     def load(self, account: str, convid: str) -> StoredState | None:
         with self._lock:

@@ -19,6 +19,7 @@ from psycopg_pool import ConnectionPool
 from mock_account.stores.base import (
     CommitOutcome,
     CommitRequest,
+    Committed,
     ConversationEntry,
     ConversationStore,
     IdempotencyRecord,
@@ -213,11 +214,11 @@ class PostgresStore(ConversationStore, IdempotencyRecords):
         with self._cursor() as cur:
             return cur.execute(self._sql[name], params).fetchall()
 
-    def commit(self, request: CommitRequest) -> ConversationEntry:
+    def commit(self, request: CommitRequest) -> Committed:
         rows = self._rows(*_save(request, utc(request.now, "now")))
         if not rows:
             raise VersionConflict.lost(request.convid, request.expected_version)
-        return _entry(rows[0])
+        return Committed.of(_entry(rows[0]))
 
     def commit_runs(self, requests: Sequence[CommitRequest]) -> list[CommitOutcome]:
         """Pipelined batch: one transaction, one round trip, a CAS statement per request.
@@ -261,7 +262,9 @@ class PostgresStore(ConversationStore, IdempotencyRecords):
         for (i, _, _), row in zip(batch, rows, strict=True):
             r = requests[i]
             outcomes[i] = (
-                VersionConflict.lost(r.convid, r.expected_version) if row is None else _entry(row)
+                VersionConflict.lost(r.convid, r.expected_version)
+                if row is None
+                else Committed.of(_entry(row))
             )
         return _filled(outcomes)
 

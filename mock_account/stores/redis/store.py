@@ -32,6 +32,7 @@ from redis.retry import Retry
 from mock_account.stores.base import (
     CommitOutcome,
     CommitRequest,
+    Committed,
     ConversationEntry,
     ConversationStore,
     IdempotencyRecord,
@@ -131,7 +132,7 @@ class RedisStore(ConversationStore, IdempotencyRecords):
 
     # -- conversations ---------------------------------------------------------------------------
 
-    def commit(self, request: CommitRequest) -> ConversationEntry:
+    def commit(self, request: CommitRequest) -> Committed:
         r = request
         args = self._commit_args(r)
         if r.expected_version == 0:
@@ -140,7 +141,7 @@ class RedisStore(ConversationStore, IdempotencyRecords):
         entry = entry_of(self._run("COMMIT", conv_keys(self.prefix, r.account, r.convid), args))
         if entry is None:
             raise VersionConflict.lost(r.convid, r.expected_version)
-        return entry
+        return Committed.of(entry)
 
     def commit_runs(self, requests: Sequence[CommitRequest]) -> list[CommitOutcome]:
         """Pipelined batch: the CAS scripts of all requests in one round trip, then the indexes.
@@ -178,7 +179,7 @@ class RedisStore(ConversationStore, IdempotencyRecords):
             if entry is None:
                 outcomes[i] = VersionConflict.lost(r.convid, r.expected_version)
             else:
-                outcomes[i] = entry
+                outcomes[i] = Committed.of(entry)
                 saved.append(fields)
         if saved:
             try:

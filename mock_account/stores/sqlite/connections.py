@@ -145,8 +145,8 @@ class SqliteConnections:
         """The first row of a query, read on this thread's writing connection.
 
         A save changes pages that every other connection must then read again (from the WAL):
-        reading a conversation back, or restoring it for the next run, costs half as much on the
-        connection that wrote it, whose cache is current. That connection has no busy timeout, so
+        restoring the conversation for its next run costs half as much on the connection that
+        wrote it, whose cache is current. That connection has no busy timeout, so
         the rare busy read (another process recovering the WAL) is retried as writes are.
         """
         conn = self._thread_conn("writer", 0.0)

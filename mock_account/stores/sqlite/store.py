@@ -1,25 +1,28 @@
 """SQLite conversation store (the embedded default): WAL journal, atomic compare-and-swap writes.
 
-Each thread gets its own connection (see ``connections``). A save is one statement run as a
-transaction of its own (``write_alone``): the compare-and-swap on the version is its ``WHERE``
-clause (or the primary key of a new conversation), so check and write are one atomic step across
-threads and processes alike. Writes of several statements (a batch of saves, a deletion) run in
-``BEGIN IMMEDIATE``, which takes the write lock before reading; other writers wait up to
-``timeout`` seconds for it. Reads are single statements, hence one consistent snapshot (WAL
-readers never block writers). WAL checkpoints run in a background thread per store.
+Each thread gets its own connections (see ``connections``); a conversation's reads (a restore)
+go through the one its saves write on, whose cache they keep current. A save is one statement,
+run as a transaction of its own (``write_alone``): the compare-and-swap on the version is its
+``WHERE`` clause (or the primary key of a new conversation), so check and write are one atomic
+step across threads and processes alike, and nothing is read back. Writes of several statements
+(a batch of saves, a deletion) run in ``BEGIN IMMEDIATE``, which takes the write lock before
+reading; other writers wait up to ``timeout`` seconds for it. Reads are single statements, hence
+one consistent snapshot (WAL readers never block writers). WAL checkpoints run in a background
+thread per store.
 """
 
 from __future__ import annotations
 
 import logging
 import sqlite3
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from datetime import datetime
 from pathlib import Path
 
 from mock_account.stores.base import (
     CommitOutcome,
     CommitRequest,
+    Committed,
     ConversationEntry,
     ConversationStore,
     IdempotencyRecord,
@@ -49,10 +52,6 @@ _ADVANCE = (
     "UPDATE entries SET state_version = state_version + 1, last_executed = ?, "
     "last_used = max(?, last_read), last_agent = ?, blob = ? "
     "WHERE account = ? AND convid = ? AND owner = ? AND state_version = ?"
-)
-# What a save did not write, read after it (a write holds the lock only while SQLite runs it).
-_UNCHANGED = (
-    "SELECT title, created, last_read, pinned FROM entries WHERE account = ? AND convid = ?"
 )
 _LOAD = f"SELECT {_COLUMNS}, blob FROM entries WHERE account = ? AND convid = ?"
 _RECALL = "SELECT account, convid, record, expires FROM idempotency WHERE key = ? AND expires > ?"
@@ -98,11 +97,11 @@ class SqliteStore(ConversationStore, IdempotencyRecords):
 
     # -- conversations ---------------------------------------------------------------------------
 
-    def commit(self, request: CommitRequest) -> ConversationEntry:
+    def commit(self, request: CommitRequest) -> Committed:
         t = to_micros(request.now, "now")
         with self._db.errors():
             saved = self._db.write_alone(*self._save_statement(request, t))
-            return self._saved_entry(self._db.read_one, request, t, saved)
+        return self._committed(request, t, saved)
 
     def commit_runs(self, requests: Sequence[CommitRequest]) -> list[CommitOutcome]:
         """Group commit: every request in one write transaction, each with its own CAS.
@@ -121,7 +120,7 @@ class SqliteStore(ConversationStore, IdempotencyRecords):
                 conn.execute("SAVEPOINT commit_item")
                 try:
                     saved = conn.execute(*self._save_statement(request, t)).rowcount
-                    outcomes.append(self._saved_entry(self._db.read_one, request, t, saved))
+                    outcomes.append(self._committed(request, t, saved))
                 except VersionConflict as exc:
                     conn.execute("ROLLBACK TO commit_item")
                     outcomes.append(exc)
@@ -152,35 +151,12 @@ class SqliteStore(ConversationStore, IdempotencyRecords):
         return _ADVANCE, (t, t, r.agent, r.blob, r.account, r.convid, r.owner, r.expected_version)
 
     @staticmethod
-    def _saved_entry(
-        read_one: Callable[[str, tuple], tuple | None], r: CommitRequest, t: int, saved: int
-    ) -> ConversationEntry:
-        """The entry after the save statement changed ``saved`` rows (``VersionConflict`` if
-        none: another save won, or the conversation is gone); ``read_one`` reads on the
-        connection that wrote it (inside the batch's transaction, for a batch)."""
+    def _committed(r: CommitRequest, t: int, saved: int) -> Committed:
+        """What the save statement wrote, if it changed a row (``VersionConflict`` if not:
+        another save won, or the conversation is gone)."""
         if saved != 1:
             raise VersionConflict.lost(r.convid, r.expected_version)
-        now = from_micros(t)
-        if r.expected_version == 0:
-            title, created, last_read, pinned = r.title_if_new, now, now, False
-        else:
-            row = read_one(_UNCHANGED, (r.account, r.convid))
-            if row is None:  # deleted right after this save
-                raise VersionConflict.lost(r.convid, r.expected_version)
-            title, created_us, last_read_us, pinned = row
-            created, last_read = from_micros(created_us), from_micros(last_read_us)
-        return ConversationEntry(
-            account=r.account,
-            convid=r.convid,
-            owner=r.owner,
-            title=bytes(title),
-            created=created,
-            last_executed=now,
-            last_read=last_read,
-            pinned=bool(pinned),
-            state_version=r.expected_version + 1,
-            last_agent=r.agent,
-        )
+        return Committed(r.convid, r.expected_version + 1, from_micros(t), r.agent)
 
     def load(self, account: str, convid: str) -> StoredState | None:
         row = self._read_one(_LOAD, (account, convid))

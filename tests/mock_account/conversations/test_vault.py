@@ -48,7 +48,7 @@ def test_a_saved_state_is_restored_with_the_time_of_every_stage(vault: Vault) ->
     convid = new_convid()
     saved = _save(vault, convid, _state("Berlin"), 0, title="Trip to Berlin")
     assert tuple(saved.times.stages) == SAVE_STAGES
-    assert saved.entry.state_version == 1 and saved.times.stored_bytes > saved.times.plain_bytes
+    assert saved.committed.state_version == 1 and saved.times.stored_bytes > saved.times.plain_bytes
     restored = vault.restore(ACCOUNT, OWNER, convid)
     assert restored.state == _state("Berlin")
     assert tuple(restored.times.stages) == RESTORE_STAGES

@@ -16,7 +16,7 @@ import pytest
 from store_backends import BATCH_BACKENDS, backend_url, open_or_skip
 
 from mock_account.stores import (
-    ConversationEntry,
+    Committed,
     ConversationStore,
     StoreConfigError,
     StoreError,
@@ -88,7 +88,7 @@ def _save(
     *,
     owner: str = OWNER,
     now: datetime = T0,
-) -> ConversationEntry:
+) -> Committed:
     return store.commit_run(
         account=ACCOUNT,
         convid=convid,
@@ -110,18 +110,18 @@ def _queued(store: BatchingStore, count: int) -> None:
 
 
 def _in_one_batch(
-    store: BatchingStore, calls: list[Callable[[], ConversationEntry]]
-) -> list[ConversationEntry | Exception]:
+    store: BatchingStore, calls: list[Callable[[], Committed]]
+) -> list[Committed | Exception]:
     """Run ``calls`` so that they are committed together, in one batch; their outcomes."""
     gate = Gate(store)
     with ThreadPoolExecutor(max_workers=len(calls) + 1) as pool:
         opener = pool.submit(_save, store, "gate-opener", 0)
         assert gate.entered.wait(30)
-        futures: list[Future[ConversationEntry]] = [pool.submit(call) for call in calls]
+        futures: list[Future[Committed]] = [pool.submit(call) for call in calls]
         _queued(store, len(calls))
         gate.release.set()
         opener.result()
-        outcomes: list[ConversationEntry | Exception] = []
+        outcomes: list[Committed | Exception] = []
         for future in futures:
             exc = future.exception()
             outcomes.append(future.result() if exc is None else exc)  # type: ignore[arg-type]
@@ -164,15 +164,15 @@ def test_a_failing_request_fails_alone(one_committer: BatchingStore) -> None:
 
     kinds = [type(o).__name__ for o in outcomes]
     assert kinds == [
-        "ConversationEntry",
+        "Committed",
         "VersionConflict",
-        "ConversationEntry",
+        "Committed",
         "VersionConflict",
         "VersionConflict",
         "VersionConflict",
         "ValueError",
         "AttributeError",
-        "ConversationEntry",
+        "Committed",
     ]
     assert one_committer.load(ACCOUNT, "new").blob == b"new state"
     assert one_committer.load(ACCOUNT, "exists").blob == b"original"
@@ -192,7 +192,7 @@ def test_two_saves_of_one_conversation_in_a_batch_have_one_winner(
     outcomes = _in_one_batch(
         one_committer, [lambda b=b: _save(one_committer, "c1", 1, b) for b in (b"left", b"right")]
     )
-    won = [isinstance(o, ConversationEntry) for o in outcomes]
+    won = [isinstance(o, Committed) for o in outcomes]
     assert won.count(True) == 1
     assert isinstance(outcomes[won.index(False)], VersionConflict)
     loaded = one_committer.load(ACCOUNT, "c1")

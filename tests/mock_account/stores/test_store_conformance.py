@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from mock_account.stores import (
+    Committed,
     ConversationEntry,
     ConversationStore,
     IdempotencyRecord,
@@ -44,7 +45,7 @@ def create(
     owner: str = OWNER,
     account: str = ACCOUNT,
     blob: bytes | None = b"state-1",
-) -> ConversationEntry:
+) -> Committed:
     return store.commit_run(
         account=account,
         convid=convid,
@@ -58,7 +59,7 @@ def create(
 
 def advance(
     store: ConversationStore, convid: str, version: int, *, when: float, blob: bytes | None = b"x"
-) -> ConversationEntry:
+) -> Committed:
     return store.commit_run(
         account=ACCOUNT,
         convid=convid,
@@ -79,7 +80,8 @@ def advance(
     ids=["empty", "all-bytes", "1MB"],
 )
 def test_created_conversation_loads_back_exactly(store: ConversationStore, blob: bytes) -> None:
-    entry = create(store, "c1", when=5, blob=blob)
+    assert create(store, "c1", when=5, blob=blob) == Committed("c1", 1, at(5))
+    entry = store.get_entry(ACCOUNT, "c1")
 
     assert entry == ConversationEntry(
         account=ACCOUNT,
@@ -96,7 +98,6 @@ def test_created_conversation_loads_back_exactly(store: ConversationStore, blob:
     assert loaded is not None
     assert loaded.blob == blob
     assert loaded.entry == entry
-    assert store.get_entry(ACCOUNT, "c1") == entry
     assert entry.created.utcoffset() == timedelta(0)
 
 
@@ -125,8 +126,9 @@ def test_commit_advances_version_and_run_time_only(store: ConversationStore) -> 
     create(store, "c1", when=0)
     store.update_entry(ACCOUNT, "c1", title=b"renamed", pinned=True, last_read=at(3))
 
-    entry = advance(store, "c1", 1, when=10, blob=b"second")
+    assert advance(store, "c1", 1, when=10, blob=b"second") == Committed("c1", 2, at(10))
 
+    entry = store.get_entry(ACCOUNT, "c1")
     assert entry.state_version == 2
     assert entry.last_executed == at(10)
     assert (entry.title, entry.pinned, entry.created, entry.last_read) == (
@@ -161,7 +163,8 @@ def test_the_entry_keeps_the_agent_of_the_latest_save(store: ConversationStore) 
 
 
 def test_creating_an_existing_conversation_conflicts(store: ConversationStore) -> None:
-    first = create(store, "c1", blob=b"first")
+    create(store, "c1", blob=b"first")
+    first = store.get_entry(ACCOUNT, "c1")
     with pytest.raises(VersionConflict):
         create(store, "c1", blob=b"second", when=9)
     assert store.load(ACCOUNT, "c1").blob == b"first"
@@ -231,7 +234,8 @@ def test_naive_times_are_refused(store: ConversationStore) -> None:
 
 
 def test_update_entry_changes_only_the_given_fields(store: ConversationStore) -> None:
-    original = create(store, "c1", when=0, blob=b"state")
+    create(store, "c1", when=0, blob=b"state")
+    original = store.get_entry(ACCOUNT, "c1")
 
     assert store.update_entry(ACCOUNT, "c1", title=b"new title") is True
     assert store.get_entry(ACCOUNT, "c1") == dataclasses.replace(original, title=b"new title")
