@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from datetime import UTC, datetime
 
 import pytest
 
+from mock_account.conversations import vault as vault_module
 from mock_account.conversations.vault import (
     RESTORE_STAGES,
     SAVE_STAGES,
@@ -125,3 +127,23 @@ def test_hooks_that_could_not_be_loaded_stop_every_state_operation(vault: Vault)
     with pytest.raises(HookFailed):
         broken.delete(ACCOUNT, OWNER, convid)
     assert vault.store.get_entry(ACCOUNT, convid) is not None
+
+
+def test_conversation_ids_are_22_characters_of_the_alphabet_all_reachable() -> None:
+    ids = [new_convid() for _ in range(2000)]
+    assert all(len(c) == 22 and c.isascii() and c.isalnum() for c in ids)
+    assert len(set(ids)) == len(ids)
+    counts = Counter("".join(ids))
+    assert len(counts) == 62
+    # 44,000 characters, 710 expected of each: even, within a margin no fair source misses.
+    assert min(counts.values()) > 550 and max(counts.values()) < 870
+
+
+def test_bytes_that_would_favour_some_characters_are_skipped(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    reads = iter([bytes([255, 248, 0, 61]) + bytes([250] * 28), bytes(range(62, 94))])
+    monkeypatch.setattr(vault_module.secrets, "token_bytes", lambda n: next(reads))
+
+    # 0 -> "a", 61 -> "9", then 62.. -> the alphabet from its start again; 248 and up skipped.
+    assert new_convid() == "a9" + vault_module.CONVID_ALPHABET[:20]
