@@ -342,6 +342,14 @@ def format_table(result: dict[str, Any]) -> str:
             lines.append(f"{row['label']:>6} {cells}")
         lines.append("")
 
+    def ratio_rows(*columns: tuple[str, str]) -> None:
+        """A header of ratio titles, then a row per size, each ratio under its title."""
+        titles = " ".join(f"{title:>{len(title) + 1}}" for title, _ in columns)
+        lines.append(f"{'size':>6} {titles}")
+        for row in result["results"]:
+            cells = " ".join(f"{row['ratios'][key]:>{len(title)}.2f}x" for title, key in columns)
+            lines.append(f"{row['label']:>6} {cells}")
+
     block("SAVE", SAVE_COLUMNS)
     block("RESTORE", RESTORE_COLUMNS)
     lines.append(
@@ -357,21 +365,13 @@ def format_table(result: dict[str, Any]) -> str:
             f"{r['restore_over_raw_read_decrypt']:>26.2f}x "
             f"{r['encrypt_share_of_save'] * 100:>21.1f}% {r['encrypt_over_raw_aesgcm']:>19.2f}x"
         )
-    lines.append(
-        f"{'size':>6} {'floor: save/(dumps+AES-GCM+upsert)':>35} "
-        f"{'restore/(read+decrypt+loads)':>29}"
+    ratio_rows(
+        ("floor: save/(dumps+AES-GCM+upsert)", "save_over_floor"),
+        ("restore/(read+decrypt+loads)", "restore_over_floor"),
     )
-    for row in result["results"]:
-        r = row["ratios"]
-        lines.append(
-            f"{row['label']:>6} {r['save_over_floor']:>34.2f}x {r['restore_over_floor']:>28.2f}x"
-        )
-    lines.append(f"{'size':>6} {'p99: save/raw upsert':>21} {'restore/(raw read+decrypt)':>27}")
-    for row in result["results"]:
-        r = row["ratios"]
-        lines.append(
-            f"{row['label']:>6} {r['save_p99_over_raw_upsert_p99']:>20.2f}x "
-            f"{r['restore_p99_over_raw_read_decrypt_p99']:>26.2f}x"
-        )
+    ratio_rows(
+        ("p99: save/raw upsert", "save_p99_over_raw_upsert_p99"),
+        ("restore/(raw read+decrypt)", "restore_p99_over_raw_read_decrypt_p99"),
+    )
     lines.extend(result["peers"])
     return "\n".join(lines)
