@@ -158,6 +158,9 @@ class StateCipher:
     def _new_context(
         self, key_id: str, account_key: bytes, convid: str, owner: str, purpose: str
     ) -> _Context:
+        # Checked here, on a cache miss: a context in the cache was built from values that
+        # passed, and only equal values find it (exceptions are never cached).
+        _check_context(convid, owner, purpose)
         header = encode_header(key_id)
         aad = associated_data(header, convid=convid, owner=owner, purpose=purpose)
         return self._aead(key_id, account_key, convid), header, aad
@@ -166,7 +169,6 @@ class StateCipher:
         """Encrypt ``plaintext`` under the current key into a version-1 record."""
         if not isinstance(plaintext, _BYTES_LIKE):
             raise TypeError(f"plaintext must be bytes, not {type(plaintext).__name__}")
-        _check_context(convid, owner, purpose)
         key_id = self._keys.current_key_id()
         aead, header, aad = self._context(key_id, self._keys.key(key_id), convid, owner, purpose)
         nonce = self._random_bytes(NONCE_SIZE)
@@ -176,7 +178,6 @@ class StateCipher:
 
     def decrypt(self, blob: bytes, *, convid: str, owner: str, purpose: Purpose) -> bytes:
         """Open a record written for exactly this conversation, owner and purpose."""
-        _check_context(convid, owner, purpose)
         header, key_id, nonce, ciphertext = split_record(blob)
         aead, expected, aad = self._context(key_id, self._keys.key(key_id), convid, owner, purpose)
         if header != expected:  # another format's header: bind that one

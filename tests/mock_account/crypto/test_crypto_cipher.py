@@ -183,6 +183,18 @@ def test_bad_arguments_are_value_errors(cipher: StateCipher, blob: bytes, bad: d
         cipher.decrypt(blob, **{**CONTEXT, **bad})
 
 
+def test_bad_arguments_fail_every_time_after_good_ones(cipher: StateCipher) -> None:
+    # Arguments are checked when a context is built for the cache: a refusal is never cached,
+    # and a cached context is only found by the values that passed.
+    blob = cipher.encrypt(PLAINTEXT, **CONTEXT)
+    for _ in range(2):
+        with pytest.raises(ValueError):
+            cipher.encrypt(PLAINTEXT, **{**CONTEXT, "purpose": "States"})
+        with pytest.raises(ValueError):
+            cipher.decrypt(blob, **{**CONTEXT, "owner": ""})
+    assert cipher.decrypt(blob, **CONTEXT) == PLAINTEXT
+
+
 def test_plaintext_must_be_bytes(cipher: StateCipher) -> None:
     with pytest.raises(TypeError):
         cipher.encrypt("text", **CONTEXT)  # type: ignore[arg-type]
