@@ -41,6 +41,21 @@ def test_bench_prints_stages_and_ratios_and_writes_json(
         assert 0 < ratios["save_over_floor"] < ratios["save_over_raw_upsert"]
         assert 0 < ratios["restore_over_floor"] < ratios["restore_over_raw_read_decrypt"]
         assert f"{ratios['save_over_floor']:.2f}x" in out
+        # The floor against the raw operations alone: above 1 (it adds the bare JSON calls),
+        # and the harness's own ratio is that floor times its ratio over the floor.
+        for floor, over_floor, over_raw in (
+            ("floor_save_over_raw_upsert", "save_over_floor", "save_over_raw_upsert"),
+            (
+                "floor_restore_over_raw_read_decrypt",
+                "restore_over_floor",
+                "restore_over_raw_read_decrypt",
+            ),
+        ):
+            assert ratios[floor] > 1
+            assert ratios[floor] * ratios[over_floor] == pytest.approx(ratios[over_raw], rel=0.02)
+            assert f"{ratios[floor]:.2f}x" in out
+        assert 0 < ratios["raw_aesgcm_share_of_save"] < 1
+        assert f"{ratios['raw_aesgcm_share_of_save'] * 100:.1f}%" in out
 
 
 def test_bench_on_the_memory_store(capsys: pytest.CaptureFixture[str]) -> None:
@@ -152,6 +167,12 @@ def test_peers_are_compared_with_the_harness_per_percentile() -> None:
         "stages_us": {
             "save": {"p50_us": 100.0, "p99_us": 400.0},
             "restore": {"p50_us": 50.0, "p99_us": 200.0},
+            # Floors: save 10 + 5 + 35 = 50 µs, restore 5 + 20 = 25 µs.
+            "raw_dumps": {"p50_us": 10.0, "p99_us": 20.0},
+            "raw_encrypt": {"p50_us": 5.0, "p99_us": 9.0},
+            "raw_upsert": {"p50_us": 35.0, "p99_us": 90.0},
+            "raw_read_decrypt": {"p50_us": 5.0, "p99_us": 9.0},
+            "raw_loads": {"p50_us": 20.0, "p99_us": 40.0},
         },
         "peers": {
             "x": {
@@ -168,8 +189,10 @@ def test_peers_are_compared_with_the_harness_per_percentile() -> None:
         "restore_p50": 0.5,
         "restore_p99": 4.0,
     }
+    assert row["peers"]["x"]["over_floor"] == {"save_p50": 5.0, "restore_p50": 1.0}
     assert _peer_ratio_lines(row) == [
-        "  16KB peer Peer X / harness: save p50 2.50x p99 1.00x; restore p50 0.50x p99 4.00x"
+        "  16KB peer Peer X / harness: save p50 2.50x p99 1.00x; restore p50 0.50x p99 4.00x; "
+        "over the floor: save p50 5.00x, restore p50 1.00x"
     ]
 
 
