@@ -115,6 +115,9 @@ class Capability:
     # A suggested follow-up per variable read: what a user types to reach this agent
     # once an earlier agent saved that variable (a template over `conv.*`).
     followups: dict[str, str] = field(default_factory=dict)
+    # What the answer adds, by variable read, after saying it used what an earlier agent saved
+    # there (what a claim for a saved trip covers, say).
+    used: dict[str, str] = field(default_factory=dict)
     # The answer to a yes/no question the request asks ("can I accept?"), by what it is about:
     # the first verdict whose words the request contains, else the one without words. The
     # reply says it where it has ``{verdict}``.
@@ -156,6 +159,7 @@ def _capability(tag: str, raw: dict[str, Any]) -> Capability:
         requester=bool(raw.get("requester", False)),
         others=bool(raw.get("others", False)),
         followups={str(k): str(v) for k, v in (raw.get("followups") or {}).items()},
+        used={str(k): " ".join(str(v).split()) for k, v in (raw.get("used") or {}).items()},
         verdicts=tuple(
             Verdict(
                 " ".join(str(v["say"]).split()), tuple(str(w).lower() for w in v.get("when", ()))

@@ -279,7 +279,8 @@ def _agent_document(
     if cap.data:
         main.extend(_data_commands(cap, scheme))
     for var in cap.reads:
-        said = [{"var": {"name": f"handoff_{var}", "value": HANDOFF_PHRASES[var]}}]
+        phrase = " ".join(filter(None, (HANDOFF_PHRASES[var], cap.used.get(var))))
+        said = [{"var": {"name": f"handoff_{var}", "value": phrase}}]
         same = _handoff_comparison(cap, var)
         if same is not None:
             said = [{"if": {"when": same, "then": said}}]
@@ -478,6 +479,9 @@ def _check_capability(cap: Capability, scheme: NamingScheme) -> None:
             )
     if cap.data and cap.action not in ("find", "create", "update"):
         raise GeneratorError(f"{cap.name}: action must be find, create or update")
+    unread = sorted(cap.used.keys() - set(cap.reads))
+    if unread:
+        raise GeneratorError(f"{cap.name}: 'used' names variables it does not read: {unread}")
 
 
 def _dump(document: dict[str, Any]) -> str:

@@ -3,6 +3,7 @@ files."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
 from datetime import UTC, datetime
 from pathlib import Path
@@ -10,7 +11,14 @@ from pathlib import Path
 import pytest
 
 from agents_catalog.agent_format import AskArgs, PromptArgs, command_args, walk_commands
-from agents_catalog.generator import DEFAULT_SEED, generate_files, hand_written_files, write_account
+from agents_catalog.capabilities import load_departments
+from agents_catalog.generator import (
+    DEFAULT_SEED,
+    GeneratorError,
+    generate_files,
+    hand_written_files,
+    write_account,
+)
 from agents_catalog.graph import build_handoff_graph
 from agents_catalog.loader import load_account
 from agents_catalog.scheme import load_scheme
@@ -55,6 +63,15 @@ def test_regenerating_the_account_keeps_the_hand_written_agents(tmp_path: Path) 
 def test_same_seed_same_bytes_other_seed_other_wording() -> None:
     assert generate_files(count=30, seed=3) == generate_files(count=30, seed=3)
     assert generate_files(seed=3) != generate_files(seed=4)
+
+
+def test_what_an_answer_adds_is_only_for_variables_the_agent_reads() -> None:
+    finance = next(d for d in load_departments() if d.tag == "finance")
+    claim = next(c for c in finance.capabilities if c.name == "SubmitExpenseClaim")
+    assert claim.used.keys() == {"trip"}  # what the committed account says after the trip
+    unread = dataclasses.replace(claim, used={**claim.used, "order": "Not read."})
+    with pytest.raises(GeneratorError, match=r"SubmitExpenseClaim: 'used' names .*'order'"):
+        generate_files(departments=[dataclasses.replace(finance, capabilities=(unread,))])
 
 
 def test_two_hundred_agents_in_at_least_ten_departments(agents) -> None:
