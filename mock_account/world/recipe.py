@@ -229,6 +229,13 @@ class Recipe:
         ``given``: what the conversation holds for the new record."""
         return None
 
+    def differs(self, record: Record, ctx: Context) -> str | None:
+        """Why a record a lookup found is not what the request says of it (a contract the
+        request puts at another amount than its own), as the answer says it instead of
+        working from the record as if it were; None when nothing the request states
+        contradicts it."""
+        return None
+
     def own(self, record: Record, ctx: Context) -> str | None:
         """Why a record is the user's own, for an agent that works only on other people's
         (nobody approves their own expense claim), as the answer says it; None when it is
@@ -428,6 +435,12 @@ _TRAILING_ASK = re.compile(
     r"book|record|report|send|put|get|fix|escalate|register|start)\b.*$",
     re.IGNORECASE,
 )
+
+
+def shown_money(amount: float, currency: str) -> str:
+    """An amount as answers write it ("404004.35 GBP", "2500 EUR")."""
+    shown = int(amount) if float(amount).is_integer() else amount
+    return f"{shown} {currency}".strip()
 
 
 def first_sentence(text: str, limit: int = 120) -> str:

@@ -194,6 +194,10 @@ class World:
             raise ValueError(f"unknown action '{action}'; one of: find, create, update")
         if outcome.record is not None and action == "find":
             outcome = _outside(recipe, _kind(where, held), outcome)
+        if outcome.record is not None and action == "find":
+            differs = recipe.differs(outcome.record, ctx)
+            if differs:
+                outcome = Outcome(None, outcome.kind, message=differs, set_aside=outcome.set_aside)
         own = recipe.own(outcome.record, ctx) if others and outcome.record is not None else None
         if own:
             outcome = Outcome(None, outcome.kind, message=own, set_aside=outcome.set_aside)

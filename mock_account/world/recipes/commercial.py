@@ -16,7 +16,16 @@ from mock_account.business.vocab import (
     VENDOR_CATEGORIES,
 )
 
-from ..recipe import Asked, Context, Recipe, Record, fits, keyword_choice, text_date
+from ..recipe import (
+    Asked,
+    Context,
+    Recipe,
+    Record,
+    fits,
+    keyword_choice,
+    shown_money,
+    text_date,
+)
 
 _KIND_WORDS: dict[str, tuple[str, ...]] = {
     "nda": ("nda", "non-disclosure", "nondisclosure", "confidentiality"),
@@ -116,6 +125,9 @@ _STAGES = {
 }
 
 
+_MONTHLY = re.compile(r"\b(?:per|a|each|every) month\b|\bmonthly\b", re.IGNORECASE)
+
+
 class Contracts(Recipe):
     source = "contracts"
     noun = "contract"
@@ -179,6 +191,25 @@ class Contracts(Recipe):
         if stage and record.get("status") in _STAGES and not fits(record, {"status": stage}):
             return f"{number} with {party} {_STAGES[record['status']]}"
         return super().outside(record, kind)
+
+    def differs(self, record: Record, ctx: Context) -> str | None:
+        # What a customer's contract is worth is what gets billed and renewed: "set up billing
+        # at 2500 EUR a month" on a contract of 404004.35 GBP is not set up at either amount
+        # silently. (An amount said of a supplier's contract may be spend against it.)
+        money, value = ctx.stated.amount, record.get("value")
+        if money is None or record.get("party_type") != "customer":
+            return None
+        if not isinstance(value, int | float) or value <= 0:
+            return None
+        if money.currency == record.get("currency") and abs(money.amount - value) <= 0.01 * value:
+            return None  # the contract's amount, as people round it
+        number, party = record.get("id", "This contract"), record.get("counterparty", "them")
+        period = " a month" if _MONTHLY.search(ctx.stated.text) else ""
+        return (
+            f"{number} with {party} is for {shown_money(value, record.get('currency', ''))}, not "
+            f"{shown_money(money.amount, money.currency)}{period}: billing and renewals follow its "
+            "own terms. Amend the contract first if the price has changed."
+        )
 
     def fill(self, record: Record, ctx: Context) -> None:
         record.setdefault("id", self.new_id(ctx))

@@ -8,7 +8,16 @@ from typing import Any
 
 from mock_account.business.vocab import EXPENSE_CATEGORIES
 
-from ..recipe import Context, Recipe, Record, first_sentence, fits, keyword_choice, text_date
+from ..recipe import (
+    Context,
+    Recipe,
+    Record,
+    first_sentence,
+    fits,
+    keyword_choice,
+    shown_money,
+    text_date,
+)
 from .people import Employees
 from .sales import best_product
 
@@ -297,5 +306,4 @@ def _amount(record: Record) -> str:
     amount = record.get("amount")
     if not isinstance(amount, int | float):
         return ""
-    shown = int(amount) if float(amount).is_integer() else amount
-    return f"{shown} {record.get('currency', '')}".strip()
+    return shown_money(amount, record.get("currency", ""))
