@@ -61,6 +61,15 @@ def _new_product(item: str, ctx: Context) -> Record:
     return {"name": name, "price": ctx.price(low, high, currency), "currency": currency}
 
 
+def _domain(company: Any) -> str:
+    return _slug(str(company or "example").split()[0]) + ".com"
+
+
+def _email(person: str, domain: str) -> str:
+    first, _, last = person.partition(" ")
+    return f"{_slug(first)}.{_slug(last)}@{domain}"
+
+
 class Customers(Recipe):
     source = "customers"
     noun = "customer"
@@ -100,6 +109,15 @@ class Customers(Recipe):
             "Tell me the new contact, email or tier."
         )
 
+    def change(self, base: Record, ctx: Context) -> Record:
+        changes = super().change(base, ctx)
+        if "contact" in changes and "email" not in changes:
+            # A new contact is reached at their own address, at the company's domain, not at
+            # the one of the person they replace.
+            domain = str(base.get("email") or "").rpartition("@")[2]
+            changes["email"] = _email(changes["contact"], domain or _domain(base.get("name")))
+        return changes
+
     def fill(self, record: Record, ctx: Context) -> None:
         record.setdefault("id", self.new_id(ctx))
         if not record.get("name"):
@@ -107,9 +125,7 @@ class Customers(Recipe):
         if not record.get("contact"):
             record["contact"] = ctx.person_name()
         if not record.get("email"):
-            first, _, last = record["contact"].partition(" ")
-            domain = _slug(record["name"].split()[0]) + ".com"
-            record["email"] = f"{_slug(first)}.{_slug(last)}@{domain}"
+            record["email"] = _email(record["contact"], _domain(record["name"]))
         record.setdefault("tier", "bronze")
         if not record.get("country"):
             office = ctx.home_office()[0]
