@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 from datetime import date, timedelta
 from typing import Any, Literal
 
+from agents_catalog.capabilities import VARIABLE_SOURCES
 from mock_account.business.data import tokens
 from mock_account.understanding import warm_up as warm_up_understanding
 
@@ -177,6 +178,8 @@ class World:
                 message=f"The {unset} saved in this conversation has no {recipe.noun}, so "
                 "there is none to work on.",
             )
+        elif action == "create" and (missing := self._pointed_back(ctx, held, given, saved)):
+            outcome = Outcome(None, recipe.noun, message=missing)
         elif action == "create":
             outcome = self._create(recipe, ctx, given, fixed, held.given, made)
         elif action == "find":
@@ -489,6 +492,28 @@ class World:
         if closest:
             message += f" The closest I have: {', '.join(closest)}."
         return Outcome(None, recipe.noun, asked=asked.said, closest=closest, message=message)
+
+    def _pointed_back(
+        self,
+        ctx: Context,
+        held: Held,
+        given: Record,
+        saved: Mapping[str, tuple[str, Record]] | None,
+    ) -> str | None:
+        """Which record it is, when the request points back to one the conversation would
+        hold ("book a rental car for that trip", "invoice them for that order") and it holds
+        none, nor does the request name one: nothing is made from a record made up."""
+        for variable in sorted(set(held.given.values())):
+            if variable in (saved or {}) or any(held.given.get(k) == variable for k in given):
+                continue  # the conversation holds it (a variable the agent writes back too)
+            recipe = self.recipes.get(VARIABLE_SOURCES.get(variable, ""))
+            if recipe is None or recipe.asked(ctx) is not None:
+                continue
+            nouns = "|".join(re.escape(n) for n in sorted({variable, recipe.noun}, key=len)[::-1])
+            # "That trip" points back; "this supplier invoice" is the one being handed over.
+            if re.search(rf"\b(?:that|the same)\s+(?:{nouns})\b", ctx.stated.text, re.I):
+                return self._which(recipe)
+        return None
 
     @staticmethod
     def _which(recipe: Recipe) -> str:

@@ -1,0 +1,39 @@
+"""A request that points back to a record the conversation would hold ("that trip", "that
+order") in a conversation that holds none, and names none, is asked which one: nothing is
+made from a record made up. Once the conversation holds it, the same words work from it."""
+
+from __future__ import annotations
+
+import pytest
+from handoff_journeys import run_agent, state_of
+
+
+@pytest.mark.parametrize(
+    ("agent", "request_text", "which"),
+    [
+        ("ReserveRentalCar", "Book a rental car for that trip", "Which trip?"),
+        ("CreateCustomerInvoice", "Invoice them for that order", "Which order?"),
+        ("SubmitExpenseClaim", "File the expense for the same trip", "Which trip?"),
+    ],
+)
+def test_a_record_pointed_back_to_and_not_held_is_asked_for(
+    deployment, user, agent, request_text, which
+) -> None:
+    result = run_agent(deployment, user, agent, request_text, None)
+    text = result.parts[0]["text"]
+    assert text.startswith(f"{which} There is none in this conversation yet"), text
+    assert state_of(deployment, user, result.convid)["conv"] == {}
+
+
+def test_once_held_the_record_pointed_back_to_is_used(deployment, user) -> None:
+    booked = run_agent(deployment, user, "BookBusinessFlight", "Fly me to Oslo on 8 January", None)
+    car = run_agent(
+        deployment, user, "ReserveRentalCar", "Book a rental car for that trip", booked.convid
+    )
+    assert car.parts[0]["text"].startswith("A rental car is reserved for you in Oslo"), car.parts
+
+
+def test_this_names_what_the_request_hands_over(deployment, user) -> None:
+    text = "Enter this supplier invoice for 2,400 EUR into accounts payable"
+    result = run_agent(deployment, user, "RecordSupplierInvoice", text, None)
+    assert state_of(deployment, user, result.convid)["conv"]["invoice"]["amount"] == 2400
