@@ -270,6 +270,14 @@ class Vendors(Recipe):
     def fill(self, record: Record, ctx: Context) -> None:
         record.setdefault("id", self.new_id(ctx))
         if not record.get("name"):
+            # A company we sell to may supply us too: the one the request names is onboarded
+            # ("set up Castellano Textiles as a supplier"), in its own country.
+            customer = next((n for n in ctx.stated.organisations if n.kind == "customer"), None)
+            known = ctx.data.lookup("customers", where={"name": customer.shown}) if customer else []
+            if known:
+                record["name"] = known[0]["name"]
+                record.setdefault("country", known[0].get("country"))
+        if not record.get("name"):
             record["name"] = ctx.company_name()
         if not record.get("category"):
             record["category"] = ctx.pick(VENDOR_CATEGORIES)

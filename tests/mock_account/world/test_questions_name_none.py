@@ -40,3 +40,18 @@ def test_a_request_naming_the_company_goes_ahead(deployment, user) -> None:
     )
     assert "Meridian Optics" in result.parts[0]["text"], result.parts
     assert state_of(deployment, user, result.convid)["conv"]["vendor"]["name"] == "Meridian Optics"
+
+
+def test_a_customer_named_as_a_new_supplier_is_the_one_onboarded(deployment, user) -> None:
+    # Castellano Textiles buys from us; set up as a supplier, it is that company (and in its
+    # country), not another one made up.
+    customer = deployment.account.engine.data.lookup(
+        "customers", where={"name": "Castellano Textiles"}
+    )[0]
+    text = "Set up Castellano Textiles as a new supplier"
+    result = run_agent(deployment, user, "OnboardNewSupplier", text, None)
+    assert result.parts[0]["text"].startswith("I started onboarding Castellano Textiles as"), (
+        result.parts
+    )
+    vendor = state_of(deployment, user, result.convid)["conv"]["vendor"]
+    assert (vendor["name"], vendor["country"]) == ("Castellano Textiles", customer["country"])
