@@ -46,6 +46,15 @@ _ASSET_WORDS: dict[str, tuple[str, ...]] = {kind: (kind,) for kind in ASSET_MODE
 }
 
 
+# A service the request names that the catalogue does not have ("our payroll service is
+# down"): its own word and what it is, as written.
+_NAMED_SERVICE = re.compile(
+    r"\b(?!(?:our|the|my|a|an|this|that|whole|entire)\b)([A-Za-z][\w-]*) "
+    r"(service|system|api|app|portal|gateway|platform|server|database|website|site)\b",
+    re.IGNORECASE,
+)
+
+
 def _service(text: str) -> str | None:
     lowered = text.lower()
     best: tuple[int, int, str] | None = None
@@ -54,7 +63,15 @@ def _service(text: str) -> str | None:
             at = lowered.find(word)
             if at >= 0 and (best is None or (at, -len(word)) < best[:2]):
                 best = (at, -len(word), service)
-    return best[2] if best else None
+    if best:
+        return best[2]
+    named = _NAMED_SERVICE.search(text)
+    if named is None:
+        return None
+    word, kind = named.groups()
+    word = word if word.isupper() else word.lower()  # "HR" stays, "Payroll" is a word
+    kind = "API" if kind.lower() == "api" else kind.lower()
+    return f"{word[:1].upper()}{word[1:]} {kind}"
 
 
 class Tickets(Recipe):

@@ -105,3 +105,20 @@ def test_a_multiple_choice_opens_at_every_option_the_request_names(deployment, u
     request_text = "Enable the beta search feature flag in development and production"
     form = _form(deployment, user, "ToggleFeatureFlag", request_text)
     assert form["environments"]["default"] == ["development", "production"]
+
+
+@pytest.mark.parametrize(
+    ("request_text", "service"),
+    [
+        # Not in the catalogue of services: the one the request names, as it names it.
+        ("Our payroll service is down since 9am", "Payroll service"),
+        ("The HR system is down for the whole company", "HR system"),
+        # In the catalogue: its catalogue name.
+        ("Our checkout service is down", "Checkout API"),
+    ],
+)
+def test_an_incident_is_declared_on_the_service_the_request_names(
+    deployment, user, request_text: str, service: str
+) -> None:
+    answer = answer_of(deployment, user, "DeclareProductionIncident", request_text, None)
+    assert answer.startswith("I declared incident INC-") and f" for {service} at " in answer, answer
