@@ -190,6 +190,14 @@ PERSON_CUES_BEFORE: frozenset[str] = frozenset(
     intern engineer recruiter
     """.split()
 )
+# Verbs that put a person right after them, even one given name that is also a city
+# ("onboard Sofia", "email Florence"): what is done to people, not to places.
+PERSON_VERBS: frozenset[str] = frozenset(
+    """
+    ask tell email call meet cc remind onboard offboard hire welcome invite promote thank
+    interview introduce congratulate
+    """.split()
+)
 # Verbs right after a two- or three-word name that make it a person ("Kwame Varga joins us on
 # 3 December"): what a company does is said with other verbs.
 PERSON_CUES_AFTER: frozenset[str] = frozenset(

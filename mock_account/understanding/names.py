@@ -44,6 +44,7 @@ from .lexicon import (
     ORG_CUES_BEFORE_WITH,
     PERSON_CUES_AFTER,
     PERSON_CUES_BEFORE,
+    PERSON_VERBS,
     REQUEST_WORDS,
     WEEKDAY_WORDS,
 )
@@ -53,9 +54,7 @@ _MAX_WORDS = 8
 _TITLES = frozenset({"mr", "mrs", "ms", "miss", "dr", "prof", "mister"})
 _LOWER_CASE_LEGAL_FORMS = frozenset({"plc", "ltd", "inc", "llc", "gmbh", "corp"})
 # Words before a lone given name that make it a person ("a call with Anna", "ask Tom").
-_PERSON_PREPOSITIONS = frozenset(
-    {"with", "for", "ask", "tell", "email", "call", "meet", "cc", "from", "by", "and", "remind"}
-)
+_PERSON_PREPOSITIONS = frozenset({"with", "for", "from", "by", "and"}) | PERSON_VERBS
 # Between two words of one name: spaces, a hyphen, "&", a comma ("Smith, Jones and Brown"), or
 # the dot of an abbreviation ("Inc. ", "S.A.").
 _GAP_RE = re.compile(r"\s*(?:[-&,/]|\.)?\s*")

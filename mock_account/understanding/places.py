@@ -41,6 +41,7 @@ from .lexicon import (
     AMBIGUOUS_PLACE_WORDS,
     FUNCTION_WORDS,
     MONTH_WORDS,
+    PERSON_VERBS,
     PLACE_CUES_AFTER,
     PLACE_CUES_BEFORE,
     PLACE_PARTICLES,
@@ -419,6 +420,14 @@ def _accept(
             and before not in ("origin", "destination")
         ):
             return None
+    if (
+        n == 1
+        and i > 0
+        and words[i].folded in g.given_names
+        and words[i - 1].folded in PERSON_VERBS
+        and text[words[i - 1].end : words[i].start].isspace()
+    ):
+        return None  # "Onboard Sofia in the Madrid office": Sofia is who, not where
     if i > 0 and words[i - 1].folded in g.given_names and words[i - 1].capitalised:
         gap = text[words[i - 1].end : words[i].start]
         if gap.isspace() and not words[i].sentence_start:

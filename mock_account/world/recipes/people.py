@@ -104,7 +104,8 @@ class Employees(Recipe):
     def stated(self, ctx: Context) -> Record:
         stated = ctx.stated
         out: Record = {}
-        named = stated.names_of("employee") or stated.unknown_people()
+        # A new hire may be a candidate of ours ("onboard Maria Lopez"): that person.
+        named = stated.names_of("employee", "candidate") or stated.unknown_people()
         if named:
             out["name"] = named[0].shown
         if stated.emails:
@@ -134,10 +135,22 @@ class Employees(Recipe):
         _dates(ctx, record)
         return record
 
+    def not_for(self, ctx: Context, given: Record) -> str | None:
+        # A candidate of ours is onboarded once hired: not while still being interviewed.
+        candidate = _candidate_named(ctx)
+        return Candidates._not_hired(candidate) if candidate else None
+
     def fill(self, record: Record, ctx: Context) -> None:
         record.setdefault("id", self.new_id(ctx))
         if not record.get("name"):
             record["name"] = ctx.person_name()
+        candidate = _candidate_named(ctx)
+        if candidate and candidate.get("name") == record["name"] and not record.get("title"):
+            # The job they were hired for ("Maria Lopez", hired as Product Designer).
+            title = _title(str(candidate.get("role", "")))
+            if title is not None:
+                record["title"] = title[0]
+                record.setdefault("department", title[1])
         if not record.get("department"):
             record["department"] = ctx.pick(DEPARTMENTS)
         if not record.get("title"):
@@ -150,6 +163,13 @@ class Employees(Recipe):
         if not record.get("email"):
             first, _, last = record["name"].partition(" ")
             record["email"] = f"{_slug(first)}.{_slug(last)}@{COMPANY_DOMAIN}"
+
+
+def _candidate_named(ctx: Context) -> Record | None:
+    """The candidate of ours the request names, if it names one."""
+    named = ctx.stated.names_of("candidate")
+    found = ctx.data.lookup("candidates", where={"name": named[0].shown}) if named else []
+    return found[0] if found else None
 
 
 class Candidates(Recipe):

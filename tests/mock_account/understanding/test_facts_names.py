@@ -155,6 +155,9 @@ def test_a_known_company_by_its_first_word_after_a_request_verb() -> None:
         ("Prepare a mutual confidentiality agreement with Northwind", ["Northwind"], []),
         ("Sign the contract with Globex", ["Globex"], []),
         ("A call with Northwind", [], []),
+        # What is done to people makes a person of one given name, a city's too.
+        ("Onboard Sofia in the Madrid office", [], ["Sofia"]),
+        ("Please onboard Sofia", [], ["Sofia"]),
     ],
 )
 def test_unknown_names(text: str, organisations: list[str], people: list[str]) -> None:

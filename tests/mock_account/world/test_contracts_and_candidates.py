@@ -153,3 +153,31 @@ def test_a_declined_application_is_not_moved_on(deployment, user) -> None:
             f"{candidate['name']}'s application for the {candidate['role']} role was declined"
         ), (reader, text)
     assert not _offered(deployment, "DeclineJobApplicant", declined) - {"CheckCandidateStatus"}
+
+
+def test_a_hired_candidate_is_onboarded_in_the_role_they_were_hired_for(deployment, user) -> None:
+    maria = deployment.account.engine.data.lookup("candidates", where={"name": "Maria Lopez"})[0]
+    assert maria["stage"] == "hired"
+    text = "Onboard Maria Lopez, she starts on 4 January in the Madrid office"
+    answer = answer_of(deployment, user, "StartNewHireOnboarding", text, None)
+    assert answer.startswith("Onboarding is under way for Maria Lopez, joining "), answer
+    assert f" as {maria['role']} in Madrid on 2027-01-04," in answer, answer
+
+
+def test_a_candidate_without_an_offer_is_not_onboarded(deployment, user) -> None:
+    ahmed = deployment.account.engine.data.lookup("candidates", where={"name": "Ahmed Karim"})[0]
+    assert ahmed["stage"] in ("applied", "screening", "interview")
+    text = "Onboard Ahmed Karim, he starts on 4 January"
+    result = run_agent(deployment, user, "StartNewHireOnboarding", text, None)
+    assert result.parts[0]["text"].startswith(
+        f"Ahmed Karim is at the {ahmed['stage']} stage for the {ahmed['role']} role, without an "
+        "offer yet"
+    ), result.parts
+    assert "employee" not in state_of(deployment, user, result.convid)["conv"]
+
+
+def test_a_new_hire_called_like_a_city_is_a_person_in_the_office_named(deployment, user) -> None:
+    text = "Onboard Sofia in the Madrid office, she starts on 4 January"
+    answer = answer_of(deployment, user, "StartNewHireOnboarding", text, None)
+    assert answer.startswith("Onboarding is under way for Sofia, joining "), answer
+    assert " in Madrid on 2027-01-04," in answer, answer
