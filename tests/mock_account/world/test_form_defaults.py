@@ -122,3 +122,18 @@ def test_an_incident_is_declared_on_the_service_the_request_names(
 ) -> None:
     answer = answer_of(deployment, user, "DeclareProductionIncident", request_text, None)
     assert answer.startswith("I declared incident INC-") and f" for {service} at " in answer, answer
+
+
+@pytest.mark.parametrize(
+    ("request_text", "gesture"),
+    [
+        ("Give Hoffmann Logistics a goodwill credit of 50 EUR", "credit"),
+        ("Give Kestrel a free month to apologise for the trouble they had", "free month"),
+        ("I'd like to send the client a voucher as an apology", "voucher"),
+    ],
+)
+def test_the_goodwill_form_opens_at_the_gesture_the_request_names(
+    deployment, user, request_text: str, gesture: str
+) -> None:
+    form = _form(deployment, user, "OfferGoodwillGesture", request_text)
+    assert form["gesture"]["default"] == gesture
