@@ -8,6 +8,7 @@ from typing import Any
 from mock_account.business.vocab import AIRLINES, HOTEL_PREFIXES, HOTEL_SUFFIXES, TRIP_PURPOSES
 
 from ..recipe import Asked, Context, Recipe, Record, text_date
+from ..stated import Place
 
 # Words of a request that name the purpose of a trip, longest first.
 _PURPOSE_WORDS: dict[str, tuple[str, ...]] = {
@@ -236,6 +237,15 @@ class Trips(Recipe):
         return {k: v for k, v in out.items() if base.get(k) != v}
 
 
+def _stay_city(place: Place, ctx: Context) -> str:
+    """Where a stay in ``place`` is: the city, or for a country the first city of it that
+    the data has hotels in ("the per diem for Japan": Tokyo), else its name."""
+    if place.kind != "country":
+        return place.name
+    cities = dict.fromkeys(h["city"] for h in ctx.data.records("hotels"))
+    return next((c for c in cities if ctx.places.country_of(c) == place.country), place.name)
+
+
 class HotelStays(Recipe):
     source = "hotels"
     noun = "hotel"
@@ -245,14 +255,15 @@ class HotelStays(Recipe):
     def asked(self, ctx: Context) -> Asked | None:
         place = ctx.stated.destination
         if place is not None:
-            return Asked("city", place.name, f"in {place.name}")
+            city = _stay_city(place, ctx)
+            return Asked("city", city, f"in {city}")
         return None
 
     def stated(self, ctx: Context) -> Record:
         stated = ctx.stated
         out: Record = {}
         if stated.destination is not None:
-            out["city"] = stated.destination.name
+            out["city"] = _stay_city(stated.destination, ctx)
         start, end = _stated_dates(ctx)
         if start is not None:
             out["check_in"] = start.isoformat()

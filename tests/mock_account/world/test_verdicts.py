@@ -53,6 +53,14 @@ def test_the_leave_agent_answers_a_balance_question_with_the_balance(deployment,
             "How much can I spend per night on a hotel in London?",
             "The policy limit for hotels in London",
         ),
+        # A flight question is about the cabin, not a hotel somewhere; a country's per diem
+        # is answered for a city of that country.
+        ("What is our travel policy for flights over 6 hours?", "Business class is allowed"),
+        ("How early do I need to book my flights?", "Book flights at least 14 days"),
+        (
+            "What is the daily per diem for Japan?",
+            "The per diem for meals and local transport is 75 USD a day; the hotel in Tokyo",
+        ),
     ],
 )
 def test_the_travel_policy_answers_what_is_asked(deployment, user, request_text, answer) -> None:
