@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import date, timedelta
 from typing import Any, Literal
 
 ShiftTarget = Literal["start", "end", "both"]
@@ -107,6 +107,20 @@ class Stated:
     @property
     def first_date(self) -> date | None:
         return self.start or (self.dates[0] if self.dates else None)
+
+    @property
+    def last_day(self) -> date | None:
+        """The last day of what the request asks for: its end, else the last of a count of
+        days from its start ("three days off from the 14th": the 16th). A count of days
+        inside a longer range is that many days from the range's start ("2 days of leave next
+        week": Monday and Tuesday, not the whole week)."""
+        first = self.first_date
+        if first is None:
+            return self.end
+        counted = first + timedelta(days=self.nights - 1) if self.nights and self.in_days else None
+        if counted is not None and (self.end is None or counted < self.end):
+            return counted
+        return self.end
 
     def ids_of(self, prefix: str) -> tuple[str, ...]:
         return tuple(self.ids.get(prefix, ()))

@@ -33,7 +33,7 @@ import random
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from datetime import date, timedelta
+from datetime import date
 from typing import Any, Literal
 
 from agents_catalog.capabilities import VARIABLE_SOURCES
@@ -537,11 +537,7 @@ def _to(stated: Stated) -> str:
 
 def _when(stated: Stated) -> str:
     """The dates a request states, as a phrase an answer can insert (" from X to Y")."""
-    start = stated.start or (stated.dates[0] if stated.dates else None)
-    end = stated.end
-    if start and not end and stated.nights and stated.in_days:
-        # "Three days off from the 14th": the 14th, 15th and 16th.
-        end = start + timedelta(days=stated.nights - 1)
+    start, end = stated.first_date, stated.last_day
     if start and end and end != start:
         return f" from {start.isoformat()} to {end.isoformat()}"
     if start or end:

@@ -76,8 +76,11 @@ def _stated_dates(ctx: Context) -> tuple[Any, Any]:
         start = stated.dates[0]
         if len(stated.dates) > 1 and stated.dates[1] > start:
             end = stated.dates[1]
-    if start is not None and end is None and stated.nights:
-        end = start + timedelta(days=stated.nights)
+    if start is not None and stated.nights:
+        # "2 nights in Paris next week": two nights from the week's start, not the week.
+        counted = start + timedelta(days=stated.nights)
+        if end is None or counted < end:
+            end = counted
     if start is not None and end is not None and end < start:
         end = None
     return start, end

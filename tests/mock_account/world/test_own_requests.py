@@ -13,6 +13,8 @@ from handoff_journeys import followups_of, run_agent
     [
         ("I want to take three days off from the 14th of December", "2026-12-14 to 2026-12-16"),
         ("I need a week off starting 4 January", "2027-01-04 to 2027-01-10"),
+        # A count of days inside a longer range: that many days from its start.
+        ("Request 2 days of leave next week", "2026-12-07 to 2026-12-08"),
     ],
 )
 def test_leave_is_for_the_days_asked(deployment, user, request_text, when) -> None:
@@ -21,6 +23,13 @@ def test_leave_is_for_the_days_asked(deployment, user, request_text, when) -> No
     assert result.parts[0]["text"].startswith(f"Your leave request from {when} was sent"), (
         result.parts
     )
+
+
+def test_a_stay_is_for_the_nights_asked_inside_a_week(deployment, user) -> None:
+    request_text = "Book me 2 nights in a hotel in Paris next week"
+    result = run_agent(deployment, user, "BookHotelStay", request_text, None)
+    assert " in Paris " in result.parts[0]["text"], result.parts
+    assert "from 2026-12-07 to 2026-12-09, 2 nights at" in result.parts[0]["text"], result.parts
 
 
 def test_a_visa_check_is_for_the_country_asked(deployment, user) -> None:
