@@ -503,23 +503,31 @@ class World:
         """Which record it is, when the request points back to one the conversation would
         hold ("book a rental car for that trip", "invoice them for that order") and it holds
         none, nor does the request name one: nothing is made from a record made up."""
-        for variable in sorted(set(held.given.values())):
+        variables = sorted(set(held.given.values()))
+        held_any = any(
+            v in (saved or {}) or any(held.given.get(k) == v for k in given) for v in variables
+        )
+        # "That trip" points back; so does "the customer" where the conversation holds
+        # nothing the agent reads. "This supplier invoice" is the one being handed over.
+        pointers = "that|the same" if held_any else "that|the same|the"
+        for variable in variables:
             if variable in (saved or {}) or any(held.given.get(k) == variable for k in given):
                 continue  # the conversation holds it (a variable the agent writes back too)
             recipe = self.recipes.get(VARIABLE_SOURCES.get(variable, ""))
             if recipe is None or recipe.asked(ctx) is not None:
                 continue
             nouns = "|".join(re.escape(n) for n in sorted({variable, recipe.noun}, key=len)[::-1])
-            # "That trip" points back; "this supplier invoice" is the one being handed over.
-            if re.search(rf"\b(?:that|the same)\s+(?:{nouns})\b", ctx.stated.text, re.I):
+            if re.search(rf"\b(?:{pointers})\s+(?:{nouns})\b(?!['’]s)", ctx.stated.text, re.I):
                 return self._which(recipe)
         return None
 
     @staticmethod
     def _which(recipe: Recipe) -> str:
-        by = (
-            f"its number ({recipe.id_prefix}-…)" if recipe.id_prefix else f"its {recipe.name_field}"
-        )
+        # A company or a person is told by name; a document by its number.
+        if recipe.name_field == "name" or not recipe.id_prefix:
+            by = f"its {recipe.name_field}"
+        else:
+            by = f"its number ({recipe.id_prefix}-…)"
         return (
             f"Which {recipe.noun}? There is none in this conversation yet; tell me {by}, "
             f"or start with the {recipe.noun} itself."

@@ -14,6 +14,13 @@ from handoff_journeys import run_agent, state_of
         ("ReserveRentalCar", "Book a rental car for that trip", "Which trip?"),
         ("CreateCustomerInvoice", "Invoice them for that order", "Which order?"),
         ("SubmitExpenseClaim", "File the expense for the same trip", "Which trip?"),
+        # Where the conversation holds nothing the agent reads, "the customer" points back too.
+        ("CreateCustomerInvoice", "Invoice the customer for it", "Which customer?"),
+        (
+            "PlaceCustomerOrder",
+            "The customer confirmed, please place the order for 200 licences",
+            "Which customer?",
+        ),
     ],
 )
 def test_a_record_pointed_back_to_and_not_held_is_asked_for(
@@ -37,3 +44,19 @@ def test_this_names_what_the_request_hands_over(deployment, user) -> None:
     text = "Enter this supplier invoice for 2,400 EUR into accounts payable"
     result = run_agent(deployment, user, "RecordSupplierInvoice", text, None)
     assert state_of(deployment, user, result.convid)["conv"]["invoice"]["amount"] == 2400
+
+
+def test_a_customer_is_asked_for_by_name_a_document_by_number(deployment, user) -> None:
+    customer = run_agent(
+        deployment, user, "CreateCustomerInvoice", "Bill the customer for it", None
+    )
+    assert "tell me its name, or start with the customer itself" in customer.parts[0]["text"]
+    order = run_agent(deployment, user, "ExpediteCustomerOrder", "Ship that order today", None)
+    assert "tell me its number (ORD-…)" in order.parts[0]["text"], order.parts
+
+
+def test_the_record_a_request_names_is_no_pointer_back(deployment, user) -> None:
+    text = "Invoice the customer for order ORD-000021"
+    result = run_agent(deployment, user, "CreateCustomerInvoice", text, None)
+    assert result.parts[0]["text"].startswith("I raised invoice INV-"), result.parts
+    assert "(order ORD-000021)" in result.parts[0]["text"], result.parts
