@@ -109,3 +109,12 @@ def test_a_delivered_order_is_offered_a_return_not_a_rush(deployment, user) -> N
     )
     assert "is authorised" in returned.parts[0]["text"], returned.parts
     assert fits(state_of(deployment, user, found.convid)["conv"]["order"], {"status": "returned"})
+
+
+def test_the_status_of_an_order_goes_to_an_order_agent(deployment, user) -> None:
+    # Not to the incident-status agent, which would ask "Which incident?".
+    request_text = "What's the status of order ORD-000021?"
+    best = deployment.account.index.search(request_text, limit=1)[0].agent_name
+    assert best == "TrackLateDelivery", best
+    answer = run_agent(deployment, user, best, request_text, None).parts[0]["text"]
+    assert answer.startswith("Order ORD-000021 ("), answer
