@@ -10,6 +10,7 @@ from typing import Any
 from mock_account.business.vocab import CUSTOMER_TIERS, PRODUCT_CATEGORIES
 
 from ..recipe import Asked, Context, Recipe, Record
+from ..stated import Quantity
 
 _WORD = re.compile(r"[a-z0-9]+")
 
@@ -370,6 +371,17 @@ def _title(item: str) -> str:
     return " ".join(w.capitalize() for w in item.split())
 
 
+def _counted_item(ctx: Context, quantity: Quantity) -> str:
+    """What a count is of: its item, or what a measure of it holds ("200 reams of paper":
+    paper, not reams)."""
+    of = re.search(
+        rf"\b{quantity.count:g}\s+{re.escape(quantity.item)}\w*\s+of\s+"
+        r"([a-z][a-z -]{1,30}?)(?=\s+(?:for|on|in|from|to|at|by|before)\b|[,.?!]|$)",
+        ctx.stated.text.lower(),
+    )
+    return of.group(1) if of else quantity.item
+
+
 def _catalogue(name: str, ctx: Context) -> Record:
     """The catalogue product of that name, else one priced like its category."""
     found = ctx.data.lookup("products", where={"name": name})
@@ -397,9 +409,13 @@ class Products(Recipe):
             return Asked("name", model, f"named {model}")
         quantity = next((q for q in ctx.stated.quantities if not q.unit), None)
         if quantity is not None:
-            product = best_product(quantity.item, ctx)
+            item = _counted_item(ctx, quantity)
+            product = best_product(item, ctx)
             if product is not None:
                 return Asked("name", product["name"], product["name"])
+            # "200 reams of paper" where the catalogue has no paper: none, not a product
+            # matched on the number.
+            return Asked("name", _title(item), f"named {_title(item)}")
         priced = _PRICED.search(ctx.stated.text.lower())
         if priced:
             # "the price of the A4 label printer": that product, or none of that name.
@@ -417,8 +433,9 @@ class Products(Recipe):
         model = model_named(stated.text)
         item = _ITEM.search(stated.text.lower())
         if quantity is not None:
-            product = best_product(quantity.item, ctx)
-            out["name"] = product["name"] if product else _title(quantity.item)
+            item = _counted_item(ctx, quantity)
+            product = best_product(item, ctx)
+            out["name"] = product["name"] if product else _title(item)
             out["quantity"] = max(1, int(quantity.count))
         elif model:
             out["name"] = model

@@ -28,3 +28,10 @@ def test_a_product_the_catalogue_lacks_is_not_priced_as_another(deployment, user
     text = answer_of(deployment, user, AGENT, request_text, None)
     assert text.startswith("I found no product named A4 Label Printer"), text
     assert "lists at" not in text
+
+
+def test_a_count_of_something_the_catalogue_lacks_finds_none(deployment, user) -> None:
+    # Not the product whose SKU number matches the count (SKU-00200).
+    text = "Raise a purchase order for 200 reams of paper from Nordwind Logistics"
+    answer = answer_of(deployment, user, "SourceMaterialsForOrder", text, None)
+    assert answer.startswith("I found no product named Paper."), answer
