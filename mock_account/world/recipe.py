@@ -443,9 +443,20 @@ def shown_money(amount: float, currency: str) -> str:
     return f"{shown} {currency}".strip()
 
 
+# "Open a ticket for Hoffmann Logistics: their delivery arrived damaged": what is wrong is
+# after the ask.
+_LEADING_ASK = re.compile(
+    r"^(?:please\s+)?(?:open|log|file|create|raise|record)\s+(?:a|an|the)?\s*(?:new\s+)?"
+    r"(?:support\s+)?(?:ticket|case|incident|issue|bug)\b[^:,;]*[:,;]\s*(?P<rest>\S.*)$",
+    re.IGNORECASE,
+)
+
+
 def first_sentence(text: str, limit: int = 120) -> str:
     """The request as a note: its first sentence, trimmed, with a capital letter."""
     sentence = re.split(r"(?<=[.!?])\s", text.strip(), maxsplit=1)[0].strip()
+    asked = _LEADING_ASK.match(sentence)
+    sentence = asked.group("rest") if asked else sentence
     sentence = _TRAILING_ASK.sub("", sentence).strip() or sentence
     sentence = sentence.rstrip(".!?")
     if len(sentence) > limit:

@@ -4,6 +4,7 @@ suggested for it, while a customer's case still gets them."""
 
 from __future__ import annotations
 
+import pytest
 from handoff_journeys import answer_of, run_agent, state_of
 
 from mock_account.conversations.followups import Followups
@@ -71,3 +72,19 @@ def test_a_gesture_for_an_it_tickets_customer_names_none_or_the_one_asked(deploy
     assert text.startswith("I prepared the goodwill gesture for Lakeside Dental "), text
     assert "I used ticket" not in text
     assert "ticket" not in state_of(deployment, user, broken.convid)["runs"][-1]["reads"]
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    [
+        "Open a support ticket for Hoffmann Logistics: their delivery arrived damaged",
+        "Open a ticket for Hoffmann Logistics, their delivery arrived damaged",
+    ],
+)
+def test_a_ticket_is_about_what_is_wrong_not_the_ask_to_open_it(
+    deployment, user, request_text
+) -> None:
+    result = run_agent(deployment, user, "ReportDamagedDelivery", request_text, None)
+    ticket = state_of(deployment, user, result.convid)["conv"]["ticket"]
+    assert ticket["subject"] == "Their delivery arrived damaged", ticket
+    assert '"Their delivery arrived damaged"' in result.parts[0]["text"], result.parts
