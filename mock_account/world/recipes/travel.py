@@ -86,6 +86,10 @@ def _stated_dates(ctx: Context) -> tuple[Any, Any]:
     return start, end
 
 
+# How far a train goes for a business trip (Madrid-Paris is some 1,050 km).
+_TRAIN_KM = 1500
+
+
 class Trips(Recipe):
     source = "flights"
     noun = "trip"
@@ -94,6 +98,22 @@ class Trips(Recipe):
 
     def name_question(self) -> str | None:
         return "where you are going"
+
+    def not_for(self, ctx: Context, given: Record) -> str | None:
+        # A train goes between nearby cities: none is booked from Singapore to Paris.
+        destination = ctx.stated.destination
+        if given.get("mode") != "train" or destination is None:
+            return None
+        origin = ctx.stated.origin
+        leaving = origin.name if origin is not None else ctx.home_office()[0]
+        km = ctx.places.distance_km(leaving, destination.name)
+        if km is None or km <= _TRAIN_KM:
+            return None
+        said = leaving if origin is not None else f"{leaving}, your home office,"
+        return (
+            f"{said} is {km:,.0f} km from {destination.name}: too far for a train. Tell me the "
+            f"station you leave from, or book a flight to {destination.name} instead."
+        )
 
     def asked(self, ctx: Context) -> Asked | None:
         place = ctx.stated.destination

@@ -110,3 +110,23 @@ def test_a_flight_leaves_from_the_city_named_before_to(deployment, user) -> None
     result = run_agent(deployment, user, "BookBusinessFlight", request_text, None)
     text = result.parts[0]["text"]
     assert " from Frankfurt to New York, leaving 2026-12-12 and returning 2026-12-15" in text
+
+
+def test_no_train_is_booked_between_continents(deployment, user) -> None:
+    # This user's home office is Singapore: a train to Paris is asked about, not booked.
+    result = run_agent(
+        deployment, user, "BookTrainTicket", "Book a train to Paris next Friday", None
+    )
+    text = result.parts[0]["text"]
+    assert text.startswith("Singapore, your home office, is "), text
+    assert "km from Paris: too far for a train." in text, text
+    state = deployment.account.state_view(user, result.convid)["state"]
+    assert "trip" not in state["conv"]
+
+
+def test_a_train_between_nearby_cities_is_booked(deployment, user) -> None:
+    text = "Get me a train from Brussels to Paris on Friday morning"
+    result = run_agent(deployment, user, "BookTrainTicket", text, None)
+    assert result.parts[0]["text"].startswith("Your train from Brussels to Paris is booked"), (
+        result.parts
+    )
