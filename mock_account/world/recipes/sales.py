@@ -173,11 +173,16 @@ class Orders(Recipe):
         # An order for a company that is not our customer would be booked to another one;
         # one the conversation just opened is the conversation's customer.
         stated = ctx.stated
+        if given.get("customer_id") or customer_asked(ctx) is not None:
+            return None
         unknown = stated.unknown_organisations()
-        if not unknown or given.get("customer_id"):
-            return None
-        if stated.names_of("customer") or stated.ids_of("CUS"):
-            return None
+        if not unknown:
+            # Nobody said who buys ("turn it into an order" after a quote): not a customer
+            # picked at random.
+            return (
+                "Which customer is the order for? There is none in this conversation yet; tell "
+                "me its name, or start with the customer itself."
+            )
         name = unknown[0].shown
         return (
             f"{name} is not a customer of ours yet, so I placed no order; open their account "

@@ -60,3 +60,17 @@ def test_the_record_a_request_names_is_no_pointer_back(deployment, user) -> None
     result = run_agent(deployment, user, "CreateCustomerInvoice", text, None)
     assert result.parts[0]["text"].startswith("I raised invoice INV-"), result.parts
     assert "(order ORD-000021)" in result.parts[0]["text"], result.parts
+
+
+def test_an_order_nobody_said_who_buys_is_asked_for(deployment, user) -> None:
+    # After a quote (which saves no customer), "turn it into an order" goes to the order
+    # agent, which asks whose order it is instead of booking one for a customer at random.
+    quote = run_agent(
+        deployment, user, "CreateSalesQuote", "Send a quote to Lakeside Dental for 25 laptop docks"
+    , None)  # fmt: skip
+    follow_up = "Turn it into an order"
+    best = deployment.account.index.search(follow_up, limit=1)[0].agent_name
+    assert best == "PlaceCustomerOrder", best
+    order = run_agent(deployment, user, best, follow_up, quote.convid)
+    assert order.parts[0]["text"].startswith("Which customer is the order for?"), order.parts
+    assert "order" not in state_of(deployment, user, quote.convid)["conv"]
