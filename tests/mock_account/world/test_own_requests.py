@@ -130,3 +130,20 @@ def test_a_train_between_nearby_cities_is_booked(deployment, user) -> None:
     assert result.parts[0]["text"].startswith("Your train from Brussels to Paris is booked"), (
         result.parts
     )
+
+
+def test_a_leave_request_to_withdraw_is_not_answered_as_sent(deployment, user) -> None:
+    asked = run_agent(deployment, user, "RequestTimeOff", "Request 2 days of leave next week", None)
+    again = run_agent(deployment, user, "RequestTimeOff", "Cancel my leave request", asked.convid)
+    text = again.parts[0]["text"]
+    assert text.startswith("I can't withdraw a leave request from here"), text
+    assert "for approval" not in text.split(" (")[0]
+
+
+def test_a_hiring_budget_question_names_the_role_and_who_is_in_its_pipeline(
+    deployment, user
+) -> None:
+    text = "Do we have budget to hire a second data analyst this year?"
+    answer = run_agent(deployment, user, "CheckHiringBudget", text, None).parts[0]["text"]
+    assert answer.startswith("The Data Analyst position is in the headcount plan;"), answer
+    assert "In the pipeline for it: " in answer, answer
