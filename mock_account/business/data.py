@@ -320,7 +320,7 @@ class BusinessData:
         for i in range(1, self.size + 1):
             company = b.company(seen)
             contact, first, last = b.person(people)
-            domain = _slug(company.split()[0]) + ".com"
+            domain = company_domain(company)
             out.append(
                 {
                     "id": f"CUS-{i:05d}",
@@ -635,9 +635,16 @@ _ID_FIELDS = {"customers": "id", "orders": "id", "invoices": "number", "tickets"
               "incidents": "id"}  # fmt: skip
 
 
-def _email(name: str, domain: str) -> str:
+def person_email(name: str, domain: str) -> str:
+    """A person's work address at ``domain`` ("Jane Doe": jane.doe@, "Sofia": sofia@)."""
     first, _, last = name.partition(" ")
     return f"{_slug(first)}.{_slug(last)}@{domain}" if last else f"{_slug(first)}@{domain}"
+
+
+def company_domain(company: str) -> str:
+    """The mail domain of a company of the data: its first word (Hoffmann Logistics:
+    hoffmann.com)."""
+    return _slug(company.split()[0]) + ".com"
 
 
 def _cast(source: str, records: list[Record], products: Sequence[Record] = ()) -> None:
@@ -645,7 +652,7 @@ def _cast(source: str, records: list[Record], products: Sequence[Record] = ()) -
     if source == "customers":
         for record, (name, country) in zip(records, vocab.CUSTOMER_CAST, strict=False):
             record.update(name=name, country=country)
-            record["email"] = _email(record["contact"], _slug(name.split()[0]) + ".com")
+            record["email"] = person_email(record["contact"], company_domain(name))
     elif source == "vendors":
         for record, (name, country, category) in zip(records, vocab.VENDOR_CAST, strict=False):
             record.update(name=name, country=country, category=category)
@@ -656,10 +663,10 @@ def _cast(source: str, records: list[Record], products: Sequence[Record] = ()) -
             name, department, title, location = cast
             record.update(name=name, department=department, title=title, location=location)
             record["manager"] = heads.get(department, record["manager"])
-            record["email"] = _email(name, vocab.COMPANY_DOMAIN)
+            record["email"] = person_email(name, vocab.COMPANY_DOMAIN)
     elif source == "candidates":
         for record, (name, role) in zip(records, vocab.CANDIDATE_CAST, strict=False):
-            record.update(name=name, role=role, email=_email(name, "mail.example"))
+            record.update(name=name, role=role, email=person_email(name, "mail.example"))
     elif source == "products":
         for record, (name, category, price) in zip(records, vocab.PRODUCT_CAST, strict=False):
             record.update(name=name, category=category, price=price, currency="USD")

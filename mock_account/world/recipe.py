@@ -303,6 +303,20 @@ class Recipe:
         """The user's own record, for sources that have one (employees)."""
         return None
 
+    @classmethod
+    def none_held(cls) -> str:
+        """What an answer says when the conversation holds no record of this kind and the
+        request names none: how to name one (a company or a person by name, a document by
+        its number)."""
+        if cls.name_field == "name" or not cls.id_prefix:
+            by = f"its {cls.name_field}"
+        else:
+            by = f"its number ({cls.id_prefix}-…)"
+        return (
+            f"There is none in this conversation yet; tell me {by}, or start with the "
+            f"{cls.noun} itself."
+        )
+
     def describe(self, record: Record) -> str:
         """A short name of a record, for 'closest' lists."""
         for field in (self.name_field, self.id_field):

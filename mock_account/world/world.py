@@ -197,8 +197,7 @@ class World:
             raise ValueError(f"unknown action '{action}'; one of: find, create, update")
         if outcome.record is not None and action == "find":
             outcome = _outside(recipe, _kind(where, held), outcome)
-        if outcome.record is not None and action == "find":
-            differs = recipe.differs(outcome.record, ctx)
+            differs = recipe.differs(outcome.record, ctx) if outcome.record is not None else None
             if differs:
                 outcome = Outcome(None, outcome.kind, message=differs, set_aside=outcome.set_aside)
         own = recipe.own(outcome.record, ctx) if others and outcome.record is not None else None
@@ -503,16 +502,13 @@ class World:
         """Which record it is, when the request points back to one the conversation would
         hold ("book a rental car for that trip", "invoice them for that order") and it holds
         none, nor does the request name one: nothing is made from a record made up."""
-        variables = sorted(set(held.given.values()))
-        held_any = any(
-            v in (saved or {}) or any(held.given.get(k) == v for k in given) for v in variables
-        )
+        variables = set(held.given.values())
+        # Held: saved or named, or giving values (a variable the agent writes back too).
+        held_now = {*(saved or {}), *(held.given[k] for k in given if k in held.given)}
         # "That trip" points back; so does "the customer" where the conversation holds
         # nothing the agent reads. "This supplier invoice" is the one being handed over.
-        pointers = "that|the same" if held_any else "that|the same|the"
-        for variable in variables:
-            if variable in (saved or {}) or any(held.given.get(k) == variable for k in given):
-                continue  # the conversation holds it (a variable the agent writes back too)
+        pointers = "that|the same" if variables & held_now else "that|the same|the"
+        for variable in sorted(variables - held_now):
             recipe = self.recipes.get(VARIABLE_SOURCES.get(variable, ""))
             if recipe is None or recipe.asked(ctx) is not None:
                 continue
@@ -523,15 +519,7 @@ class World:
 
     @staticmethod
     def _which(recipe: Recipe) -> str:
-        # A company or a person is told by name; a document by its number.
-        if recipe.name_field == "name" or not recipe.id_prefix:
-            by = f"its {recipe.name_field}"
-        else:
-            by = f"its number ({recipe.id_prefix}-…)"
-        return (
-            f"Which {recipe.noun}? There is none in this conversation yet; tell me {by}, "
-            f"or start with the {recipe.noun} itself."
-        )
+        return f"Which {recipe.noun}? {recipe.none_held()}"
 
     def _records(self, recipe: Recipe) -> list[Record]:
         return self.data.records(recipe.source)

@@ -272,8 +272,12 @@ class Vendors(Recipe):
         if not record.get("name"):
             # A company we sell to may supply us too: the one the request names is onboarded
             # ("set up Castellano Textiles as a supplier"), in its own country.
-            customer = next((n for n in ctx.stated.organisations if n.kind == "customer"), None)
-            known = ctx.data.lookup("customers", where={"name": customer.shown}) if customer else []
+            customers = ctx.stated.names_of("customer")
+            known = (
+                ctx.data.lookup("customers", where={"name": customers[0].shown})
+                if customers
+                else []
+            )
             if known:
                 record["name"] = known[0]["name"]
                 record.setdefault("country", known[0].get("country"))

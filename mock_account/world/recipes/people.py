@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from datetime import timedelta
 from typing import Any
 
+from mock_account.business.data import person_email
 from mock_account.business.vocab import CANDIDATE_ROLES, COMPANY_DOMAIN, DEPARTMENTS
 
 from ..recipe import Context, Recipe, Record, keyword_choice
@@ -20,10 +21,6 @@ _STAGE_WORDS: dict[str, tuple[str, ...]] = {
     "hired": ("hired", "accepted the offer"),
     "screening": ("screen", "phone call"),
 }
-
-
-def _slug(text: str) -> str:
-    return re.sub(r"[^a-z0-9]", "", text.lower())
 
 
 def _role(text: str) -> str | None:
@@ -87,7 +84,10 @@ def _dates(ctx: Context, out: Record) -> None:
     first = stated.first_date
     if first is not None:
         out["start_date"] = first.isoformat()
-        end = stated.end or (first + timedelta(days=stated.nights) if stated.nights else None)
+        if stated.in_days:  # "three days off from the 14th": the 14th to the 16th
+            end = stated.last_day
+        else:
+            end = stated.end or (first + timedelta(days=stated.nights) if stated.nights else None)
         if end is not None and end >= first:
             out["end_date"] = end.isoformat()
 
@@ -161,8 +161,7 @@ class Employees(Recipe):
         if not record.get("location"):
             record["location"] = ctx.home_office()[0]
         if not record.get("email"):
-            first, _, last = record["name"].partition(" ")
-            record["email"] = f"{_slug(first)}.{_slug(last)}@{COMPANY_DOMAIN}"
+            record["email"] = person_email(record["name"], COMPANY_DOMAIN)
 
 
 def _candidate_named(ctx: Context) -> Record | None:
@@ -235,5 +234,4 @@ class Candidates(Recipe):
             record["role"] = ctx.pick(CANDIDATE_ROLES)
         record.setdefault("stage", "applied")
         if not record.get("email"):
-            first, _, last = record["name"].partition(" ")
-            record["email"] = f"{_slug(first)}.{_slug(last)}@mail.example"
+            record["email"] = person_email(record["name"], "mail.example")

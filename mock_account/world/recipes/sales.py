@@ -7,16 +7,13 @@ from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
+from mock_account.business.data import company_domain, person_email
 from mock_account.business.vocab import CUSTOMER_TIERS, PRODUCT_CATEGORIES
 
 from ..recipe import Asked, Context, Recipe, Record
 from ..stated import Quantity
 
 _WORD = re.compile(r"[a-z0-9]+")
-
-
-def _slug(text: str) -> str:
-    return re.sub(r"[^a-z0-9]", "", text.lower())
 
 
 def _stem(word: str) -> str:
@@ -60,15 +57,6 @@ def _new_product(item: str, ctx: Context) -> Record:
     currency = ctx.home_currency()
     name = " ".join(w.capitalize() for w in item.split())
     return {"name": name, "price": ctx.price(low, high, currency), "currency": currency}
-
-
-def _domain(company: Any) -> str:
-    return _slug(str(company or "example").split()[0]) + ".com"
-
-
-def _email(person: str, domain: str) -> str:
-    first, _, last = person.partition(" ")
-    return f"{_slug(first)}.{_slug(last)}@{domain}"
 
 
 class Customers(Recipe):
@@ -116,7 +104,8 @@ class Customers(Recipe):
             # A new contact is reached at their own address, at the company's domain, not at
             # the one of the person they replace.
             domain = str(base.get("email") or "").rpartition("@")[2]
-            changes["email"] = _email(changes["contact"], domain or _domain(base.get("name")))
+            domain = domain or company_domain(str(base.get("name") or "example"))
+            changes["email"] = person_email(changes["contact"], domain)
         return changes
 
     def fill(self, record: Record, ctx: Context) -> None:
@@ -126,7 +115,7 @@ class Customers(Recipe):
         if not record.get("contact"):
             record["contact"] = ctx.person_name()
         if not record.get("email"):
-            record["email"] = _email(record["contact"], _domain(record["name"]))
+            record["email"] = person_email(record["contact"], company_domain(record["name"]))
         record.setdefault("tier", "bronze")
         if not record.get("country"):
             office = ctx.home_office()[0]
@@ -179,10 +168,7 @@ class Orders(Recipe):
         if not unknown:
             # Nobody said who buys ("turn it into an order" after a quote): not a customer
             # picked at random.
-            return (
-                "Which customer is the order for? There is none in this conversation yet; tell "
-                "me its name, or start with the customer itself."
-            )
+            return f"Which customer is the order for? {Customers.none_held()}"
         name = unknown[0].shown
         return (
             f"{name} is not a customer of ours yet, so I placed no order; open their account "

@@ -5,7 +5,7 @@ onboarding, and a visa check is for the country named."""
 from __future__ import annotations
 
 import pytest
-from handoff_journeys import followups_of, run_agent
+from handoff_journeys import followups_of, last_tool_result, run_agent, state_of
 
 
 @pytest.mark.parametrize(
@@ -147,3 +147,19 @@ def test_a_hiring_budget_question_names_the_role_and_who_is_in_its_pipeline(
     answer = run_agent(deployment, user, "CheckHiringBudget", text, None).parts[0]["text"]
     assert answer.startswith("The Data Analyst position is in the headcount plan;"), answer
     assert "In the pipeline for it: " in answer, answer
+
+
+@pytest.mark.parametrize(
+    ("request_text", "start", "end"),
+    [
+        ("Request 2 days of leave next week", "2026-12-07", "2026-12-08"),
+        ("I want to take three days off from the 14th of December", "2026-12-14", "2026-12-16"),
+    ],
+)
+def test_the_leave_record_has_the_days_the_answer_gives(
+    deployment, user, request_text, start, end
+) -> None:
+    result = run_agent(deployment, user, "RequestTimeOff", request_text, None)
+    record = last_tool_result(state_of(deployment, user, result.convid), "RequestTimeOff")
+    assert (record["start_date"], record["end_date"]) == (start, end), record
+    assert f"from {start} to {end}" in result.parts[0]["text"], result.parts
