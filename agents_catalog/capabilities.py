@@ -135,6 +135,22 @@ def default_capabilities_dir() -> Path:
     return Path(str(resources.files("agents_catalog") / "capabilities"))
 
 
+def _saved_finds(raw: dict[str, Any]) -> tuple[str, ...]:
+    """The variables a lookup saves without saying so: those it reads that hold its own kind
+    of record. Once "Pay supplier invoice INV-000412" found that invoice, the conversation is
+    about it, and "is it paid?" must not hear that there is no invoice here. Not the trip (it
+    holds more than the flight a lookup finds) nor the requester's own record (a card asked
+    for oneself does not make the conversation about an employee to onboard or off-board)."""
+    if raw.get("action") != "find" or raw.get("requester"):
+        return ()
+    writes = raw.get("writes") or ()
+    return tuple(
+        var
+        for var in raw.get("reads") or ()
+        if var != "trip" and VARIABLE_SOURCES.get(var) == raw.get("data") and var not in writes
+    )
+
+
 def _capability(tag: str, raw: dict[str, Any]) -> Capability:
     return Capability(
         name=str(raw["name"]),
@@ -143,7 +159,7 @@ def _capability(tag: str, raw: dict[str, Any]) -> Capability:
         description=" ".join(str(raw["description"]).split()),
         examples=tuple(str(e) for e in raw.get("examples", [])),
         data=raw.get("data"),
-        writes=tuple(raw.get("writes") or ()),
+        writes=(*(raw.get("writes") or ()), *_saved_finds(raw)),
         reads=tuple(raw.get("reads") or ()),
         reply=" ".join(str(raw.get("reply", "")).split()),
         ask=raw.get("ask"),

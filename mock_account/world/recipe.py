@@ -285,9 +285,10 @@ class Recipe:
                 # A full name is that person, known here as another kind (an employee, not a
                 # candidate) or not at all: "Tiffany Martin" is not the candidate Martin
                 # Schmidt. Without one, "move Lukas to sales": a first name only one has.
-                if stated.people:
-                    return self._by_name(stated.people[0].shown)
+                # A first name alone ("a work permit for Priya") is whoever has it.
                 person = first_name_match(ctx, self.source, self.name_field)
+                if stated.people and not (person and " " not in stated.people[0].shown):
+                    return self._by_name(stated.people[0].shown)
                 if person:
                     return self._by_name(person)
             unknown = self._unknown(stated)
