@@ -117,14 +117,21 @@ class _Builder:
     def day(self, low: int, high: int) -> date:
         return self.anchor + timedelta(days=self.rng.randint(low, high))
 
-    def unique(self, make: Callable[[], str], seen: set[str]) -> str:
-        """A value of `make` not in `seen`; numbered once the generator runs dry."""
+    def unique(self, make: Callable[[], str], seen: set[str], variants: Sequence[str] = ()) -> str:
+        """A value of `make` not in `seen`; once the generator runs dry, the first of its
+        `variants` still free (templates of it: "Nordics {}" makes "Nordics Spring 2027 Product
+        Launch"), else numbered. The generator is called as often either way, so the records
+        after it stay as they were."""
         for _ in range(50):
             value = make()
             if value not in seen:
                 break
         else:
-            value = f"{make()} {len(seen) + 1}"
+            value = make()
+            value = next(
+                (v.format(value) for v in variants if v.format(value) not in seen),
+                f"{value} {len(seen) + 1}",
+            )
         seen.add(value)
         return value
 
@@ -580,7 +587,9 @@ class BusinessData:
             start = b.day(-90, 180)
             season = vocab.CAMPAIGN_SEASONS[((start.month - 3) % 12) // 3]
             name = b.unique(
-                lambda s=season, y=start.year: f"{s} {y} {b.pick(vocab.CAMPAIGN_THEMES)}", seen
+                lambda s=season, y=start.year: f"{s} {y} {b.pick(vocab.CAMPAIGN_THEMES)}",
+                seen,
+                _rotated([f"{market} {{}}" for market in vocab.CAMPAIGN_MARKETS], len(out)),
             )
             out.append(
                 {
@@ -747,3 +756,9 @@ def _as_text(value: Any) -> str:
     if isinstance(value, float) and value.is_integer():
         return str(int(value)) if abs(value) < 1e15 else str(value)
     return str(value)
+
+
+def _rotated(items: Sequence[str], start: int) -> list[str]:
+    """`items` from the one at `start` (modulo their count) round to the one before it."""
+    k = start % len(items)
+    return [*items[k:], *items[:k]]

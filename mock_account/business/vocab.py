@@ -310,6 +310,21 @@ CAMPAIGN_THEMES = (
     "Holiday Promotion",
     "Analyst Report Promotion",
 )
+# A season's campaign of one theme runs again per market: "Nordics Spring 2027 Product Launch".
+CAMPAIGN_MARKETS = (
+    "DACH",
+    "Nordics",
+    "UK & Ireland",
+    "France",
+    "Benelux",
+    "Iberia",
+    "Italy",
+    "North America",
+    "Latin America",
+    "Middle East",
+    "India",
+    "APAC",
+)
 CAMPAIGN_AUDIENCES = (
     "IT decision makers in Europe",
     "Finance leaders at mid-sized companies",

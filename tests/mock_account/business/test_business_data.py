@@ -82,6 +82,14 @@ def test_ids_are_unique_and_references_point_at_existing_records(data: BusinessD
     assert {o["product"] for o in data.records("orders")} <= products
 
 
+@pytest.mark.parametrize("source", [s for s in SOURCES if "name" in FIELDS[s]])
+def test_names_are_unique_and_none_is_numbered(data: BusinessData, source: str) -> None:
+    # "Spring 2027 Holiday Promotion 62" reads as a placeholder, not a campaign.
+    names = [r["name"] for r in data.records(source)]
+    assert len(set(names)) == len(names)
+    assert not [n for n in names if n.split()[-1].isdigit()]
+
+
 def test_flight_destinations_are_many_real_cities(data: BusinessData) -> None:
     destinations = {f["destination"] for f in data.records("flights")}
     assert {"Berlin", "London", "Paris", "New York", "Tokyo"} & destinations
