@@ -124,6 +124,7 @@ HANDOFF_FIELDS: dict[tuple[str, str], str | dict[str, str]] = {
         "city": "{conv.trip.destination}",
         "check_in": "{conv.trip.start_date}",
         "check_out": "{conv.trip.end_date}",
+        "name": "{conv.trip.hotel}",
     },
     ("incidents", "incident"): SAME,
     ("invoices", "customer"): {"party": "{conv.customer.name}"},

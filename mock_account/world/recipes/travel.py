@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import timedelta
 from typing import Any
 
@@ -15,6 +16,7 @@ _PURPOSE_WORDS: dict[str, tuple[str, ...]] = {
     **{purpose: (purpose,) for purpose in TRIP_PURPOSES},
     "client meeting": ("client meeting", "meeting with a client", "client visit", "meet a client"),
     "customer workshop": ("customer workshop", "client workshop", "workshop"),
+    "customer summit": ("customer summit", "client summit"),
     "sales conference": ("sales conference", "conference", "summit", "congress"),
     "trade fair": ("trade fair", "trade show", "expo", "exhibition"),
     "site inspection": ("site visit", "site inspection", "plant visit", "factory visit"),
@@ -301,10 +303,22 @@ class HotelStays(Recipe):
                 break
         return out
 
+    def applicable(self, given: Record, stated: Record, held: Mapping[str, str]) -> Record:
+        given = super().applicable(given, stated, held)
+        # The trip's hotel is the room to book, unless the request asks for another kind of
+        # room ("a 5-star hotel there", "under 150 EUR a night").
+        if "name" in given and stated.keys() & {"stars", "nightly_rate"}:
+            given = {k: v for k, v in given.items() if k != "name"}
+        return given
+
     def fill(self, record: Record, ctx: Context) -> None:
         if not record.get("city"):
             record["city"] = ctx.pick(c[0] for c in ctx.places.offices)
-        hotel = _hotel_in(record["city"], ctx, record.get("stars"))
+        named = str(record.get("name") or "").casefold()
+        hotel = next(
+            (h for h in ctx.data.records("hotels") if h["name"].casefold() == named and named),
+            None,
+        ) or _hotel_in(record["city"], ctx, record.get("stars"))
         for key in ("name", "stars"):
             record.setdefault(key, hotel[key])
         if not record.get("currency"):

@@ -112,6 +112,36 @@ def test_a_stay_in_the_trips_city_becomes_the_trips_hotel(deployment, user) -> N
     assert state["runs"][-1]["reads"] == ["trip"]
 
 
+def test_the_room_booked_for_a_planned_trip_is_at_the_hotel_it_named(deployment, user) -> None:
+    # "Staying at Grand Hotel Lisbon" then "I reserved a room at Garden Suites Lisbon" would
+    # book a second hotel for the same nights.
+    first = run_agent(
+        deployment,
+        user,
+        "PlanConferenceTravel",
+        "Book me a trip to Lisbon from 14 to 16 December for the customer summit",
+        None,
+    )
+    trip = state_of(deployment, user, first.convid)["conv"]["trip"]
+    assert trip["purpose"] == "customer summit"
+    run_agent(deployment, user, "BookHotelStay", "I also need a hotel there", first.convid)
+    hotel = last_tool_result(state_of(deployment, user, first.convid), "BookHotelStay")
+    assert hotel["name"] == trip["hotel"]
+    assert (hotel["check_in"], hotel["check_out"]) == (trip["start_date"], trip["end_date"])
+
+
+def test_a_stay_of_another_kind_is_not_held_to_the_trips_hotel(deployment, user) -> None:
+    first = run_agent(deployment, user, "BookBusinessFlight", BERLIN, None)
+    trip = state_of(deployment, user, first.convid)["conv"]["trip"]
+    stars = {h["name"]: h["stars"] for h in deployment.account.engine.world.data.records("hotels")}
+    wanted = 3 if stars.get(trip["hotel"]) != 3 else 5
+    run_agent(
+        deployment, user, "BookHotelStay", f"Book me a {wanted}-star hotel there", first.convid
+    )
+    hotel = last_tool_result(state_of(deployment, user, first.convid), "BookHotelStay")
+    assert hotel["stars"] == wanted and hotel["name"] != trip["hotel"]
+
+
 def test_a_trip_saved_from_a_stay_has_no_flight_to_show_until_one_is_booked(
     deployment, user
 ) -> None:
