@@ -60,7 +60,7 @@ from mock_account.engine.templates import (
     render_text,
     render_value,
 )
-from mock_account.world import Held, World, named_options, understand_request
+from mock_account.world import Held, World, first_sentence, named_options, understand_request
 
 MAX_CALL_DEPTH = 32
 MAX_STEPS = 20_000
@@ -216,7 +216,10 @@ class _Run:
                 # What the request states, read once and only when a template asks for it.
                 if self._stated is None:
                     day = date.fromisoformat(self.sys["today"])
-                    self._stated = self.engine.world.understand(self.sys["query"], day).summary()
+                    stated = self.engine.world.understand(self.sys["query"], day).summary()
+                    # What happened, as a note, without the ask around it ("Our payroll
+                    # service is down", not "..., declare a sev1 incident").
+                    self._stated = {**stated, "note": first_sentence(self.sys["query"])}
                 return lookup({"stated": self._stated}, rest)
             if root == "sys":
                 base: Any = self.sys

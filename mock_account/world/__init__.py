@@ -7,7 +7,7 @@ data source; ``Stated`` is what a request states, in the recipes' terms;
 
 from .choices import named_options
 from .places import City, Gazetteer, gazetteer
-from .recipe import Asked, Context, Recipe, fits, kind_of
+from .recipe import Asked, Context, Recipe, first_sentence, fits, kind_of
 from .stated import Money, Name, Place, Quantity, Stated
 from .understand import understand_request
 from .world import Held, Outcome, World, foreseen_refusal
@@ -26,6 +26,7 @@ __all__ = [
     "Recipe",
     "Stated",
     "World",
+    "first_sentence",
     "fits",
     "foreseen_refusal",
     "gazetteer",

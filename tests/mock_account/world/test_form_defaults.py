@@ -77,6 +77,12 @@ def test_an_incident_form_opens_at_what_the_request_says_is_broken(deployment, u
     assert (form["severity"]["default"], form["impact"]["default"]) == ("sev1", request_text)
 
 
+def test_an_incident_form_notes_what_is_broken_without_the_ask(deployment, user) -> None:
+    request_text = "Our payroll service is down, declare a sev1 incident"
+    form = _form(deployment, user, "DeclareProductionIncident", request_text)
+    assert form["impact"]["default"] == "Our payroll service is down"
+
+
 def test_the_demo_incident_starter_opens_at_sev1(deployment, user) -> None:
     request_text = "The checkout service is returning 500s for everyone, open an incident"
     form = _form(deployment, user, "DeclareProductionIncident", request_text)
