@@ -568,15 +568,31 @@ class _Run:
 
     def _made(self, args: DataArgs) -> dict[str, Any] | None:
         """The record of ``args.source`` this agent made earlier in the conversation: the one
-        it wrote, still in the conversation (no later agent wrote over it)."""
+        it wrote, still in the conversation (no later agent wrote over it), or, for a record
+        no variable holds (a laptop reserved), the last one it made here."""
         conv, runs = self.state["conv"], self.state.get("runs") or []
+        held = False
         for variable in sorted(_writes_of(self.agent)):
             record = conv.get(variable)
-            if VARIABLE_SOURCES.get(variable) != args.source or not isinstance(record, dict):
+            if VARIABLE_SOURCES.get(variable) != args.source:
+                continue
+            held = True
+            if not isinstance(record, dict):
                 continue
             writer = next((r for r in reversed(runs) if variable in (r.get("writes") or ())), None)
             if writer is not None and writer.get("agent") == self.agent.name:
                 return record
+        if held or not args.prompt:
+            return None
+        history = (self.state.get("prompts") or {}).get(args.prompt) or {}
+        for message in reversed(history.get("messages") or ()):
+            if (
+                message.get("role") == "tool_result"
+                and message.get("agent") == self.agent.name
+                and message.get("name") == f"data.{args.source}"
+            ):
+                content = message.get("content")
+                return content if isinstance(content, dict) else None
         return None
 
     def _named_instead(

@@ -198,6 +198,11 @@ PERSON_VERBS: frozenset[str] = frozenset(
     interview introduce congratulate
     """.split()
 )
+# Verbs that put a new colleague right after them ("we hired Kwame Varga"), a name of two or
+# three words that no list of given names has to know.
+HIRING_VERBS: frozenset[str] = frozenset(
+    "hire hired hiring onboard onboarded onboarding welcome welcomed recruited".split()
+)
 # Verbs right after a two- or three-word name that make it a person ("Kwame Varga joins us on
 # 3 December"): what a company does is said with other verbs.
 PERSON_CUES_AFTER: frozenset[str] = frozenset(

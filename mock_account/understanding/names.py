@@ -35,6 +35,7 @@ from .facts import ORGANISATION_KINDS, PERSON_KINDS, NameFact
 from .lexicon import (
     DOTTED_LEGAL_FORMS,
     FUNCTION_WORDS,
+    HIRING_VERBS,
     INDUSTRY_WORDS,
     LEGAL_FORMS,
     MONTH_WORDS,
@@ -409,6 +410,8 @@ def _classify(
         people.append(_unknown(analysis, first, end))  # "Kwame Varga joins us"
     elif prev in PERSON_CUES_BEFORE and end - first <= 3 and not words[first - 1].text.isupper():
         people.append(_unknown(analysis, first, end))  # "Dr Weber", "candidate Okafor"
+    elif prev in HIRING_VERBS and 2 <= end - first <= 3 and not _is_org_end(analysis, first, end):
+        people.append(_unknown(analysis, first, end))  # "we hired Kwame Varga"
     elif end - first == 1 and words[first].folded in given_names and prev in _PERSON_PREPOSITIONS:
         people.append(_unknown(analysis, first, end))  # "a call with Anna"
     elif (

@@ -9,10 +9,14 @@ never depends on how a phrase was parsed, and tests can state facts directly.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 from typing import Any, Literal
+
+# "Them" and "their" are as often a company's, so only these point back at a person.
+_THIRD_PERSON = re.compile(r"\b(?:him|her|his|he|she)\b", re.IGNORECASE)
 
 ShiftTarget = Literal["start", "end", "both"]
 
@@ -141,6 +145,12 @@ class Stated:
         """Whether the user talks about themself ("I forgot my password")."""
         lowered = f" {self.text.lower()} "
         return any(w in lowered for w in (" i ", " i'", " my ", " me ", " myself ", " mine "))
+
+    @property
+    def speaks_of_another(self) -> bool:
+        """Whether the user points back at someone else ("order him a laptop", "give her
+        access"), without naming them."""
+        return not self.people and bool(_THIRD_PERSON.search(self.text))
 
     def mentions(self, *words: str) -> bool:
         lowered = f" {self.text.lower()} "

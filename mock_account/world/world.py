@@ -383,6 +383,15 @@ class World:
         # "I", "my": the user's own record, whatever the conversation holds; a colleague the
         # request names, theirs. Otherwise what the conversation holds comes first.
         speaks = ctx.stated.speaks_of_self or bool(ctx.stated.names_of("employee"))
+        if requester and not base and not speaks and ctx.stated.speaks_of_another:
+            # "Give him access to Salesforce": not the user's own access, and nobody here
+            # says who he is.
+            return Outcome(
+                None,
+                recipe.noun,
+                message="Who is it for? Tell me their name and I'll go ahead; I won't guess "
+                "who you mean.",
+            )
         if requester and (speaks or not (base or clean(where))):
             own = recipe.requester(ctx)
             if own is not None:

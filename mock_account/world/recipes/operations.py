@@ -250,10 +250,20 @@ class Assets(Recipe):
             model = _model_named(ctx, kind)
             if model:
                 out["model"] = model
-        holders = stated.names_of("employee")
+        # A colleague, a candidate, or a new hire no directory has yet ("we hired Kwame Varga").
+        holders = stated.names_of("employee", "candidate") or stated.unknown_people()
         if holders:
             out["assigned_to"] = holders[0].shown
+        elif stated.speaks_of_self:
+            out["assigned_to"] = ctx.user_name  # "and one for me": not the new hire's again
         return out
+
+    def made_already(self, made: Record) -> str:
+        return (
+            f"{made.get('assigned_to') or 'This conversation'} already has {made['tag']} "
+            f"({made.get('model') or made.get('kind')}) reserved here, so I did not reserve a "
+            f"second {made.get('kind') or 'device'}; say what should be different to get another."
+        )
 
     def fill(self, record: Record, ctx: Context) -> None:
         record.setdefault("tag", self.new_id(ctx))

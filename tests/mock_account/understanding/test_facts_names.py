@@ -147,6 +147,9 @@ def test_a_known_company_by_its_first_word_after_a_request_verb() -> None:
         # A verb of joining makes a person of a name no list knows.
         ("Kwame Varga joins us on 3 December", [], ["Kwame Varga"]),
         ("Priya Varga starts on Monday", [], ["Priya Varga"]),
+        # So does hiring, but not of a company ("we hired Deloitte Consulting").
+        ("We hired Kwame Varga as a data analyst", [], ["Kwame Varga"]),
+        ("We hired Deloitte Consulting for the audit", ["Deloitte Consulting"], []),
         # A known company's first word inside a person's name is that person's name.
         ("Maria Riddle joins us on Monday", [], ["Maria Riddle"]),
         ("Please add Northwind Traders as a new supplier", ["Northwind Traders"], []),

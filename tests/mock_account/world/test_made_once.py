@@ -90,3 +90,34 @@ def test_a_question_about_a_declared_incident_asks_nothing_again(deployment, use
         f"Incident {incident['id']} ({incident['service']}, sev1), declared in this "
         f"conversation, is {incident['status']}, so I did not declare it twice"
     ), result.parts
+
+
+HIRED = "We hired Kwame Varga as a data analyst, he starts on 4 January"
+
+
+def test_a_new_hires_laptop_is_theirs_and_not_reserved_twice(deployment, user) -> None:
+    # A device is held in no conversation variable: what the agent made is its own last record.
+    first = run_agent(deployment, user, "SetUpNewHireEquipment", HIRED, None)
+    text = first.parts[0]["text"]
+    assert " for Kwame Varga " in text and text.endswith("for their first day on 2027-01-04.")
+    tag = text.split()[2]
+    again = run_agent(deployment, user, "SetUpNewHireEquipment", "Order him a laptop", first.convid)
+    assert again.parts[0]["text"].startswith(f"Kwame Varga already has {tag} ")
+    mine = run_agent(deployment, user, "SetUpNewHireEquipment", "I need a laptop too", first.convid)
+    assert f" for {user.name} " in mine.parts[0]["text"]
+
+
+def test_access_for_him_is_not_given_to_the_user(deployment, user) -> None:
+    first = run_agent(deployment, user, "SetUpNewHireEquipment", HIRED, None)
+    access = deployment.account.exec_agent(
+        user, "RequestAppAccess", {"query": "Give him access to Salesforce"}, first.convid
+    )
+    while access.result_code == "ask":
+        access = deployment.account.exec_agent(
+            user,
+            "RequestAppAccess",
+            {"systems": ["Salesforce"], "reason": "new role"},
+            access.convid,
+        )
+    text = access.parts[0]["text"]
+    assert text.startswith("Who is it for? Tell me their name") and user.name not in text
