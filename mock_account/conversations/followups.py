@@ -48,6 +48,15 @@ FEATURED: dict[str, str] = {
     "ticket": "FileBugFromTicket",
 }
 
+# What people do next after an agent, in order: the only readers of what it wrote that are
+# suggested. After an onboarding, a laptop and access, not "Sofia is leaving, shut off
+# their accounts"; after a resignation, no flight or company card for the leaver.
+NEXT_STEPS: dict[str, tuple[str, ...]] = {
+    "StartNewHireOnboarding": ("SetUpNewHireEquipment", "RequestAppAccess", "RequestCorporateCard"),
+    "ProcessResignation": ("DisableLeaverAccounts", "ApproveTeamExpenses"),
+    "DisableLeaverAccounts": ("ApproveTeamExpenses", "FindColleagueInDirectory"),
+}
+
 
 @dataclass(frozen=True)
 class Suggestion:
@@ -210,8 +219,9 @@ class Followups:
         per_variable: list[list[Suggestion]] = []
         for variable in variables:
             options = []
+            steps = NEXT_STEPS.get(last_agent)
             for reader in self.graph.readers(variable):
-                if reader == last_agent:
+                if reader == last_agent or (steps is not None and reader not in steps):
                     continue
                 if conv is not None:
                     text = self.written(reader, variable, conv, user=user)
@@ -224,7 +234,12 @@ class Followups:
             # The featured reader first, then other departments before the writer's own.
             own = self.agents[last_agent].tag if last_agent in self.agents else ""
             options.sort(
-                key=lambda s: (s.agent != FEATURED.get(variable), s.department == own, s.agent)
+                key=lambda s: (
+                    steps.index(s.agent) if steps else 0,
+                    s.agent != FEATURED.get(variable),
+                    s.department == own,
+                    s.agent,
+                )
             )
             fresh = [s for s in options if s.agent not in ran]
             per_variable.append(fresh + [s for s in options if s.agent in ran])
@@ -235,8 +250,13 @@ class Followups:
             for options in per_variable:
                 if not options or len(chosen) >= limit:
                     continue
-                pick = next(
-                    (s for s in options if s.department not in seen_departments), options[0]
+                # Next steps in their order; otherwise a department not suggested yet.
+                pick = (
+                    options[0]
+                    if steps
+                    else next(
+                        (s for s in options if s.department not in seen_departments), options[0]
+                    )
                 )
                 options.remove(pick)
                 if any(s.agent == pick.agent for s in chosen):

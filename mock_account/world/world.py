@@ -247,6 +247,8 @@ class World:
             asked = recipe.asked(ctx)
             if asked is None or _same(record.get(asked.field), asked.value):
                 continue
+            if _says_instead(request, record.get(asked.field), asked.value):
+                continue
             named = self._identified(recipe, asked)
             if named is not None:
                 found[variable] = named
@@ -302,6 +304,9 @@ class World:
         offered, given = given, recipe.applicable(given, stated, held)
         for name in recipe.worded_fields & given.keys():
             stated.pop(name, None)
+        for name in [k for k in stated if k in given]:
+            if _says_instead(ctx.stated.text, given[name], str(stated[name])):
+                stated.pop(name)  # "a laptop for Sofia": the new hire held, not Sofia Marin
         record: Record = {**given, **stated, **fixed}
         if made is not None and (
             _made_from_the_same(made, {**given, **stated}, fixed)
@@ -361,7 +366,10 @@ class World:
             or recipe.unique_name
             or self._identified(recipe, asked) is not None
         ):
-            if base and _same(base.get(asked.field), asked.value):
+            if base and (
+                _same(base.get(asked.field), asked.value)
+                or _says_instead(ctx.stated.text, base.get(asked.field), asked.value)
+            ):
                 return self._from_base(recipe, base, action, asked=asked.said)
             # The request names the record: a conversation filter on the same field yields,
             # and an id is the record whatever the agent's other filters say. The agent's own
@@ -704,6 +712,19 @@ def _asks_about(made: Record, text: str, stated: Record, worded: frozenset[str])
     if not _QUESTION.match(text):
         return False
     return all(_same(v, made[k]) for k, v in stated.items() if k in made and k not in worded)
+
+
+def _says_instead(text: str, held: Any, asked: str) -> bool:
+    """Whether the request says the held record's name itself and only part of the name it
+    was matched to: with the new hire Sofia saved, "give Sofia access" is about her, not
+    about Sofia Marin, whom "Sofia" alone would otherwise find."""
+    if not held or _same(held, asked):
+        return False
+
+    def says(name: str) -> bool:
+        return re.search(rf"(?<!\w){re.escape(name)}(?!\w)", text, re.IGNORECASE) is not None
+
+    return says(str(held)) and not says(asked)
 
 
 def _same(a: Any, b: Any) -> bool:

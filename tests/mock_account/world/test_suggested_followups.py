@@ -132,3 +132,42 @@ def test_an_expense_is_handed_only_to_agents_for_its_kind(deployment, user) -> N
     )
     text = answer_of(deployment, user, "ClearGiftsAndHospitality", request_text, dinner.convid)
     assert "I used the meals expense of 85 EUR" in text, text
+
+
+ONBOARD = "Please onboard Sofia in the Madrid office, she starts on Monday"
+
+
+def _suggested(deployment, user, agent: str, request_text: str) -> tuple[str, list]:
+    result = run_agent(deployment, user, agent, request_text, None)
+    conv = state_of(deployment, user, result.convid)["conv"]
+    followups = Followups(deployment.account.agents.values(), deployment.account.index)
+    return result.convid, followups.suggest(agent, conv=conv, limit=4)
+
+
+def test_a_new_hire_is_followed_by_equipment_and_access_not_by_leaving(deployment, user) -> None:
+    _, suggested = _suggested(deployment, user, "StartNewHireOnboarding", ONBOARD)
+    assert [s.agent for s in suggested] == [
+        "SetUpNewHireEquipment",
+        "RequestAppAccess",
+        "RequestCorporateCard",
+    ]
+
+
+def test_a_leaver_is_offered_no_flight_or_company_card(deployment, user) -> None:
+    text = "Dennis Brown resigned, his last day is 31 January"
+    answer = answer_of(deployment, user, "ProcessResignation", text, None)
+    assert answer.endswith("the last working day on 2027-01-31.")
+    _, suggested = _suggested(deployment, user, "ProcessResignation", text)
+    assert {s.agent for s in suggested} <= {"DisableLeaverAccounts", "ApproveTeamExpenses"}
+    assert "DisableLeaverAccounts" in {s.agent for s in suggested}
+
+
+def test_the_new_hire_held_is_who_her_first_name_means(deployment, user) -> None:
+    # The data has a Sofia Marin in Sales; the conversation's Sofia is the new hire in IT.
+    convid, suggested = _suggested(deployment, user, "StartNewHireOnboarding", ONBOARD)
+    held = state_of(deployment, user, convid)["conv"]["employee"]
+    for suggestion in suggested:
+        run_agent(deployment, user, suggestion.agent, suggestion.request, convid)
+        record = last_tool_result(state_of(deployment, user, convid), suggestion.agent)
+        assert held["name"] in (record.get("name"), record.get("assigned_to")), suggestion
+        assert state_of(deployment, user, convid)["conv"]["employee"] == held
