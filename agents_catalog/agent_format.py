@@ -195,6 +195,11 @@ class DataArgs(_Strict):
         description="find / update for someone else (a manager approving a claim): a record "
         "that is the user's own is not worked on, and outcome.message says who does.",
     )
+    sample: bool = Field(
+        default=False,
+        description="find: one record stands for many (an audience segment, the suppliers "
+        "asked for quotes), so a request that names none is not asked which one.",
+    )
     requires: dict[str, dict[str, Any]] | None = Field(
         default=None,
         description="The kind of saved record the command takes values from, by variable: "

@@ -112,6 +112,9 @@ class Capability:
     requester: bool = False
     # The record is someone else's, never the user's own (a manager approving a claim).
     others: bool = False
+    # One record found stands for many (an audience segment, an RFQ's suppliers): a request
+    # that names no company is not asked which one.
+    sample: bool = False
     # A suggested follow-up per variable read: what a user types to reach this agent
     # once an earlier agent saved that variable (a template over `conv.*`).
     followups: dict[str, str] = field(default_factory=dict)
@@ -174,6 +177,7 @@ def _capability(tag: str, raw: dict[str, Any]) -> Capability:
         request=raw.get("request"),
         requester=bool(raw.get("requester", False)),
         others=bool(raw.get("others", False)),
+        sample=bool(raw.get("sample", False)),
         followups={str(k): str(v) for k, v in (raw.get("followups") or {}).items()},
         used={str(k): " ".join(str(v).split()) for k, v in (raw.get("used") or {}).items()},
         verdicts=tuple(

@@ -447,6 +447,8 @@ def _data_commands(cap: Capability, scheme: NamingScheme) -> list[dict[str, Any]
         args["requester"] = True
     if cap.others:
         args["others"] = True
+    if cap.sample:
+        args["sample"] = True
     if cap.requires:
         args["requires"] = {var: dict(kind) for var, kind in cap.requires.items()}
     args.update(into="record", prompt="chat")

@@ -12,7 +12,11 @@ from __future__ import annotations
 import re
 from typing import Any, Protocol
 
-_SENTENCE = re.compile(r"^(.{1,200}?[.!?])(\s|$)")
+# A sentence ends at . ! or ? before a space, but not at the dot of a company's legal form
+# ("Rodriguez Media Corp. (VEN-0188) is…") or of a single letter ("S.A.").
+_SENTENCE = re.compile(
+    r"^(.{1,200}?(?<!\bCorp)(?<!\bInc)(?<!\bLtd)(?<!\bCo)(?<!\b[A-Z])[.!?])(\s|$)"
+)
 # Where an earlier answer's own recollections begin: a quote of it quotes what it said.
 _RECALLED = re.compile(
     r"\s*(?:\((?:Earlier in this conversation, |As I said before: )|Known so far: )"
@@ -75,5 +79,5 @@ class MockModel:
         current = messages[-1] if messages and messages[-1].get("role") == "tool_result" else {}
         facts = _facts(messages[:-1] if messages else messages, current.get("content"))
         if facts and earlier:
-            text += " Known so far: " + "; ".join(facts) + "."
+            text += " Known so far: " + "; ".join(facts).rstrip(".") + "."
         return text

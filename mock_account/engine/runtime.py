@@ -658,6 +658,7 @@ class _Run:
                     match=match,
                     requester=args.requester,
                     others=args.others,
+                    sample=args.sample,
                     requires=args.requires,
                     made=self._made(args) if args.action == "create" else None,
                     held=held,

@@ -198,6 +198,12 @@ class Recipe:
         made when none matches."""
         return {}
 
+    def sampled(self, ctx: Context) -> tuple[Record, str | None]:
+        """For a lookup whose record stands for many (an approved supplier, an audience):
+        the filters the request states (a category, a country), and what the answer says
+        instead when it asks for a kind of record the data has none of (or None)."""
+        return {}, None
+
     def lacking(self, saved: Record, action: str) -> str | None:
         """Why a record the conversation holds cannot be looked at (``action`` "find") or
         changed ("update") as one of this kind (what the answer says instead), or None when

@@ -130,6 +130,7 @@ class World:
         match: str | None = None,
         requester: bool = False,
         others: bool = False,
+        sample: bool = False,
         expects_base: bool = False,
         held: Held | None = None,
         saved: Mapping[str, tuple[str, Record]] | None = None,
@@ -147,7 +148,8 @@ class World:
         names for its variable (a flight claim for a hospitality check). ``others``: the
         agent works only on other people's records (a manager approving claims). ``made``:
         the record this agent made earlier in the conversation (create): asked again for
-        the same, it does not make a second one (an order is billed once)."""
+        the same, it does not make a second one (an order is billed once). ``sample``: the
+        record found stands for many (find), so a company nobody names is not asked for."""
         held = held or Held()
         recipe = self.recipes.get(source)
         if recipe is None:
@@ -184,7 +186,17 @@ class World:
             outcome = self._create(recipe, ctx, given, fixed, held.given, made)
         elif action == "find":
             outcome = self._find(
-                recipe, ctx, base, where, match, action, requester, expects_base, held, given
+                recipe,
+                ctx,
+                base,
+                where,
+                match,
+                action,
+                requester,
+                expects_base,
+                held,
+                given,
+                sample,
             )
             if outcome.record is not None:
                 # What the conversation holds beyond the record's own fields rides along, so
@@ -354,6 +366,7 @@ class World:
         expects_base: bool = False,
         held: Held | None = None,
         given: Record | None = None,
+        sample: bool = False,
     ) -> Outcome:
         asked = recipe.asked(ctx)
         by_id = asked is not None and asked.field == recipe.id_field
@@ -404,7 +417,11 @@ class World:
             own = recipe.requester(ctx)
             if own is not None:
                 return Outcome(own, recipe.noun)
-        if base:
+        filters, refused = recipe.sampled(ctx) if sample else ({}, None)
+        if refused:
+            return Outcome(None, recipe.noun, message=refused)
+        # A lookup for one of many asks for its own kind ("a courier", with a caterer saved).
+        if base and all(_same(base.get(k), v) for k, v in filters.items()):
             return self._from_base(recipe, base, action)
         held_where = (held or Held()).where
         if any(k in held_where for k in clean(where)):
@@ -419,6 +436,12 @@ class World:
                 None, recipe.noun, asked=said, message=f"I found no {recipe.noun} for {said}."
             )
         preferred = recipe.preferred(given or {}, ctx) if action == "find" else {}
+        preferred = {**filters, **preferred}
+        # A company nobody names, and nothing here points to, is asked for: "offer them a
+        # goodwill voucher" with no customer held would otherwise go to one picked at random.
+        unnamed_company = (
+            action == "find" and recipe.unique_name and not (preferred or clean(where) or sample)
+        )
         other = None if preferred else _of_another_kind(recipe, ctx.stated)
         # The agent's own kind of record (a draft to sign) narrows what the request's words
         # match; one of another kind that matches better is refused with its reason.
@@ -438,7 +461,7 @@ class World:
         found = self.data.lookup(recipe.source, where=preferred, match=text) if preferred else []
         if not found:
             found = self.data.lookup(recipe.source, match=text)
-        if expects_base or action == "update":
+        if (expects_base and not sample) or action == "update" or unnamed_company:
             # "Change my order", "my trip's schedule": a record of the user's that nothing
             # here identifies. One that shares the request's words ("the data analyst") may
             # be meant; any other would be invented.

@@ -65,6 +65,11 @@ _CHANNEL_WORDS: dict[str, tuple[str, ...]] = {
     "events": ("event", "webinar", "trade show", "booth"),
     "email": ("email", "newsletter", "mailing"),
 }
+# "a supplier for laboratory chemicals", "an approved vendor for translation services in France".
+_SUPPLY_ASKED = re.compile(
+    r"\b(?:supplier|vendor|provider)s?\s+(?:for|of)\s+(?P<what>[a-z][a-z -]{2,40}?)"
+    r"(?=\s+in\s+[A-Z]|[?.!,]|$)"
+)
 _QUOTED = re.compile(r"[\"“']([^\"”']{3,60})[\"”']")
 _CAMPAIGN_NAME = re.compile(r"\b((?:[A-Z0-9][\w'&-]*\s){1,5})campaign\b")
 # "the October newsletter", "the spring promotion", "the Hannover fair".
@@ -258,6 +263,18 @@ class Vendors(Recipe):
         if place is not None:
             out["country"] = place.country
         return out
+
+    def sampled(self, ctx: Context) -> tuple[Record, str | None]:
+        stated = self.stated(ctx)
+        filters = {k: v for k, v in stated.items() if k in ("category", "country")}
+        asked = _SUPPLY_ASKED.search(ctx.stated.text)
+        if "category" in filters or asked is None:
+            return filters, None
+        where = f" in {filters['country']}" if "country" in filters else ""
+        return filters, (
+            f"I found no approved supplier for {asked.group('what').strip()}{where}: our "
+            f"approved suppliers cover {', '.join(VENDOR_CATEGORIES)}."
+        )
 
     def preferred(self, given: Record, ctx: Context) -> Record:
         # The supplier of an order's product sells that kind of thing (desks: office supplies).

@@ -293,6 +293,30 @@ def test_the_model_does_not_recall_a_fact_the_answers_record_says_otherwise() ->
     )
 
 
+def test_the_model_quotes_a_whole_sentence_past_a_company_s_legal_form() -> None:
+    said = "Rodriguez Media Corp. (VEN-0188) is an approved supplier. It is rated 4.4."
+    messages = [
+        {"role": "user", "content": "a courier", "agent": "Find"},
+        {
+            "role": "tool_result",
+            "name": "data.vendors",
+            "content": {"name": "Rodriguez Media Corp."},
+            "agent": "Find",
+        },
+        {"role": "assistant", "content": said, "agent": "Find"},
+        {"role": "user", "content": "their rating?", "agent": "Find"},
+        {
+            "role": "tool_result",
+            "name": "data.vendors",
+            "content": {"rating": 4.4},
+            "agent": "Find",
+        },
+    ]
+    text = MockModel().answer(agent="Find", system="", messages=messages, reply="Rated 4.4.")
+    assert '(As I said before: "Rodriguez Media Corp. (VEN-0188) is an approved supplier.")' in text
+    assert text.endswith("Known so far: name Rodriguez Media Corp.")
+
+
 def test_the_model_quotes_what_an_earlier_answer_said_not_what_it_recalled() -> None:
     earlier = (
         "Incident INC-1 on Checkout API (sev1) is currently investigating: 500s everywhere"

@@ -65,3 +65,51 @@ _PROMISE = re.compile(r"\b(?:here (?:is|are)|listed|below|the following)\b[^.:;]
 def test_no_answer_promises_what_it_does_not_show(capability) -> None:
     shown = re.sub(r"\{[^}]*\}", "X", capability.reply)  # a value's path is no full stop
     assert not _PROMISE.search(shown), capability.reply
+
+
+def test_a_company_nobody_names_is_asked_for_not_picked(deployment, user) -> None:
+    text = answer_of(
+        deployment, user, "OfferGoodwillGesture", "Offer them a goodwill voucher", None
+    )
+    assert text.startswith("Which customer? There is none in this conversation yet")
+
+
+@pytest.mark.parametrize(
+    ("agent", "request_text", "start"),
+    [
+        (
+            "BuildAudienceSegment",
+            "Build an audience of mid-sized retailers for our account-based marketing",
+            "The audience segment is built; it includes companies such as ",
+        ),
+        (
+            "RequestSupplierQuotes",
+            "Get three quotes for 500 branded water bottles",
+            "I sent the request for quotation to ",
+        ),
+    ],
+)
+def test_one_company_that_stands_for_many_needs_no_name(
+    deployment, user, agent, request_text, start
+):
+    assert answer_of(deployment, user, agent, request_text, None).startswith(start)
+
+
+def test_an_approved_supplier_is_of_the_kind_asked_or_none(deployment, user) -> None:
+    vendors = {v["name"]: v for v in deployment.account.engine.world.data.records("vendors")}
+    first = run_agent(
+        deployment, user, "FindApprovedSupplier", "Who is our approved supplier for catering?", None
+    )
+    caterer = state_of(deployment, user, first.convid)["conv"]["vendor"]
+    assert vendors[caterer["name"]]["category"] == "catering"
+    run_agent(deployment, user, "FindApprovedSupplier", "Find me a vetted courier", first.convid)
+    courier = state_of(deployment, user, first.convid)["conv"]["vendor"]
+    assert vendors[courier["name"]]["category"] == "logistics"
+    text = answer_of(
+        deployment,
+        user,
+        "FindApprovedSupplier",
+        "Do we have an approved vendor for translation services in France?",
+        None,
+    )
+    assert text.startswith("I found no approved supplier for translation services in France:")
