@@ -159,6 +159,10 @@ class Recipe:
     by_name: ClassVar[str] = "named {}"
     # Records of this source are one per name (a company): creating a known one is refused.
     unique_name: ClassVar[bool] = False
+    # A lookup that nothing names and nothing held points to asks which one rather than
+    # take one at random: a company, a product ("buy the materials for the order" with no
+    # order here is not about a Wi-Fi access point).
+    named_only: ClassVar[bool] = False
     # The fields that say what a record is about: where a trip goes, whose order it is, the
     # other party of a contract. A request that states another value for one of them than the
     # conversation holds is about another record than the one saved.

@@ -439,8 +439,10 @@ class World:
         preferred = {**filters, **preferred}
         # A company nobody names, and nothing here points to, is asked for: "offer them a
         # goodwill voucher" with no customer held would otherwise go to one picked at random.
-        unnamed_company = (
-            action == "find" and recipe.unique_name and not (preferred or clean(where) or sample)
+        unnamed = (
+            action == "find"
+            and (recipe.unique_name or recipe.named_only)
+            and not (preferred or clean(where) or sample or given)
         )
         other = None if preferred else _of_another_kind(recipe, ctx.stated)
         # The agent's own kind of record (a draft to sign) narrows what the request's words
@@ -461,11 +463,17 @@ class World:
         found = self.data.lookup(recipe.source, where=preferred, match=text) if preferred else []
         if not found:
             found = self.data.lookup(recipe.source, match=text)
-        if (expects_base and not sample) or action == "update" or unnamed_company:
+        if (expects_base and not sample) or action == "update" or unnamed:
             # "Change my order", "my trip's schedule": a record of the user's that nothing
             # here identifies. One that shares the request's words ("the data analyst") may
             # be meant; any other would be invented.
-            if not found or not _shares_words(found[0], ctx.stated.text):
+            described = _shares_words(found[0], ctx.stated.text) if found else False
+            if found and not described and unnamed and recipe.name_field:
+                # "Our scanner": the X200 Scanner, a word of its name is enough.
+                described = bool(
+                    tokens(str(found[0].get(recipe.name_field, ""))) & tokens(ctx.stated.text)
+                )
+            if not described:
                 return Outcome(None, recipe.noun, message=self._which(recipe))
         return Outcome(found[0] if found else None, recipe.noun)
 

@@ -362,6 +362,10 @@ def _title(item: str) -> str:
     return " ".join(w.capitalize() for w in item.split())
 
 
+# What a count may be of that is no product ("a 5,000 unit order", "3 projects").
+_NOT_GOODS = frozenset({"order", "orders", "deal", "deals", "contract", "project", "projects"})
+
+
 def _counted_item(ctx: Context, quantity: Quantity) -> str:
     """What a count is of: its item, or what a measure of it holds ("200 reams of paper":
     paper, not reams)."""
@@ -386,6 +390,7 @@ class Products(Recipe):
     id_prefix = "SKU"
     name_field = "name"
     name_kinds = ("product",)
+    named_only = True
 
     def asked(self, ctx: Context) -> Asked | None:
         found = super().asked(ctx)
@@ -399,6 +404,8 @@ class Products(Recipe):
                     return Asked("name", product["name"], product["name"])
             return Asked("name", model, f"named {model}")
         quantity = next((q for q in ctx.stated.quantities if not q.unit), None)
+        if quantity is not None and _counted_item(ctx, quantity).split()[-1] in _NOT_GOODS:
+            quantity = None  # "a 5,000 unit order": the size of an order, not a product
         if quantity is not None:
             item = _counted_item(ctx, quantity)
             product = best_product(item, ctx)
@@ -408,6 +415,8 @@ class Products(Recipe):
             # matched on the number.
             return Asked("name", _title(item), f"named {_title(item)}")
         priced = _PRICED.search(ctx.stated.text.lower())
+        if priced and next(g for g in priced.groups() if g).split()[-1] in _NOT_GOODS:
+            priced = None  # "stock for the big order": what an order needs, not a product
         if priced:
             # "the price of the A4 label printer": that product, or none of that name.
             item = next(group for group in priced.groups() if group)

@@ -5,7 +5,7 @@ catalogue has nothing by that name, never another product."""
 from __future__ import annotations
 
 import pytest
-from handoff_journeys import answer_of
+from handoff_journeys import answer_of, run_agent, state_of
 
 AGENT = "CheckProductListPrice"
 
@@ -35,3 +35,38 @@ def test_a_count_of_something_the_catalogue_lacks_finds_none(deployment, user) -
     text = "Raise a purchase order for 200 reams of paper from Nordwind Logistics"
     answer = answer_of(deployment, user, "SourceMaterialsForOrder", text, None)
     assert answer.startswith("I found no product named Paper."), answer
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    [
+        "Raise a purchase order to the cheapest one",
+        # The size of an order, or the order itself, is no product ("Unit Order", "Big Order").
+        "We won a 5,000 unit order, do we have enough components to build it?",
+        "Check component stock for the big order and purchase what's missing",
+    ],
+)
+def test_materials_for_no_product_named_ask_which_one(deployment, user, request_text) -> None:
+    text = answer_of(deployment, user, "SourceMaterialsForOrder", request_text, None)
+    assert text.startswith("Which product? There is none in this conversation yet"), text
+
+
+def test_materials_for_a_saved_order_are_its_product(deployment, user) -> None:
+    placed = run_agent(
+        deployment,
+        user,
+        "PlaceCustomerOrder",
+        "Place an order of 10 webcams for Orion Retail",
+        None,
+    )
+    order = state_of(deployment, user, placed.convid)["conv"]["order"]
+    text = answer_of(
+        deployment,
+        user,
+        "SourceMaterialsForOrder",
+        f"Do we have enough stock to build order {order['id']}?",
+        placed.convid,
+    )
+    assert text.startswith(f"{order['product']} (SKU-"), text
+    # Whether anything is short depends on the stock: the answer claims no shortfall.
+    assert "whatever the order needs beyond that" in text
