@@ -218,8 +218,12 @@ def find_known(analysis: Analysis, index: NameIndex) -> list[tuple[NameFact, str
                 continue
             if n == 1 and not words[i].capitalised:
                 continue
+            # A possessive starting a sentence is a name ("Brightwater's parcel").
+            possessive = text[words[i].end : words[i].end + 2] in ("'s", "’s")
             if found[0].partial and (
-                words[i].sentence_start or _name_follows(analysis, i) or _name_precedes(analysis, i)
+                (words[i].sentence_start and not possessive)
+                or _name_follows(analysis, i)
+                or _name_precedes(analysis, i)
             ):
                 # "Hoffmann Logistics" is not "Hoffmann Media" on its first word, nor is
                 # "Amelia Brennan" the company "Brennan Software".

@@ -80,6 +80,11 @@ def _unknown(text: str, names: dict[str, list[str]] | None = NAMES) -> dict[str,
             "Acme Supplies sent the invoice",
             [("Acme Supplies", "Acme Supplies Ltd", "vendor", False)],
         ),
+        # A possessive starting a sentence is a name, on its first word too.
+        (
+            "Hoffmann's parcel still hasn't arrived",
+            [("Hoffmann", "Hoffmann Media", "customer", True)],
+        ),
     ],
 )
 def test_known_names(text: str, expected: list[tuple[str, str, str, bool]]) -> None:
