@@ -57,6 +57,9 @@ def _as_text(value: Any) -> str:
         return str(int(value)) if abs(value) < 1e15 else repr(value)
     if isinstance(value, (int, float)):
         return str(value)
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        # Choices a person picked read as words ("flight, hotel near the venue"), not JSON.
+        return ", ".join(value)
     try:
         return json.dumps(value, ensure_ascii=False, sort_keys=True)
     except (RecursionError, ValueError, TypeError) as exc:

@@ -12,6 +12,7 @@ from agents_catalog.loader import parse_agent_text
 from mock_account.business.data import BusinessData
 from mock_account.engine.mock_model import MockModel
 from mock_account.engine.runtime import Engine, RunLimits
+from mock_account.engine.templates import render_text
 
 NOW = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
 
@@ -338,3 +339,9 @@ def test_the_model_quotes_what_an_earlier_answer_said_not_what_it_recalled() -> 
 def test_an_empty_optional_sentence_leaves_no_gap_in_the_answer() -> None:
     text = MockModel().answer(agent="A", system="", messages=[], reply="Logged it.  I used X. ")
     assert text == "Logged it. I used X."
+
+
+def test_choices_in_text_read_as_words_and_other_values_as_json() -> None:
+    values = {"picked": ["flight", "hotel near the venue"], "mixed": [1, "a"], "none": []}
+    assert render_text("Noted - {picked}.", values.get) == "Noted - flight, hotel near the venue."
+    assert render_text("{mixed}|{none}", values.get) == '[1, "a"]|'
