@@ -61,6 +61,7 @@ def test_the_leave_agent_answers_a_balance_question_with_the_balance(deployment,
             "What is the daily per diem for Japan?",
             "The per diem for meals and local transport is 75 USD a day; the hotel in Tokyo",
         ),
+        ("Is this client dinner within policy?", "A business meal is covered up to 100 USD"),
     ],
 )
 def test_the_travel_policy_answers_what_is_asked(deployment, user, request_text, answer) -> None:
