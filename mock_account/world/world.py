@@ -437,8 +437,8 @@ class World:
             )
         preferred = recipe.preferred(given or {}, ctx) if action == "find" else {}
         preferred = {**filters, **preferred}
-        # A company nobody names, and nothing here points to, is asked for: "offer them a
-        # goodwill voucher" with no customer held would otherwise go to one picked at random.
+        # A company or product nobody names, and nothing here points to, is asked for: "offer
+        # them a goodwill voucher" with no customer held would otherwise go to one at random.
         unnamed = (
             action == "find"
             and (recipe.unique_name or recipe.named_only)
