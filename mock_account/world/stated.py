@@ -15,7 +15,10 @@ from dataclasses import dataclass, field
 from datetime import date, timedelta
 from typing import Any, Literal
 
+from mock_account.understanding.money import currency_codes
+
 # "Them" and "their" are as often a company's, so only these point back at a person.
+_IN_CURRENCY = re.compile(r"\b(?:in|priced in|paid in)\s+([A-Z]{3})\b")
 _THIRD_PERSON = re.compile(r"\b(?:him|her|his|he|she)\b", re.IGNORECASE)
 
 ShiftTarget = Literal["start", "end", "both"]
@@ -145,6 +148,12 @@ class Stated:
         """Whether the user talks about themself ("I forgot my password")."""
         lowered = f" {self.text.lower()} "
         return any(w in lowered for w in (" i ", " i'", " my ", " me ", " myself ", " mine "))
+
+    @property
+    def currency_named(self) -> str | None:
+        """A currency the request asks for without an amount ("a quote ... in SEK")."""
+        found = _IN_CURRENCY.search(self.text)
+        return found.group(1) if found and found.group(1) in currency_codes() else None
 
     @property
     def speaks_of_another(self) -> bool:

@@ -223,6 +223,7 @@ class World:
         if outcome.record is not None:
             outcome.record.setdefault("when", _when(stated))
             outcome.record.setdefault("to", _to(stated))
+            outcome.record.setdefault("for", _for(stated, outcome.record))
         outcome.stated = stated.summary()
         return outcome
 
@@ -577,6 +578,15 @@ def _to(stated: Stated) -> str:
     """The place a request goes to, as a phrase an answer can insert (" to Brazil")."""
     place = stated.destination
     return f" to {place.name}" if place is not None else ""
+
+
+def _for(stated: Stated, record: Record) -> str:
+    """Whom a record is for, as a phrase an answer can insert (" for Lindqvist AB"): the
+    company the request names, else the customer the record was made for."""
+    named = next(iter(stated.organisations), None)
+    if named is not None:
+        return f" for {named.shown}"
+    return f" for {record['customer']}" if record.get("customer") else ""
 
 
 def _when(stated: Stated) -> str:

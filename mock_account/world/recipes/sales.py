@@ -444,6 +444,8 @@ class Products(Recipe):
             out["name"] = product["name"] if product else _title(item.group(1))
         if stated.amount is not None:
             out["price"], out["currency"] = stated.amount.amount, stated.amount.currency
+        elif stated.currency_named:
+            out["currency"] = stated.currency_named  # "a quote ... in SEK"
         return out
 
     def fill(self, record: Record, ctx: Context) -> None:

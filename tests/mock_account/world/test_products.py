@@ -5,7 +5,9 @@ catalogue has nothing by that name, never another product."""
 from __future__ import annotations
 
 import pytest
-from handoff_journeys import answer_of, run_agent, state_of
+from handoff_journeys import answer_of, last_tool_result, run_agent, state_of
+
+from mock_account.world.recipe import shown_money
 
 AGENT = "CheckProductListPrice"
 
@@ -70,3 +72,27 @@ def test_materials_for_a_saved_order_are_its_product(deployment, user) -> None:
     assert text.startswith(f"{order['product']} (SKU-"), text
     # Whether anything is short depends on the stock: the answer claims no shortfall.
     assert "whatever the order needs beyond that" in text
+
+
+@pytest.mark.parametrize(
+    ("request_text", "start"),
+    [
+        (
+            "Prepare a quote for Orion Retail, 20 standing desks",
+            "I drafted a quote for Orion Retail: 20 x ",
+        ),
+        # A company we do not know yet is still whom the quote is for, in the currency asked.
+        (
+            "Quote Lindqvist AB for 150 seats of the Pro plan, in SEK",
+            "I drafted a quote for Lindqvist AB: 150 x ",
+        ),
+    ],
+)
+def test_a_quote_is_for_whom_and_how_many_it_was_asked(deployment, user, request_text, start):
+    result = run_agent(deployment, user, "CreateSalesQuote", request_text, None)
+    text = result.parts[0]["text"]
+    assert text.startswith(start), text
+    quote = last_tool_result(state_of(deployment, user, result.convid), "CreateSalesQuote")
+    assert f"{shown_money(quote['total'], quote['currency'])} in all" in text
+    if "SEK" in request_text:
+        assert quote["currency"] == "SEK"
