@@ -328,9 +328,9 @@ class World:
             return Outcome(None, recipe.noun, message=recipe.made_already(made))
         ask_name = recipe.name_question()
         unnamed = ask_name and not record.get(recipe.name_field or "")
-        if unnamed and not given and _QUESTION.match(ctx.stated.text):
+        if unnamed and (recipe.named_only or (not given and _QUESTION.match(ctx.stated.text))):
             # "How do I get a new vendor set up?" names no supplier, nor does the
-            # conversation: none is made up.
+            # conversation: none is made up; nor is the product of a quote nobody named.
             return Outcome(
                 None,
                 recipe.noun,

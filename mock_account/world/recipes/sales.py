@@ -392,6 +392,9 @@ class Products(Recipe):
     name_kinds = ("product",)
     named_only = True
 
+    def name_question(self) -> str | None:
+        return "its name or SKU"
+
     def asked(self, ctx: Context) -> Asked | None:
         found = super().asked(ctx)
         if found is not None:

@@ -96,3 +96,15 @@ def test_a_quote_is_for_whom_and_how_many_it_was_asked(deployment, user, request
     assert f"{shown_money(quote['total'], quote['currency'])} in all" in text
     if "SEK" in request_text:
         assert quote["currency"] == "SEK"
+
+
+def test_a_quote_for_no_product_named_asks_which_one(deployment, user) -> None:
+    # "Our premium bundle" is in no catalogue: no product is quoted in its place.
+    text = answer_of(
+        deployment,
+        user,
+        "CreateSalesQuote",
+        "The prospect wants an offer for our premium bundle, can you price it?",
+        None,
+    )
+    assert text.startswith("Which product is it? Tell me its name or SKU"), text
