@@ -188,7 +188,8 @@ class DataArgs(_Strict):
     requester: bool = Field(
         default=False,
         description="find / update of people: when the request speaks of the user ('I', "
-        "'my') and names nobody else, the record is the user's own.",
+        "'my') and names nobody else, the record is the user's own. create: the record is "
+        "the user's own (their trip), and one the request makes for someone else is refused.",
     )
     others: bool = Field(
         default=False,

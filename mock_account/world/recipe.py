@@ -202,6 +202,12 @@ class Recipe:
         made when none matches."""
         return {}
 
+    def not_the_users(self, ctx: Context) -> str | None:
+        """For an agent that makes the user's own record (``requester``: their own trip), why
+        the request asks for someone else's instead ("a flight for Anna Schmidt"), as the
+        answer says it; None when it is the user's."""
+        return None
+
     def sampled(self, ctx: Context) -> tuple[Record, str | None]:
         """For a lookup whose record stands for many (an approved supplier, an audience):
         the filters the request states (a category, a country), and what the answer says

@@ -183,7 +183,11 @@ class World:
         elif action == "create" and (missing := self._pointed_back(ctx, held, given, saved)):
             outcome = Outcome(None, recipe.noun, message=missing)
         elif action == "create":
-            outcome = self._create(recipe, ctx, given, fixed, held.given, made)
+            refused = recipe.not_the_users(ctx) if requester else None
+            if refused:
+                outcome = Outcome(None, recipe.noun, message=refused)
+            else:
+                outcome = self._create(recipe, ctx, given, fixed, held.given, made)
         elif action == "find":
             outcome = self._find(
                 recipe,
@@ -581,9 +585,10 @@ def _to(stated: Stated) -> str:
 
 
 def _for(stated: Stated, record: Record) -> str:
-    """Whom a record is for, as a phrase an answer can insert (" for Lindqvist AB"): the
-    company the request names, else the customer the record was made for."""
-    named = next(iter(stated.organisations), None)
+    """Whom a record is for, as a phrase an answer can insert (" for Lindqvist AB", " for
+    Anna Schmidt"): the company or else the person the request names, else the customer the
+    record was made for."""
+    named = next(iter((*stated.organisations, *stated.people)), None)
     if named is not None:
         return f" for {named.shown}"
     return f" for {record['customer']}" if record.get("customer") else ""

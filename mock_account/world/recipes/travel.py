@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from datetime import timedelta
 from typing import Any
@@ -67,6 +68,19 @@ def _hotel_in(city: str, ctx: Context, stars: int | None = None) -> dict[str, An
 _LOOSE_SPANS = ("month", "quarter", "year")
 
 
+def _travelling_instead(ctx: Context) -> str | None:
+    """The person a request books travel for when it is not the user: "a flight to Tokyo for
+    Anna Schmidt", "Book Anna Schmidt a flight" (not "a meeting with Anna Schmidt")."""
+    stated = ctx.stated
+    if stated.speaks_of_self:
+        return None
+    for person in stated.people:
+        said = re.escape(person.text)
+        if re.search(rf"\b(?:for|book)\s+{said}\b", stated.text, re.IGNORECASE):
+            return person.shown
+    return None
+
+
 def _stated_dates(ctx: Context) -> tuple[Any, Any]:
     stated = ctx.stated
     start, end = stated.start, stated.end
@@ -100,6 +114,16 @@ class Trips(Recipe):
 
     def name_question(self) -> str | None:
         return "where you are going"
+
+    def not_the_users(self, ctx: Context) -> str | None:
+        # The user's own trip is not booked for a colleague the request says it is for.
+        other = _travelling_instead(ctx)
+        if other is None:
+            return None
+        return (
+            f"{other} is the one travelling, and I book your own trips; ask to book travel "
+            f'for a colleague instead ("Book travel for {other} …").'
+        )
 
     def not_for(self, ctx: Context, given: Record) -> str | None:
         # A train goes between nearby cities: none is booked from Singapore to Paris.

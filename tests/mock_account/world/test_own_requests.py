@@ -5,7 +5,7 @@ onboarding, and a visa check is for the country named."""
 from __future__ import annotations
 
 import pytest
-from handoff_journeys import followups_of, last_tool_result, run_agent, state_of
+from handoff_journeys import answer_of, followups_of, last_tool_result, run_agent, state_of
 
 
 @pytest.mark.parametrize(
@@ -163,3 +163,31 @@ def test_the_leave_record_has_the_days_the_answer_gives(
     record = last_tool_result(state_of(deployment, user, result.convid), "RequestTimeOff")
     assert (record["start_date"], record["end_date"]) == (start, end), record
     assert f"from {start} to {end}" in result.parts[0]["text"], result.parts
+
+
+def test_the_users_own_flight_is_not_booked_for_someone_else(deployment, user) -> None:
+    refused = answer_of(
+        deployment,
+        user,
+        "BookBusinessFlight",
+        "Book a flight to Tokyo for Anna Schmidt next Monday",
+        None,
+    )
+    assert refused.startswith("Anna Schmidt is the one travelling, and I book your own trips")
+    # A meeting with someone is still the user's trip.
+    booked = answer_of(
+        deployment,
+        user,
+        "BookBusinessFlight",
+        "Book a flight to Berlin next Tuesday for a meeting with Anna Schmidt",
+        None,
+    )
+    assert booked.startswith("I booked flight ") and " to Berlin" in booked
+    colleague = answer_of(
+        deployment,
+        user,
+        "BookTravelForColleague",
+        "Book travel for Anna Schmidt to Tokyo next Monday",
+        None,
+    )
+    assert " to Tokyo on 2026-12-07 for Anna Schmidt, returning " in colleague, colleague
