@@ -288,7 +288,8 @@ def deployment(tmp_path_factory):
 
 def _account_agents(action: str, *, requester: bool = False) -> list[str]:
     """The account's agents whose data command takes `action` (requester lookups apart:
-    they answer about the user asking, see test_world)."""
+    they answer about the user asking, see test_world; a creator of the user's own record,
+    such as their flight, is a creator like any other)."""
     from agents_catalog.loader import load_account
     from mock_account.deployment import default_account_dir
 
@@ -296,7 +297,11 @@ def _account_agents(action: str, *, requester: bool = False) -> list[str]:
     for agent in load_account(default_account_dir()):
         for command in agent.main:
             data = getattr(command, "data", None)
-            if data is not None and data.action == action and data.requester == requester:
+            if (
+                data is not None
+                and data.action == action
+                and (action == "create" or data.requester == requester)
+            ):
                 found.append(agent.name)
     return sorted(found)
 
