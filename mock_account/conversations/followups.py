@@ -217,9 +217,9 @@ class Followups:
         variables = sorted(written if written is not None else (io.writes if io else ()))
         ran = (already_ran or set()) | {last_agent}
         per_variable: list[list[Suggestion]] = []
+        steps = NEXT_STEPS.get(last_agent)
         for variable in variables:
             options = []
-            steps = NEXT_STEPS.get(last_agent)
             for reader in self.graph.readers(variable):
                 if reader == last_agent or (steps is not None and reader not in steps):
                     continue

@@ -17,8 +17,9 @@ from typing import Any, Literal
 
 from mock_account.understanding.money import currency_codes
 
+# A currency asked for without an amount ("a quote ... in SEK").
+_IN_CURRENCY = re.compile(r"\bin\s+([A-Z]{3})\b")
 # "Them" and "their" are as often a company's, so only these point back at a person.
-_IN_CURRENCY = re.compile(r"\b(?:in|priced in|paid in)\s+([A-Z]{3})\b")
 _THIRD_PERSON = re.compile(r"\b(?:him|her|his|he|she)\b", re.IGNORECASE)
 
 ShiftTarget = Literal["start", "end", "both"]

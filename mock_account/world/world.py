@@ -196,11 +196,11 @@ class World:
                 where,
                 match,
                 action,
-                requester,
-                expects_base,
-                held,
-                given,
-                sample,
+                requester=requester,
+                expects_base=expects_base,
+                held=held,
+                given=given,
+                sample=sample,
             )
             if outcome.record is not None:
                 # What the conversation holds beyond the record's own fields rides along, so
@@ -367,6 +367,7 @@ class World:
         where: Mapping[str, Any] | None,
         match: str | None,
         action: str,
+        *,
         requester: bool = False,
         expects_base: bool = False,
         held: Held | None = None,
@@ -494,7 +495,9 @@ class World:
         requester: bool = False,
         held: Held | None = None,
     ) -> Outcome:
-        outcome = self._find(recipe, ctx, base, where, match, "update", requester, held=held)
+        outcome = self._find(
+            recipe, ctx, base, where, match, "update", requester=requester, held=held
+        )
         # The kind of record the agent works on is what it was, not what the change makes it
         # (an order cancelled was an open one).
         outcome = _outside(recipe, _kind(where, held), outcome)

@@ -366,6 +366,13 @@ def _title(item: str) -> str:
 _NOT_GOODS = frozenset({"order", "orders", "deal", "deals", "contract", "project", "projects"})
 
 
+def _is_goods(item: str) -> bool:
+    """Whether what a request counts or prices is a product: not "a 5,000 unit order" (the
+    size of an order) nor "stock for the big order" (what an order needs)."""
+    words = item.split()
+    return bool(words) and words[-1] not in _NOT_GOODS
+
+
 def _counted_item(ctx: Context, quantity: Quantity) -> str:
     """What a count is of: its item, or what a measure of it holds ("200 reams of paper":
     paper, not reams)."""
@@ -407,10 +414,8 @@ class Products(Recipe):
                     return Asked("name", product["name"], product["name"])
             return Asked("name", model, f"named {model}")
         quantity = next((q for q in ctx.stated.quantities if not q.unit), None)
-        if quantity is not None and _counted_item(ctx, quantity).split()[-1] in _NOT_GOODS:
-            quantity = None  # "a 5,000 unit order": the size of an order, not a product
-        if quantity is not None:
-            item = _counted_item(ctx, quantity)
+        item = _counted_item(ctx, quantity) if quantity is not None else ""
+        if quantity is not None and _is_goods(item):
             product = best_product(item, ctx)
             if product is not None:
                 return Asked("name", product["name"], product["name"])
@@ -418,11 +423,9 @@ class Products(Recipe):
             # matched on the number.
             return Asked("name", _title(item), f"named {_title(item)}")
         priced = _PRICED.search(ctx.stated.text.lower())
-        if priced and next(g for g in priced.groups() if g).split()[-1] in _NOT_GOODS:
-            priced = None  # "stock for the big order": what an order needs, not a product
-        if priced:
+        item = next(group for group in priced.groups() if group) if priced else ""
+        if priced and _is_goods(item):
             # "the price of the A4 label printer": that product, or none of that name.
-            item = next(group for group in priced.groups() if group)
             product = best_product(item, ctx)
             if product is not None:
                 return Asked("name", product["name"], product["name"])

@@ -338,11 +338,11 @@ class HotelStays(Recipe):
     def fill(self, record: Record, ctx: Context) -> None:
         if not record.get("city"):
             record["city"] = ctx.pick(c[0] for c in ctx.places.offices)
-        named = str(record.get("name") or "").casefold()
-        hotel = next(
-            (h for h in ctx.data.records("hotels") if h["name"].casefold() == named and named),
-            None,
-        ) or _hotel_in(record["city"], ctx, record.get("stars"))
+        # The hotel the trip already names, else one of the city's.
+        named = (
+            ctx.data.lookup("hotels", where={"name": record["name"]}) if record.get("name") else []
+        )
+        hotel = named[0] if named else _hotel_in(record["city"], ctx, record.get("stars"))
         for key in ("name", "stars"):
             record.setdefault(key, hotel[key])
         if not record.get("currency"):
