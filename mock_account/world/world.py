@@ -185,7 +185,9 @@ class World:
         elif action == "create":
             refused = recipe.not_the_users(ctx) if requester else None
             if refused:
-                outcome = Outcome(None, recipe.noun, message=refused)
+                # Refused for what the request says, not for anything saved: no hand-off.
+                unused = sorted({*held.given.values(), *held.where.values()})
+                outcome = Outcome(None, recipe.noun, message=refused, set_aside=unused)
             else:
                 outcome = self._create(recipe, ctx, given, fixed, held.given, made)
         elif action == "find":

@@ -191,3 +191,20 @@ def test_the_users_own_flight_is_not_booked_for_someone_else(deployment, user) -
         None,
     )
     assert " to Tokyo on 2026-12-07 for Anna Schmidt, returning " in colleague, colleague
+
+
+def test_a_flight_refused_for_someone_else_is_no_hand_off(deployment, user) -> None:
+    # With a trip saved, the refusal is about who travels: it used nothing of the trip.
+    first = run_agent(
+        deployment, user, "BookBusinessFlight", "I need to fly to Berlin next Tuesday", None
+    )
+    run_agent(
+        deployment,
+        user,
+        "BookBusinessFlight",
+        "Book a flight to Tokyo for Anna Schmidt next Monday",
+        first.convid,
+    )
+    state = state_of(deployment, user, first.convid)
+    assert state["runs"][-1]["reads"] == []
+    assert state["conv"]["trip"]["destination"] == "Berlin"
