@@ -55,7 +55,9 @@ def test_store_recovers_after_its_connections_are_killed(pg_url: str) -> None:
         _create(store, "c1")
         with _admin(pg_url) as admin:
             killed = admin.execute(
-                "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+                # Waiting until each backend has ended: the store is to recover from
+                # connections that are gone, not race their shutdown.
+                "SELECT count(pg_terminate_backend(pid, 5000)) FROM pg_stat_activity "
                 "WHERE application_name = %s",
                 (name,),
             ).fetchone()[0]
