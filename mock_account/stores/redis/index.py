@@ -61,19 +61,6 @@ class UserIndex:
         if client is None:
             target.execute()
 
-    def reserve(
-        self, account: str, owner: str, convid: str, now: int, client: redis.Redis | None = None
-    ) -> None:
-        """List a conversation about to be created, before its commit.
-
-        A writer can die between the commit and the index update; reserving first means a new
-        conversation is never missing from its owner's list. Its score is the creation time,
-        which is its last_used; a reservation whose commit never happened has no entry, and
-        listing removes it like any other ghost.
-        """
-        recent = user_keys(self._prefix, account, owner)[0]
-        (client or self._redis).zadd(recent, {convid: now}, nx=True)
-
     def remove(self, account: str, owner: str, convid: str, rev: bytes) -> None:
         """Drop a member, unless it was indexed after ``rev`` (re-created since)."""
         self._remove(keys=user_keys(self._prefix, account, owner), args=[convid, rev])

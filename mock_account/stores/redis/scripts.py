@@ -1,16 +1,18 @@
 """Lua scripts of the Redis conversation store (each runs atomically on the server).
 
-Conversation scripts touch only one conversation's keys (``entry`` hash, ``state`` string), which
-share a cluster slot through their hash tag. Each successful change stamps the entry with ``rev``,
-a per-conversation number that always grows (server time in microseconds, at least previous + 1).
+Conversation scripts touch one conversation's keys (``entry`` hash, ``state`` string), which
+share a cluster slot through their hash tag; ``COMMIT`` also updates the owner's index in the
+same script (two slots: the store needs one Redis server, as its plain client does). Each
+successful change stamps the entry with ``rev``, a per-conversation number that always grows
+(server time in microseconds, at least previous + 1).
 
 Index scripts touch only one user's keys (``recent`` and ``pinned`` sorted sets scored by
 last_used, and ``revs``, the rev each member was indexed at). They apply a change only if its rev
 is newer than the indexed one, so index updates arriving out of order still converge on the
 latest entry.
 
-Conversation scripts return the entry as a flat HGETALL list, or nil when the conversation is
-missing or the compare-and-swap failed.
+The other conversation scripts return the entry as a flat HGETALL list, or nil when the
+conversation is missing or the compare-and-swap failed.
 """
 
 from __future__ import annotations
@@ -24,7 +26,30 @@ if rev <= previous then rev = previous + 1 end
 rev = string.format('%.0f', rev)
 """
 
-# KEYS: entry, state. ARGV: expected, account, convid, owner, now, title, has_blob, blob, agent.
+
+def _index_step(recent: int) -> str:
+    """Index ``convid`` at ``rev`` (Lua locals, with ``pinned`` and its score ``used``) unless a
+    newer rev is indexed; KEYS[recent], KEYS[recent + 1] and KEYS[recent + 2] are the user's
+    recent, pinned and revs. Sets the local ``applied``."""
+    keys = [f"KEYS[{recent + i}]" for i in range(3)]
+    return f"""
+local applied = 0
+local indexed = redis.call('HGET', {keys[2]}, convid)
+if not indexed or tonumber(indexed) < tonumber(rev) then
+  redis.call('HSET', {keys[2]}, convid, rev)
+  local into, out = {keys[0]}, {keys[1]}
+  if pinned == '1' then into, out = {keys[1]}, {keys[0]} end
+  redis.call('ZREM', out, convid)
+  redis.call('ZADD', into, used, convid)
+  applied = 1
+end
+"""
+
+
+# KEYS: entry, state, and the owner's recent, pinned, revs. ARGV: expected, account, convid,
+# owner, now, title, has_blob, blob, agent. Returns 1, or nil when the compare-and-swap failed.
+# The save and its index update are one script: one round trip, and no moment where the entry
+# is saved and the listing not yet.
 COMMIT = (
     """
 local expected = tonumber(ARGV[1])
@@ -44,7 +69,16 @@ end
 redis.call('HSET', KEYS[1], 'version', string.format('%d', expected + 1),
            'last_executed', ARGV[5], 'rev', rev, 'agent', ARGV[9])
 if ARGV[7] == '1' then redis.call('SET', KEYS[2], ARGV[8]) else redis.call('DEL', KEYS[2]) end
-return redis.call('HGETALL', KEYS[1])
+local convid = ARGV[3]
+local kept = redis.call('HMGET', KEYS[1], 'pinned', 'last_read')
+local pinned = kept[1]
+-- Scores stay strings: a Lua number of 16 digits would be written in exponent form.
+local used = ARGV[5]
+if tonumber(kept[2]) > tonumber(used) then used = kept[2] end
+"""
+    + _index_step(3)
+    + """
+return 1
 """
 )
 
@@ -90,16 +124,15 @@ return entry
 """
 
 # KEYS: recent, pinned, revs. ARGV: convid, rev, pinned ('0'/'1'), score (last_used).
-INDEX_SYNC = """
-local indexed = redis.call('HGET', KEYS[3], ARGV[1])
-if indexed and tonumber(indexed) >= tonumber(ARGV[2]) then return 0 end
-redis.call('HSET', KEYS[3], ARGV[1], ARGV[2])
-local into, out = KEYS[1], KEYS[2]
-if ARGV[3] == '1' then into, out = KEYS[2], KEYS[1] end
-redis.call('ZREM', out, ARGV[1])
-redis.call('ZADD', into, ARGV[4], ARGV[1])
-return 1
+INDEX_SYNC = (
+    """
+local convid, rev, pinned, used = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
 """
+    + _index_step(1)
+    + """
+return applied
+"""
+)
 
 # KEYS: recent, pinned, revs. ARGV: convid, rev. Removes the member unless indexed at a newer rev
 # (a conversation re-created under the same id after the deletion).

@@ -10,10 +10,11 @@ Key layout (``P`` is the store's prefix, components are percent-encoded)::
     P:conv:{account/convid}:idem     set: idempotency keys of records naming the conversation
     P:idem:{key}                     hash: account, convid, record, expires (with a TTL)
 
-The hash tags keep a conversation's keys (and a user's keys) in one cluster slot, so each script
-touches a single slot. The entry is the truth; the user's index is updated right after each change,
-rev-guarded so that updates racing each other still converge (see ``redis_scripts``), and listing
-repairs what a writer that died between the two steps left behind (see ``redis_index``).
+The hash tags keep a conversation's keys (and a user's keys) in one cluster slot. The entry is the
+truth. A save updates its owner's index in the same script (one round trip: a second one made a
+save three times a raw ``SET`` of the same bytes); every other change updates the index right
+after, rev-guarded so that updates racing each other still converge (see ``redis_scripts``), and
+listing repairs what a writer that died between the two steps left behind (see ``redis_index``).
 """
 
 from __future__ import annotations
@@ -57,6 +58,7 @@ from mock_account.stores.redis.layout import (
     entry_of,
     idempotency_key,
     q,
+    user_keys,
 )
 
 log = logging.getLogger(__name__)
@@ -134,17 +136,12 @@ class RedisStore(ConversationStore, IdempotencyRecords):
 
     def commit(self, request: CommitRequest) -> Committed:
         r = request
-        args = self._commit_args(r)
-        if r.expected_version == 0:
-            with self._errors():
-                self._index.reserve(r.account, r.owner, r.convid, int(args[4]))
-        entry = entry_of(self._run("COMMIT", conv_keys(self.prefix, r.account, r.convid), args))
-        if entry is None:
-            raise VersionConflict.lost(r.convid, r.expected_version)
-        return Committed.of(entry)
+        with self._errors():
+            saved = self._scripts["COMMIT"](keys=self._commit_keys(r), args=self._commit_args(r))
+        return self._committed(r, saved)
 
     def commit_runs(self, requests: Sequence[CommitRequest]) -> list[CommitOutcome]:
-        """Pipelined batch: the CAS scripts of all requests in one round trip, then the indexes.
+        """Pipelined batch: the CAS scripts of all requests in one round trip.
 
         Each script is atomic on its own and answers on its own, so a conflicting request gets
         ``VersionConflict`` while the others are saved (the pipeline is not a transaction).
@@ -159,35 +156,34 @@ class RedisStore(ConversationStore, IdempotencyRecords):
                 except (ValueError, TypeError, AttributeError) as exc:  # not a usable time
                     outcomes[i] = exc
                     continue
-                keys = conv_keys(self.prefix, r.account, r.convid)
-                if r.expected_version == 0:
-                    self._index.reserve(r.account, r.owner, r.convid, int(args[4]), client=pipe)
-                    sent.append(-1)  # the reservation's reply, skipped below
-                self._scripts["COMMIT"](keys=keys, args=args, client=pipe)
+                self._scripts["COMMIT"](keys=self._commit_keys(r), args=args, client=pipe)
                 sent.append(i)
             replies = pipe.execute(raise_on_error=False) if sent else []
-        saved: list[Fields] = []
         for i, reply in zip(sent, replies, strict=True):
-            if i < 0:
-                continue
-            r = requests[i]
             if isinstance(reply, Exception):
                 outcomes[i] = StoreError(f"{self.where}: {reply}")
                 continue
-            fields = as_fields(reply)
-            entry = entry_of(fields)
-            if entry is None:
-                outcomes[i] = VersionConflict.lost(r.convid, r.expected_version)
-            else:
-                outcomes[i] = Committed.of(entry)
-                saved.append(fields)
-        if saved:
             try:
-                self._index.sync_many(saved)
-            except redis.RedisError as exc:
-                # As in _run: the saves happened; listing heals the index.
-                log.warning("%s: index update of %d saves failed: %s", self.where, len(saved), exc)
+                outcomes[i] = self._committed(requests[i], reply)
+            except VersionConflict as exc:
+                outcomes[i] = exc
         return _filled(outcomes)
+
+    def _commit_keys(self, r: CommitRequest) -> list[str]:
+        """The conversation's keys, then its owner's index keys (one script updates both)."""
+        return [
+            *conv_keys(self.prefix, r.account, r.convid),
+            *user_keys(self.prefix, r.account, r.owner),
+        ]
+
+    @staticmethod
+    def _committed(r: CommitRequest, reply: object) -> Committed:
+        """What a COMMIT script wrote (``VersionConflict`` when it found another version)."""
+        if reply is None:
+            raise VersionConflict.lost(r.convid, r.expected_version)
+        return Committed(
+            r.convid, r.expected_version + 1, from_micros(to_micros(r.now, "now")), r.agent
+        )
 
     @staticmethod
     def _commit_args(r: CommitRequest) -> list[object]:
