@@ -158,9 +158,10 @@ HANDOFF_FIELDS: dict[tuple[str, str], str | dict[str, str]] = {
 }
 # What a creator of a variable's own kind of record does not carry over from the one saved
 # before: a new flight for the saved trip goes to its destination on its dates, but it is a
-# new booking, with its own flight number and fare, booked even if the saved one was cancelled.
+# new booking, with its own flight number and fare, booked even if the saved one was cancelled
+# (and a flight even if the saved trip went by train).
 BOOKED_FIELDS: dict[str, frozenset[str]] = {
-    "trip": frozenset({"flight", "cost", "currency", "status"})
+    "trip": frozenset({"mode", "flight", "train", "transport", "cost", "currency", "status"})
 }
 
 

@@ -457,7 +457,7 @@ class BusinessData:
                     "status": "booked",
                 }
             )
-        return out
+        return [_by_flight(trip) for trip in out]
 
     def _build_invoices(self, b: _Builder) -> list[Record]:
         suppliers = self._names("vendors")
@@ -762,3 +762,10 @@ def _rotated(items: Sequence[str], start: int) -> list[str]:
     """`items` from the one at `start` (modulo their count) round to the one before it."""
     k = start % len(items)
     return [*items[k:], *items[:k]]
+
+
+def _by_flight(trip: Record) -> Record:
+    """A trip of the data in record order, as one by air (added after the draws, so the rest of
+    the data stays as it was)."""
+    trip.update(mode="flight", train="", transport=f"flight {trip['flight']}")
+    return {field: trip[field] for field in FIELDS["flights"]}

@@ -80,6 +80,8 @@ OFFICES: tuple[tuple[str, str], ...] = (
 BOOKING_CURRENCIES = ("USD", "EUR", "GBP")
 
 AIRLINES = ("LH", "BA", "AF", "KL", "UA", "DL", "AA", "IB", "SK", "LX", "OS", "AC", "SQ", "EK")
+# Kinds of train a booking names ("ICE 578").
+TRAIN_SERVICES = ("ICE", "IC", "EC", "TGV", "Eurostar", "RJX", "Frecciarossa")
 
 TRIP_PURPOSES = (
     "client meeting",

@@ -7,7 +7,13 @@ from collections.abc import Mapping
 from datetime import timedelta
 from typing import Any
 
-from mock_account.business.vocab import AIRLINES, HOTEL_PREFIXES, HOTEL_SUFFIXES, TRIP_PURPOSES
+from mock_account.business.vocab import (
+    AIRLINES,
+    HOTEL_PREFIXES,
+    HOTEL_SUFFIXES,
+    TRAIN_SERVICES,
+    TRIP_PURPOSES,
+)
 
 from ..recipe import Asked, Context, Recipe, Record, text_date
 from ..stated import Place
@@ -106,6 +112,16 @@ def _stated_dates(ctx: Context) -> tuple[Any, Any]:
 _TRAIN_KM = 1500
 
 
+def _booked_on(record: Record, ctx: Context) -> Record:
+    """A new flight, or train for a trip by train, and how answers name it ("flight KL 7911",
+    "train ICE 578"): a trip by train has no flight to show, track or lose luggage on."""
+    if record.get("mode") == "train":
+        train = f"{ctx.pick(TRAIN_SERVICES)} {ctx.rng.randint(100, 999)}"
+        return {"train": train, "flight": "", "transport": f"train {train}"}
+    flight = f"{ctx.pick(AIRLINES)} {ctx.rng.randint(100, 9899)}"
+    return {"flight": flight, "train": "", "transport": f"flight {flight}"}
+
+
 class Trips(Recipe):
     source = "flights"
     noun = "trip"
@@ -151,7 +167,7 @@ class Trips(Recipe):
         return f"{record['destination']} ({record['start_date']} to {record['end_date']})"
 
     def made_already(self, made: Record) -> str:
-        flight = f" on flight {made['flight']}" if made.get("flight") else ""
+        flight = f" on {made['transport']}" if made.get("transport") else ""
         return (
             f"Your trip to {self.describe(made)} is already booked{flight} in this "
             "conversation, so I did not book it twice; say what should change (the dates, the "
@@ -169,6 +185,15 @@ class Trips(Recipe):
             "after all."
         )
 
+    def outside(self, record: Record, kind: Mapping[str, Any]) -> str:
+        # A trip by train has no flight to track, choose a seat on or rebook.
+        if kind.get("mode") == "flight" and record.get("mode") == "train":
+            return (
+                f"Your trip to {self.describe(record)} is by {record.get('transport') or 'train'}:"
+                " there is no flight on it. Ask for a flight to go by air instead."
+            )
+        return super().outside(record, kind)
+
     def lacking(self, saved: Record, action: str) -> str | None:
         # A cancelled trip has nothing left to show, move or cancel; showing its flight as
         # "your next trip" would contradict the cancellation.
@@ -179,7 +204,7 @@ class Trips(Recipe):
             )
         # A trip saved from a hotel stay: nothing was flown or booked to show, track or move,
         # and inventing a flight would contradict the booking.
-        if saved.get("flight") or not saved.get("destination"):
+        if saved.get("transport") or saved.get("flight") or not saved.get("destination"):
             return None
         stay = f"; you have a room at {saved['hotel']}" if saved.get("hotel") else ""
         return f"No flight is booked yet for your trip to {self.describe(saved)}{stay}."
@@ -235,8 +260,10 @@ class Trips(Recipe):
             km = ctx.places.distance_km(record["origin"], record["destination"]) or 1500.0
             fare = 140 + 0.12 * km
             record["cost"] = ctx.price(fare * 0.85, fare * 1.2, record["currency"])
-        if not record.get("flight"):
-            record["flight"] = f"{ctx.pick(AIRLINES)} {ctx.rng.randint(100, 9899)}"
+        record["mode"] = record.get("mode") or "flight"
+        if not record.get(record["mode"]):
+            record.update(_booked_on(record, ctx))
+        record.setdefault("transport", f"{record['mode']} {record[record['mode']]}")
         if not record.get("hotel"):
             record["hotel"] = _hotel_in(record["destination"], ctx)["name"]
         record.setdefault("purpose", ctx.pick(TRIP_PURPOSES))
@@ -279,8 +306,9 @@ class Trips(Recipe):
             leave = ctx.today + timedelta(days=1)
             out["start_date"], out["end_date"] = leave.isoformat(), (leave + length).isoformat()
         if ("start_date" in out or "end_date" in out) and not stated.amount:
-            # New dates mean a new flight; the fare stays, a difference is reported apart.
-            out["flight"] = f"{ctx.pick(AIRLINES)} {ctx.rng.randint(100, 9899)}"
+            # New dates mean a new flight (or train); the fare stays, a difference is reported
+            # apart.
+            out.update(_booked_on(base, ctx))
         if stated.amount is not None:
             out["cost"], out["currency"] = stated.amount.amount, stated.amount.currency
         return {k: v for k, v in out.items() if base.get(k) != v}

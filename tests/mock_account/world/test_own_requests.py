@@ -4,6 +4,8 @@ onboarding, and a visa check is for the country named."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from handoff_journeys import answer_of, followups_of, last_tool_result, run_agent, state_of
 
@@ -127,9 +129,8 @@ def test_no_train_is_booked_between_continents(deployment, user) -> None:
 def test_a_train_between_nearby_cities_is_booked(deployment, user) -> None:
     text = "Get me a train from Brussels to Paris on Friday morning"
     result = run_agent(deployment, user, "BookTrainTicket", text, None)
-    assert result.parts[0]["text"].startswith("Your train from Brussels to Paris is booked"), (
-        result.parts
-    )
+    answer = result.parts[0]["text"]
+    assert re.match(r"Your train [A-Za-z]+ \d+ from Brussels to Paris is booked", answer), answer
 
 
 def test_a_leave_request_to_withdraw_is_not_answered_as_sent(deployment, user) -> None:
