@@ -139,6 +139,8 @@ HANDOFF_FIELDS: dict[tuple[str, str], str | dict[str, str]] = {
     ("orders", "campaign"): {"campaign": "{conv.campaign.name}"},
     ("orders", "customer"): {"customer_id": "{conv.customer.id}"},
     ("orders", "order"): SAME,
+    # A ticket about a customer's delivery: that customer's order ("open a return for it").
+    ("orders", "ticket"): {"customer_id": "{conv.ticket.customer_id}"},
     ("products", "contract"): {
         "currency": "{conv.contract.currency}",
         "contract": "{conv.contract.id}",

@@ -436,13 +436,14 @@ class World:
             found = self.data.lookup(recipe.source, where=clean(where), match=match)
             if found:
                 return Outcome(found[0], recipe.noun)
-            said = " and ".join(
+            said = " and ".join(self._named(v) for k, v in clean(where).items() if k in held_where)
+            kind = " or ".join(
                 " or ".join(map(str, v)) if isinstance(v, list) else str(v)
-                for v in clean(where).values()
+                for k, v in clean(where).items()
+                if k not in held_where
             )
-            return Outcome(
-                None, recipe.noun, asked=said, message=f"I found no {recipe.noun} for {said}."
-            )
+            noun = f"{kind} {recipe.noun}" if kind else recipe.noun
+            return Outcome(None, recipe.noun, asked=said, message=f"I found no {noun} for {said}.")
         preferred = recipe.preferred(given or {}, ctx) if action == "find" else {}
         preferred = {**filters, **preferred}
         # A company or product nobody names, and nothing here points to, is asked for: "offer
@@ -524,6 +525,20 @@ class World:
         outcome.record = record
         outcome.changed = sorted(k for k in record if before.get(k) != record[k])
         return outcome
+
+    def _named(self, value: Any) -> str:
+        """A value the conversation passed, as an answer says it: a record's id with its name
+        ("Brightwater Corp (CUS-00002)"), anything else as it is."""
+        text = " or ".join(map(str, value)) if isinstance(value, list) else str(value)
+        for recipe in self.recipes.values():
+            if not (recipe.id_prefix and recipe.id_field and recipe.name_field):
+                continue
+            if not text.startswith(f"{recipe.id_prefix}-"):
+                continue
+            found = self.data.lookup(recipe.source, where={recipe.id_field: text})
+            if found and found[0].get(recipe.name_field):
+                return f"{found[0][recipe.name_field]} ({text})"
+        return text
 
     @staticmethod
     def _from_base(recipe: Recipe, base: Record, action: str, asked: str = "") -> Outcome:

@@ -176,3 +176,37 @@ def test_an_order_for_a_company_that_is_not_a_customer_is_not_booked_to_another(
         "Place an order of 20 office chairs for Greenfield Schools", result.convid,
     )  # fmt: skip
     assert " for Greenfield Schools is placed: 20 x " in placed.parts[0]["text"], placed.parts
+
+
+def test_a_return_after_a_damaged_delivery_is_for_that_customers_order(deployment, user) -> None:
+    reported = run_agent(
+        deployment,
+        user,
+        "ReportDamagedDelivery",
+        "Our customer Orion Retail says their order arrived damaged",
+        None,
+    )
+    ticket = state_of(deployment, user, reported.convid)["conv"]["ticket"]
+    answer = run_agent(
+        deployment, user, "StartProductReturn", "Open a return for it", reported.convid
+    ).parts[0]["text"]
+    order = state_of(deployment, user, reported.convid)["conv"]["order"]
+    assert order["customer_id"] == ticket["customer_id"] and order["status"] == "returned"
+    assert answer.startswith(f"The return for {order['product']} from order {order['id']} "), answer
+    assert f"I used ticket {ticket['id']}" in answer, answer
+
+
+def test_a_customer_with_nothing_delivered_is_named_not_given_an_id(deployment, user) -> None:
+    reported = run_agent(
+        deployment, user, "ReportDamagedDelivery", "Brightwater's parcel arrived damaged", None
+    )
+    ticket = state_of(deployment, user, reported.convid)["conv"]["ticket"]
+    name = deployment.account.engine.world.data.lookup(
+        "customers", where={"id": ticket["customer_id"]}
+    )[0]["name"]
+    answer = run_agent(
+        deployment, user, "StartProductReturn", "Open a return for it", reported.convid
+    ).parts[0]["text"]
+    assert answer.startswith(f"I found no delivered order for {name} ({ticket['customer_id']})."), (
+        answer
+    )
