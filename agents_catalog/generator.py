@@ -147,6 +147,7 @@ HANDOFF_FIELDS: dict[tuple[str, str], str | dict[str, str]] = {
         "customer": "{conv.contract.counterparty}",
     },
     ("products", "order"): {"name": "{conv.order.product}", "order": "{conv.order.id}"},
+    ("products", "customer"): {"customer": "{conv.customer.name}"},
     ("tickets", "customer"): {"customer_id": "{conv.customer.id}"},
     ("tickets", "order"): {"order": "{conv.order.id}"},
     ("tickets", "ticket"): SAME,
@@ -176,11 +177,14 @@ class CrossWrite(NamedTuple):
     same: dict[str, str]
     at_place: dict[str, str]
     fields: dict[str, str]
+    #: A record path that must exist for anything to be saved (None: always saved).
+    present: str | None = None
 
 
 # A hotel stay is where a trip goes and when (a later flight "for that trip" flies there); a
 # stay in the saved trip's city names the trip's hotel, one elsewhere, or in the city of a
-# cancelled trip, is a new trip.
+# cancelled trip, is a new trip. A quote for a known customer makes that customer the one the
+# conversation is about ("turn it into an order" is an order for them).
 CROSS_WRITES: dict[tuple[str, str], CrossWrite] = {
     ("hotels", "trip"): CrossWrite(
         same={"destination": "{record.city}", "status": "booked"},
@@ -192,6 +196,15 @@ CROSS_WRITES: dict[tuple[str, str], CrossWrite] = {
             "hotel": "{record.name}",
             "status": "booked",
         },
+    ),
+    ("products", "customer"): CrossWrite(
+        same={"id": "{record.buyer.id}"},
+        at_place={},
+        fields={
+            field: f"{{record.buyer.{field}}}"
+            for field in ("id", "name", "contact", "email", "tier", "country")
+        },
+        present="record.buyer",
     ),
 }
 # The fields that identify a record of its source, where it has one.
@@ -322,7 +335,7 @@ def _write_command(cap: Capability, var: str, scheme: NamingScheme) -> dict[str,
         properties = scheme.variables[var].schema.get("properties", {})
         value = {prop: f"{{record.{prop}}}" for prop in properties}
         return {"var": {"name": f"conv.{var}", "value": value}}
-    return {
+    write = {
         "if": {
             "when": {
                 "left": "|".join(cross.same.values()),
@@ -336,6 +349,9 @@ def _write_command(cap: Capability, var: str, scheme: NamingScheme) -> dict[str,
             "else": [{"var": {"name": f"conv.{var}", "value": dict(cross.fields)}}],
         }
     }
+    if cross.present is None:
+        return write
+    return {"if": {"when": {"exists": cross.present}, "then": [write]}}
 
 
 def _handoff_comparison(cap: Capability, var: str) -> dict[str, Any] | None:

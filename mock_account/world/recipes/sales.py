@@ -248,9 +248,9 @@ class Orders(Recipe):
         record.setdefault("id", self.new_id(ctx))
         if not record.get("customer_id"):
             record["customer_id"] = ctx.pick(c["id"] for c in ctx.data.records("customers"))
+        # Whose order it is, as an answer names it.
+        buyer = ctx.data.lookup("customers", where={"id": record["customer_id"]})
         if not record.get("customer"):
-            # Whose order it is, as an answer names it.
-            buyer = ctx.data.lookup("customers", where={"id": record["customer_id"]})
             # A customer opened in this conversation is not in the data yet: as named.
             named = ctx.stated.unknown_organisations()
             record["customer"] = (
@@ -269,7 +269,9 @@ class Orders(Recipe):
             record["quantity"] = ctx.pick((1, 2, 3, 5, 10))
         product = _catalogue(record["product"], ctx)
         if not record.get("currency"):
-            record["currency"] = product["currency"]
+            # In the customer's currency, as a quote for them is (a British buyer pays in GBP).
+            country = buyer[0].get("country") if buyer else None
+            record["currency"] = ctx.places.currency_of(country, product["currency"])
         if record.get("unit_price") is None:
             total = record.get("total")
             record["unit_price"] = (
@@ -384,6 +386,17 @@ def _counted_item(ctx: Context, quantity: Quantity) -> str:
     return of.group(1) if of else quantity.item
 
 
+def _buyer(record: Record, ctx: Context) -> Record | None:
+    """The customer of the data a quote is for: the one the request names, else the one the
+    conversation gave it (a contract's counterparty); None for anyone else."""
+    named = [n.known for n in ctx.stated.organisations if n.kind == "customer" and n.known]
+    for name in (*named, record.get("customer")):
+        found = ctx.data.lookup("customers", where={"name": name}) if name else []
+        if found:
+            return found[0]
+    return None
+
+
 def _catalogue(name: str, ctx: Context) -> Record:
     """The catalogue product of that name, else one priced like its category."""
     found = ctx.data.lookup("products", where={"name": name})
@@ -470,3 +483,6 @@ class Products(Recipe):
             record["price"] = ctx.convert(product["price"], product["currency"], record["currency"])
         record.setdefault("quantity", 1)
         record["total"] = round(record["price"] * record["quantity"], 2)
+        buyer = _buyer(record, ctx)
+        if buyer is not None:
+            record["buyer"] = buyer

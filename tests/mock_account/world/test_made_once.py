@@ -29,7 +29,8 @@ def test_a_question_after_an_invoice_does_not_bill_the_order_twice(deployment, u
     agent, again = _answer(deployment, user, "When will they pay?", convid)
     assert agent == "CreateCustomerInvoice"
     assert again.startswith(
-        f"Invoice {invoice['number']} to Orion Retail for 10653 USD is already raised in this "
+        # In the British customer's pounds, as their order is.
+        f"Invoice {invoice['number']} to Orion Retail for 8388.2 GBP is already raised in this "
         f"conversation, due on {invoice['due_date']}, so I did not bill it twice."
     ), again
     assert state_of(deployment, user, convid)["conv"]["invoice"] == invoice

@@ -62,15 +62,27 @@ def test_the_record_a_request_names_is_no_pointer_back(deployment, user) -> None
     assert "(order ORD-000021)" in result.parts[0]["text"], result.parts
 
 
-def test_an_order_nobody_said_who_buys_is_asked_for(deployment, user) -> None:
-    # After a quote (which saves no customer), "turn it into an order" goes to the order
-    # agent, which asks whose order it is instead of booking one for a customer at random.
+def test_an_order_after_a_quote_is_for_the_quotes_customer(deployment, user) -> None:
+    # A quote for a customer of ours makes them the customer of the conversation: "turn it
+    # into an order" is their order, not one asked for again or booked for someone at random.
     quote = run_agent(
         deployment, user, "CreateSalesQuote", "Send a quote to Lakeside Dental for 25 laptop docks"
     , None)  # fmt: skip
+    customer = state_of(deployment, user, quote.convid)["conv"]["customer"]
+    assert customer["name"] == "Lakeside Dental" and customer["id"].startswith("CUS-"), customer
     follow_up = "Turn it into an order"
     best = deployment.account.index.search(follow_up, limit=1)[0].agent_name
     assert best == "PlaceCustomerOrder", best
-    order = run_agent(deployment, user, best, follow_up, quote.convid)
+    placed = run_agent(deployment, user, best, follow_up, quote.convid).parts[0]["text"]
+    order = state_of(deployment, user, quote.convid)["conv"]["order"]
+    assert order["customer_id"] == customer["id"], order
+    assert placed.startswith(f"Order {order['id']} for Lakeside Dental is placed"), placed
+
+
+def test_a_quote_for_someone_we_do_not_sell_to_saves_no_customer(deployment, user) -> None:
+    quote = run_agent(
+        deployment, user, "CreateSalesQuote", "Put together a quote for 25 laptop docks", None
+    )
+    assert "customer" not in state_of(deployment, user, quote.convid)["conv"]
+    order = run_agent(deployment, user, "PlaceCustomerOrder", "Turn it into an order", quote.convid)
     assert order.parts[0]["text"].startswith("Which customer is the order for?"), order.parts
-    assert "order" not in state_of(deployment, user, quote.convid)["conv"]
