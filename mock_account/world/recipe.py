@@ -137,6 +137,10 @@ class Context:
         return f"{name} {self.pick(LEGAL_FORMS)}" if self.rng.random() < 0.4 else name
 
 
+# What an answer asks when the request points at someone else ("give him access") and
+# nobody is named or saved: it is not the user's, and nobody is guessed.
+WHO_FOR = "Who is it for? Tell me their name and I'll go ahead; I won't guess who you mean."
+
 # The kinds of names a record must not be given at random when a question names none.
 _NAMED_KINDS = frozenset({"customer", "vendor", "employee", "candidate", "campaign"})
 

@@ -41,7 +41,7 @@ from mock_account.business.data import tokens
 from mock_account.understanding import warm_up as warm_up_understanding
 
 from .places import Gazetteer, gazetteer
-from .recipe import Asked, Context, Recipe, Record, clean, coerce, fits
+from .recipe import WHO_FOR, Asked, Context, Recipe, Record, clean, coerce, fits
 from .recipes import RECIPES
 from .stated import Name, Stated
 
@@ -316,7 +316,9 @@ class World:
         held: Mapping[str, str],
         made: Record | None = None,
     ) -> Outcome:
-        refused = recipe.not_for(ctx, given)
+        # What this agent made here already counts as held: "order him a laptop" after a
+        # laptop for the new hire is about them (and answered as made already).
+        refused = recipe.not_for(ctx, given if made is None else {**made, **given})
         if refused:
             return Outcome(None, recipe.noun, message=refused)
         stated = recipe.stated(ctx)
@@ -418,8 +420,7 @@ class World:
             return Outcome(
                 None,
                 recipe.noun,
-                message="Who is it for? Tell me their name and I'll go ahead; I won't guess "
-                "who you mean.",
+                message=WHO_FOR,
             )
         if requester and (speaks or not (base or clean(where))):
             own = recipe.requester(ctx)

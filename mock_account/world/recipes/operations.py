@@ -8,7 +8,7 @@ import re
 
 from mock_account.business.vocab import ASSET_MODELS, INCIDENT_SYMPTOMS, SERVICES, TICKET_SUBJECTS
 
-from ..recipe import Asked, Context, Recipe, Record, first_sentence, keyword_choice
+from ..recipe import WHO_FOR, Asked, Context, Recipe, Record, first_sentence, keyword_choice
 from .sales import customer_asked
 
 _PRIORITY_WORDS: dict[str, tuple[str, ...]] = {
@@ -203,6 +203,14 @@ class Incidents(Recipe):
             record["started_at"] = f"{ctx.today.isoformat()}T{hour:02d}:{minute:02d}Z"
 
 
+# Words that say a device is for someone who is joining, not for the person asking.
+_NEW_HIRE = re.compile(
+    r"\b(?:new (?:hire|starter|joiner|employee|colleague|analyst|developer|designer)|hired|"
+    r"joins|joining|starts on|first day)\b",
+    re.IGNORECASE,
+)
+
+
 class Assets(Recipe):
     source = "assets"
     noun = "device"
@@ -229,6 +237,23 @@ class Assets(Recipe):
         return record
 
     def not_for(self, ctx: Context, given: Record) -> str | None:
+        stated = ctx.stated
+        unnamed = not (
+            given.get("assigned_to")
+            or given.get("new_hire")
+            or stated.names_of("employee", "candidate")
+            or stated.unknown_people()
+        )
+        if unnamed and not stated.speaks_of_self:
+            if stated.speaks_of_another:
+                # "Order him a laptop" with nobody named or saved here: not the user's device.
+                return WHO_FOR
+            if _NEW_HIRE.search(stated.text):
+                # "…for the person we just hired": a new starter, not the user.
+                return (
+                    "Who is the new starter? Tell me their name and I'll get their laptop and "
+                    "accounts ready; I won't guess who you mean."
+                )
         # Our devices are for our staff: ten headsets for a customer are a sale.
         customer = next(iter(ctx.stated.names_of("customer")), None)
         if customer is None or ctx.stated.names_of("employee"):

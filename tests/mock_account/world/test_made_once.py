@@ -5,6 +5,7 @@ it makes that."""
 
 from __future__ import annotations
 
+import pytest
 from handoff_journeys import run_agent, state_of
 
 ORDER = "Our customer Orion Retail wants 20 standing desks"
@@ -122,3 +123,22 @@ def test_access_for_him_is_not_given_to_the_user(deployment, user) -> None:
         )
     text = access.parts[0]["text"]
     assert text.startswith("Who is it for? Tell me their name") and user.name not in text
+
+
+@pytest.mark.parametrize(
+    ("request_text", "asked"),
+    [
+        ("Order him a laptop", "Who is it for? Tell me their name"),
+        (
+            "Set up equipment and an email account for the person we just hired",
+            "Who is the new starter? Tell me their name",
+        ),
+    ],
+)
+def test_a_new_starters_laptop_nobody_names_is_asked_for(
+    deployment, user, request_text, asked
+) -> None:
+    result = run_agent(deployment, user, "SetUpNewHireEquipment", request_text, None)
+    text = result.parts[0]["text"]
+    assert text.startswith(asked) and user.name not in text, text
+    assert "reserved" not in text, text
