@@ -218,6 +218,12 @@ class Recipe:
         instead when it asks for a kind of record the data has none of (or None)."""
         return {}, None
 
+    def unsampled(self, ctx: Context) -> str | None:
+        """For a lookup whose record stands for many, what the answer asks when neither the
+        request nor the conversation says which kind it wants ("get quotes from suppliers":
+        for what?), or None to take one of them all."""
+        return None
+
     def lacking(self, saved: Record, action: str) -> str | None:
         """Why a record the conversation holds cannot be looked at (``action`` "find") or
         changed ("update") as one of this kind (what the answer says instead), or None when

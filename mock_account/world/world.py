@@ -432,6 +432,10 @@ class World:
         # A lookup for one of many asks for its own kind ("a courier", with a caterer saved).
         if base and all(_same(base.get(k), v) for k, v in filters.items()):
             return self._from_base(recipe, base, action)
+        if sample and not base and not filters and not clean(where):
+            question = recipe.unsampled(ctx)
+            if question:
+                return Outcome(None, recipe.noun, message=question)
         held_where = (held or Held()).where
         if any(k in held_where for k in clean(where)):
             found = self.data.lookup(recipe.source, where=clean(where), match=match)

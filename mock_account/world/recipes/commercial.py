@@ -51,10 +51,19 @@ _CATEGORY_WORDS: dict[str, tuple[str, ...]] = {
 } | {
     "cloud hosting": ("cloud", "hosting", "data centre", "data center"),
     "software licences": ("software",),
-    "hardware": ("hardware", "laptops", "servers"),
-    "logistics": ("logistics", "shipping", "freight", "courier"),
+    "hardware": ("hardware", "laptops", "servers", "computers", "monitors"),
+    "logistics": ("logistics", "shipping", "freight", "courier", "packaging", "pallets"),
     "catering": ("catering", "food", "coffee"),
-    "office supplies": ("office supplies", "stationery", "paper"),
+    "office supplies": (
+        "office supplies",
+        "stationery",
+        "paper",
+        "chairs",
+        "desks",
+        "furniture",
+    ),
+    "marketing services": ("marketing services", "branded", "merchandise", "advertising"),
+    "facilities": ("facilities", "cleaning", "maintenance", "forklift"),
     "recruiting": ("recruiting", "recruitment", "staffing"),
 }
 _CHANNEL_WORDS: dict[str, tuple[str, ...]] = {
@@ -274,6 +283,15 @@ class Vendors(Recipe):
         return filters, (
             f"I found no approved supplier for {asked.group('what').strip()}{where}: our "
             f"approved suppliers cover {', '.join(VENDOR_CATEGORIES)}."
+        )
+
+    def unsampled(self, ctx: Context) -> str | None:
+        if self.stated(ctx).get("name"):
+            return None
+        return (
+            "Which goods or services is it for? Our approved suppliers cover "
+            f"{', '.join(VENDOR_CATEGORIES)}; tell me which and I'll go ahead. I won't pick a "
+            "supplier at random."
         )
 
     def preferred(self, given: Record, ctx: Context) -> Record:

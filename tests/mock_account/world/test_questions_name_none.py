@@ -55,3 +55,34 @@ def test_a_customer_named_as_a_new_supplier_is_the_one_onboarded(deployment, use
     )
     vendor = state_of(deployment, user, result.convid)["conv"]["vendor"]
     assert (vendor["name"], vendor["country"]) == ("Castellano Textiles", customer["country"])
+
+
+@pytest.mark.parametrize(
+    ("agent", "request_text"),
+    [
+        ("RequestSupplierQuotes", "Get quotes from suppliers"),
+        ("FindApprovedSupplier", "Which supplier is the cheapest?"),
+    ],
+)
+def test_suppliers_for_nothing_named_are_asked_for(deployment, user, agent, request_text) -> None:
+    result = run_agent(deployment, user, agent, request_text, None)
+    text = result.parts[0]["text"]
+    assert text.startswith("Which goods or services is it for?"), text
+    assert "vendor" not in state_of(deployment, user, result.convid)["conv"]
+
+
+@pytest.mark.parametrize(
+    ("request_text", "category"),
+    [
+        ("Get quotes for 50 ergonomic office chairs", "office supplies"),
+        ("Send an RFQ to our packaging suppliers and compare prices", "logistics"),
+        ("Get three quotes for 500 branded water bottles", "marketing services"),
+    ],
+)
+def test_quotes_go_to_suppliers_of_what_is_bought(deployment, user, request_text, category) -> None:
+    result = run_agent(deployment, user, "RequestSupplierQuotes", request_text, None)
+    text = result.parts[0]["text"]
+    assert text.startswith("I sent the request for quotation to "), text
+    supplier = text.removeprefix("I sent the request for quotation to ").split(" and other")[0]
+    found = deployment.account.engine.world.data.lookup("vendors", where={"name": supplier})
+    assert found and found[0]["category"] == category, (text, found)
