@@ -660,7 +660,7 @@ class _Run:
                     others=args.others,
                     sample=args.sample,
                     requires=args.requires,
-                    made=self._made(args) if args.action == "create" else None,
+                    made=self._made(args) if args.action == "create" or args.requester else None,
                     held=held,
                     # The values came from the record the request named, where it named
                     # one; one the agent writes back is replaced by a new one of its kind (a

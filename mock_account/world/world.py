@@ -148,7 +148,9 @@ class World:
         names for its variable (a flight claim for a hospitality check). ``others``: the
         agent works only on other people's records (a manager approving claims). ``made``:
         the record this agent made earlier in the conversation (create): asked again for
-        the same, it does not make a second one (an order is billed once). ``sample``: the
+        the same, it does not make a second one (an order is billed once); or, for an agent
+        of the user's own records (``requester``), the one it worked on here, which a request
+        naming no other is about (the lost phone, not a laptop). ``sample``: the
         record found stands for many (find), so a company nobody names is not asked for."""
         held = held or Held()
         recipe = self.recipes.get(source)
@@ -190,6 +192,16 @@ class World:
                 outcome = Outcome(None, recipe.noun, message=refused, set_aside=unused)
             else:
                 outcome = self._create(recipe, ctx, given, fixed, held.given, made)
+        elif (
+            action == "find"
+            and requester
+            and made is not None
+            and base is None
+            and _states_nothing_else(made, recipe.stated(ctx), recipe.worded_fields)
+        ):
+            # The user's own record this agent worked on here is the one a request that names
+            # no other means ("Get me a new one" after the lost phone: that phone, not a laptop).
+            outcome = Outcome(dict(made), recipe.noun)
         elif action == "find":
             outcome = self._find(
                 recipe,
@@ -780,8 +792,11 @@ _QUESTION = re.compile(
 def _asks_about(made: Record, text: str, stated: Record, worded: frozenset[str]) -> bool:
     """Whether a request is a question about ``made`` rather than a request for another:
     a question that states nothing that differs from it (its wording aside)."""
-    if not _QUESTION.match(text):
-        return False
+    return bool(_QUESTION.match(text)) and _states_nothing_else(made, stated, worded)
+
+
+def _states_nothing_else(made: Record, stated: Record, worded: frozenset[str]) -> bool:
+    """Whether what a request states (its wording aside) is all as ``made`` has it."""
     return all(_same(v, made[k]) for k, v in stated.items() if k in made and k not in worded)
 
 

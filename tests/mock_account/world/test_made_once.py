@@ -142,3 +142,15 @@ def test_a_new_starters_laptop_nobody_names_is_asked_for(
     text = result.parts[0]["text"]
     assert text.startswith(asked) and user.name not in text, text
     assert "reserved" not in text, text
+
+
+def test_a_follow_up_about_the_lost_phone_is_about_that_phone(deployment, user) -> None:
+    lost = run_agent(deployment, user, "ReportLostDevice", "I lost my company phone", None)
+    first = lost.parts[0]["text"]
+    assert "(iPhone" in first or "(Pixel" in first or "(Galaxy" in first, first
+    tag = first.split()[2]
+    again = run_agent(deployment, user, "ReportLostDevice", "Get me a new one", lost.convid)
+    assert again.parts[0]["text"].startswith(f"I locked {tag} "), again.parts
+    laptop = run_agent(deployment, user, "ReportLostDevice", "I lost my laptop too", lost.convid)
+    text = laptop.parts[0]["text"]
+    assert text.startswith("I locked AST-") and tag not in text.split(" (")[0], text
