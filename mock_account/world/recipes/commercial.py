@@ -15,6 +15,7 @@ from mock_account.business.vocab import (
     CONTRACT_KINDS,
     VENDOR_CATEGORIES,
 )
+from mock_account.understanding.lexicon import MONTH_WORDS
 
 from ..recipe import (
     Asked,
@@ -79,6 +80,34 @@ _SUPPLY_ASKED = re.compile(
     r"\b(?:supplier|vendor|provider)s?\s+(?:for|of)\s+(?P<what>[a-z][a-z -]{2,40}?)"
     r"(?=\s+in\s+[A-Z]|[?.!,]|$)"
 )
+# A number a request gives without a currency: "5,000", "2k", "7500".
+_BARE_AMOUNT = re.compile(r"(?<![\w.,])(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)(\s*k\b)?(?![\w%])", re.I)
+
+
+# Parts of a budget a request names in words ("cut it by a third", "double it" is not one).
+_SHARES = {"half": 0.5, "a third": 1 / 3, "one third": 1 / 3, "a quarter": 0.25, "a fifth": 0.2}
+
+
+def _share(text: str, percent: float | None) -> float | None:
+    """The part of a budget a request changes it by: its percentage, or a part in words."""
+    if percent is not None:
+        return percent / 100
+    lowered = f" {text.lower()} "
+    return next((v for k, v in _SHARES.items() if f" {k} " in lowered), None)
+
+
+def _bare_amount(text: str) -> float | None:
+    """The first amount of money a request gives as a plain number, if any (not a date's
+    day: "on 3 December" is no budget)."""
+    for found in _BARE_AMOUNT.finditer(text):
+        after = text[found.end() :].split()
+        if after and after[0].lower().strip(".,") in MONTH_WORDS:
+            continue
+        value = float(found.group(1).replace(",", ""))
+        return value * 1000 if found.group(2) else value
+    return None
+
+
 _QUOTED = re.compile(r"[\"“']([^\"”']{3,60})[\"”']")
 _CAMPAIGN_NAME = re.compile(r"\b((?:[A-Z0-9][\w'&-]*\s){1,5})campaign\b")
 # "the October newsletter", "the spring promotion", "the Hannover fair".
@@ -365,16 +394,26 @@ class Campaigns(Recipe):
         out: Record = {}
         stated = ctx.stated
         more = stated.mentions("another", " more", " add", "increase", "raise", "extra", " top up")
-        if stated.amount is not None and more and base.get("budget") is not None:
-            # "Put another 5,000 behind it": the amount comes on top, in the budget's currency.
-            currency = base.get("currency") or stated.amount.currency
-            extra = ctx.convert(stated.amount.amount, stated.amount.currency, currency)
-            out["budget"] = round(float(base["budget"]) + extra, 2)
+        less = stated.mentions("cut", "reduce", "lower", "decrease", " less", " take ")
+        currency = base.get("currency") or ""
+        # "Put another 5,000 behind it", "cut it by 2k": a number without a currency is in
+        # the budget's own.
+        bare = _bare_amount(stated.text) if stated.amount is None and currency else None
+        if bare is not None and stated.percent is None:
+            said: tuple[float, str] | None = (bare, currency)
         elif stated.amount is not None:
-            out["budget"], out["currency"] = stated.amount.amount, stated.amount.currency
-        elif stated.percent is not None and base.get("budget"):
-            sign = -1 if stated.mentions("cut", "reduce", "lower", "decrease") else 1
-            out["budget"] = round(base["budget"] * (1 + sign * stated.percent / 100), 2)
+            said = (stated.amount.amount, stated.amount.currency)
+        else:
+            said = None
+        if said is not None and (more or less) and base.get("budget") is not None:
+            # The amount comes on top (or off), in the budget's currency.
+            change = ctx.convert(said[0], said[1], currency or said[1])
+            out["budget"] = round(float(base["budget"]) + (-change if less else change), 2)
+        elif said is not None:
+            out["budget"], out["currency"] = said
+        elif (share := _share(stated.text, stated.percent)) is not None and base.get("budget"):
+            sign = -1 if less else 1
+            out["budget"] = round(base["budget"] * (1 + sign * share), 2)
         when = stated.first_date
         if when is not None:
             out["start_date"] = when.isoformat()

@@ -48,3 +48,34 @@ def test_no_followup_asks_which_record_it_is_about(deployment, user) -> None:
     # The discount approval works on a saved order; with none, it would ask which one.
     assert followups.written("ApproveOrderDiscount", "campaign", conv) is None
     assert {s.agent for s in followups.suggest("LaunchMarketingCampaign", conv=conv)}
+
+
+@pytest.mark.parametrize(
+    ("request_text", "change"),
+    [
+        ("Increase the budget by 5,000", lambda budget: budget + 5000),
+        ("Put another 5,000 behind it", lambda budget: budget + 5000),
+        ("Cut it by 2k", lambda budget: budget - 2000),
+        ("Cut the budget by a third", lambda budget: round(budget * 2 / 3, 2)),
+        ("Set the budget to 30,000", lambda budget: 30000),
+    ],
+)
+def test_a_budget_change_without_a_currency_is_in_the_budgets_own(
+    deployment, user, request_text, change
+) -> None:
+    launched = run_agent(
+        deployment,
+        user,
+        "LaunchMarketingCampaign",
+        "Launch an email campaign for our autumn offer to existing customers",
+        None,
+    )
+    before = state_of(deployment, user, launched.convid)["conv"]["campaign"]
+    answer = run_agent(
+        deployment, user, "ChangeCampaignBudget", request_text, launched.convid
+    ).parts[0]["text"]
+    after = state_of(deployment, user, launched.convid)["conv"]["campaign"]
+    assert after["currency"] == before["currency"], (before, after)
+    assert after["budget"] == pytest.approx(change(before["budget"]), abs=0.01), (before, after)
+    shown = int(after["budget"]) if after["budget"] == int(after["budget"]) else after["budget"]
+    assert f"is now {shown} {after['currency']}." in answer, answer
