@@ -80,8 +80,9 @@ OFFICES: tuple[tuple[str, str], ...] = (
 BOOKING_CURRENCIES = ("USD", "EUR", "GBP")
 
 AIRLINES = ("LH", "BA", "AF", "KL", "UA", "DL", "AA", "IB", "SK", "LX", "OS", "AC", "SQ", "EK")
-# Kinds of train a booking names ("ICE 578").
-TRAIN_SERVICES = ("ICE", "IC", "EC", "TGV", "Eurostar", "RJX", "Frecciarossa")
+# Kinds of train a booking names ("IC 578"): InterCity and EuroCity run in most European
+# countries, where a brand (Eurostar, TGV) would put a train on lines it does not serve.
+TRAIN_SERVICES = ("IC", "EC")
 
 TRIP_PURPOSES = (
     "client meeting",
