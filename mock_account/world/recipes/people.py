@@ -12,7 +12,7 @@ from typing import Any
 from mock_account.business.data import person_email
 from mock_account.business.vocab import CANDIDATE_ROLES, COMPANY_DOMAIN, DEPARTMENTS
 
-from ..recipe import Context, Recipe, Record, keyword_choice
+from ..recipe import Asked, Context, Recipe, Record, keyword_choice
 
 _STAGE_WORDS: dict[str, tuple[str, ...]] = {
     "interview": ("interview",),
@@ -63,6 +63,9 @@ def _title(text: str) -> tuple[str, str] | None:
     return None
 
 
+# A question for whoever has a job: "Who is our payroll specialist?", "who's the head of IT".
+_WHO_HAS = re.compile(r"\bwho(?:'s|\s+is|\s+are)\s+(?:our|the)\b", re.IGNORECASE)
+
 _ROLE_SAID = re.compile(
     r"\b(?:the|a|an|our)\s+((?:[\w/+-]+\s){0,3}?[\w/+-]+)\s+(?:job|role|position|opening|vacancy)\b",
     re.IGNORECASE,
@@ -100,6 +103,17 @@ class Employees(Recipe):
     name_field = "name"
     name_kinds = ("employee",)
     unknown_names = "people"
+
+    def asked(self, ctx: Context) -> Asked | None:
+        found = super().asked(ctx)
+        if found is not None:
+            return found
+        # "Who is our payroll specialist?" asks for whoever has that job, not for the colleague
+        # this conversation looked up before.
+        title = _title(ctx.stated.text)
+        if title is not None and _WHO_HAS.search(ctx.stated.text):
+            return Asked("title", title[0], f"with the title {title[0]}")
+        return None
 
     def stated(self, ctx: Context) -> Record:
         stated = ctx.stated

@@ -113,3 +113,24 @@ def test_an_approved_supplier_is_of_the_kind_asked_or_none(deployment, user) -> 
         None,
     )
     assert text.startswith("I found no approved supplier for translation services in France:")
+
+
+def test_who_has_a_job_is_asked_for_not_the_colleague_looked_up_before(deployment, user) -> None:
+    first = run_agent(
+        deployment,
+        user,
+        "FindColleagueInDirectory",
+        "Look up Daniel Weber's job title and department",
+        None,
+    )
+    assert first.parts[0]["text"].startswith("Daniel Weber is "), first.parts
+    answer = run_agent(
+        deployment, user, "FindColleagueInDirectory", "Who is our payroll specialist?", first.convid
+    ).parts[0]["text"]
+    assert " is Payroll Specialist in Finance" in answer.split(" (")[0], answer
+    assert not answer.startswith("Daniel Weber"), answer
+
+
+def test_a_colleagues_phone_number_is_looked_up_not_the_users_phone_locked(deployment) -> None:
+    best = deployment.account.index.search("Find me Sofia's phone number", limit=1)[0]
+    assert best.agent_name == "FindColleagueInDirectory", best
