@@ -201,7 +201,9 @@ class World:
         ):
             # The user's own record this agent worked on here is the one a request that names
             # no other means ("Get me a new one" after the lost phone: that phone, not a laptop).
-            outcome = Outcome(dict(made), recipe.noun)
+            # What the earlier request said of it ("on Monday") is said anew from this one.
+            kept = {k: v for k, v in made.items() if k not in _PHRASES}
+            outcome = Outcome(kept, recipe.noun)
         elif action == "find":
             outcome = self._find(
                 recipe,
@@ -615,6 +617,11 @@ class World:
         return self.data.records(recipe.source)
 
 
+_UNTIL = re.compile(r"\b(?:until|till|through to)\b", re.IGNORECASE)
+# The phrases an outcome's record carries for its answer, from the request that found it.
+_PHRASES = frozenset({"when", "to", "for"})
+
+
 def _to(stated: Stated) -> str:
     """The place a request goes to, as a phrase an answer can insert (" to Brazil")."""
     place = stated.destination
@@ -637,7 +644,9 @@ def _when(stated: Stated) -> str:
     if start and end and end != start:
         return f" from {start.isoformat()} to {end.isoformat()}"
     if start or end:
-        return f" on {(start or end).isoformat()}"  # type: ignore[union-attr]
+        day = (start or end).isoformat()  # type: ignore[union-attr]
+        # "Out until Friday" is every day up to then, not Friday alone.
+        return f" until {day}" if _UNTIL.search(stated.text) else f" on {day}"
     return ""
 
 

@@ -209,3 +209,13 @@ def test_a_flight_refused_for_someone_else_is_no_hand_off(deployment, user) -> N
     state = state_of(deployment, user, first.convid)
     assert state["runs"][-1]["reads"] == []
     assert state["conv"]["trip"]["destination"] == "Berlin"
+
+
+def test_a_sick_day_extended_says_the_new_days_not_the_first(deployment, user) -> None:
+    first = run_agent(deployment, user, "ReportSickLeave", "I'm sick today and can't come in", None)
+    assert "your absence on 2026-11-30 is recorded" in first.parts[0]["text"], first.parts
+    later = run_agent(
+        deployment, user, "ReportSickLeave", "Actually I'll be out until Friday", first.convid
+    )
+    text = later.parts[0]["text"].split(" (")[0]
+    assert "your absence until 2026-12-04 is recorded" in text, text
