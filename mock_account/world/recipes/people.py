@@ -12,7 +12,7 @@ from typing import Any
 from mock_account.business.data import person_email
 from mock_account.business.vocab import CANDIDATE_ROLES, COMPANY_DOMAIN, DEPARTMENTS
 
-from ..recipe import Asked, Context, Recipe, Record, keyword_choice
+from ..recipe import Asked, Context, Recipe, Record, fits, keyword_choice
 
 _STAGE_WORDS: dict[str, tuple[str, ...]] = {
     "interview": ("interview",),
@@ -103,6 +103,18 @@ class Employees(Recipe):
     name_field = "name"
     name_kinds = ("employee",)
     unknown_names = "people"
+
+    def outside(self, record: Record, kind: Mapping[str, Any]) -> str:
+        # A colleague of another department than the agent's work needs ("ask Sofia to review
+        # my pull request": she is in Sales).
+        wanted = kind.get("department")
+        if wanted and record.get("department") and not fits(record, {"department": wanted}):
+            said = " or ".join(wanted) if isinstance(wanted, list | tuple) else wanted
+            return (
+                f"{record.get('name') or 'They'} works in {record['department']}, not "
+                f"{said}; name someone in {said} and I'll go ahead."
+            )
+        return super().outside(record, kind)
 
     def asked(self, ctx: Context) -> Asked | None:
         found = super().asked(ctx)

@@ -134,3 +134,18 @@ def test_who_has_a_job_is_asked_for_not_the_colleague_looked_up_before(deploymen
 def test_a_colleagues_phone_number_is_looked_up_not_the_users_phone_locked(deployment) -> None:
     best = deployment.account.index.search("Find me Sofia's phone number", limit=1)[0]
     assert best.agent_name == "FindColleagueInDirectory", best
+
+
+def test_code_is_reviewed_by_an_engineer(deployment, user) -> None:
+    world = deployment.account.engine.world
+    asked = run_agent(
+        deployment, user, "RequestCodeReview", "Request a code review for the fix", None
+    )
+    text = asked.parts[0]["text"]
+    name = text.removeprefix("I asked ").split(" (")[0]
+    found = world.data.lookup("employees", where={"name": name})
+    assert found and found[0]["department"] == "Engineering", (text, found)
+    sales = run_agent(
+        deployment, user, "RequestCodeReview", "Ask Sofia to review my pull request", None
+    ).parts[0]["text"]
+    assert sales.startswith("Sofia Marin works in Sales, not Engineering"), sales
