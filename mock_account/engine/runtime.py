@@ -40,7 +40,7 @@ from agents_catalog.agent_format import (
     command_args,
     walk_commands,
 )
-from agents_catalog.capabilities import VARIABLE_SOURCES
+from agents_catalog.capabilities import SOURCE_FIELDS, VARIABLE_SOURCES
 from agents_catalog.graph import agent_io
 from mock_account.business.data import SOURCES, BusinessData
 from mock_account.engine.mock_model import LanguageModel
@@ -595,6 +595,16 @@ class _Run:
                 return content if isinstance(content, dict) else None
         return None
 
+    def _hold_known(self, frame: dict[str, Any], source: str, known: dict[str, Any]) -> None:
+        """Save the existing record a create was refused for as what this agent writes of its
+        source, so the next request is about it ("Check their certificates" after "Onboard
+        Perez Consulting as a new supplier", which already is one)."""
+        fields = SOURCE_FIELDS.get(source, ())
+        for variable in sorted(_writes_of(self.agent)):
+            if VARIABLE_SOURCES.get(variable) == source:
+                held = {k: known[k] for k in fields if k in known}
+                self.assign(frame, f"conv.{variable}", held)
+
     def _named_instead(
         self, request: str, source: str, held: Held, saved: dict[str, tuple[str, dict[str, Any]]]
     ) -> dict[str, Any]:
@@ -679,6 +689,8 @@ class _Run:
                 raise AgentError(str(exc)) from exc
             value = outcome.record
             self.set_aside.update(outcome.set_aside)
+            if value is None and outcome.known is not None:
+                self._hold_known(frame, args.source, outcome.known)
             frame["locals"][args.outcome] = outcome.report()
             call.update(action=args.action, stated=outcome.stated)
             if isinstance(base, dict):

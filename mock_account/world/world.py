@@ -74,6 +74,9 @@ class Outcome:
     # The conversation variables whose values the record did not take: the request is about
     # another record than the one they hold (``Recipe.applicable``, ``World._find``).
     set_aside: list[str] = field(default_factory=list)
+    # The record of the data the request named when nothing was made of it because it exists
+    # already ("set up Perez Consulting as a supplier"): the conversation is about it from then.
+    known: Record | None = None
 
     @property
     def found(self) -> bool:
@@ -370,8 +373,8 @@ class World:
                     None,
                     recipe.noun,
                     asked=name,
-                    message=f"{said} is already a {recipe.noun} of ours; nothing new was "
-                    "opened. Ask for it by name to work with it.",
+                    message=f"{said} is already a {recipe.noun} of ours; nothing new was opened.",
+                    known=dict(known),
                 )
         recipe.fill(record, ctx)
         set_aside = sorted({held[k] for k in offered.keys() - given.keys() if k in held})

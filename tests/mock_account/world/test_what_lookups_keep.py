@@ -149,3 +149,20 @@ def test_code_is_reviewed_by_an_engineer(deployment, user) -> None:
         deployment, user, "RequestCodeReview", "Ask Sofia to review my pull request", None
     ).parts[0]["text"]
     assert sales.startswith("Sofia Marin works in Sales, not Engineering"), sales
+
+
+def test_a_supplier_set_up_again_is_the_one_the_conversation_is_about(deployment, user) -> None:
+    refused = run_agent(
+        deployment, user, "OnboardNewSupplier", "Onboard Perez Consulting as a new supplier", None
+    )
+    again, convid = refused.parts[0]["text"], refused.convid
+    assert again.startswith("Perez Consulting GmbH (VEN-"), again
+    assert "is already a supplier of ours; nothing new was opened." in again, again
+    vendor = state_of(deployment, user, convid)["conv"]["vendor"]
+    assert vendor["name"] == "Perez Consulting GmbH" and again.startswith(
+        f"Perez Consulting GmbH ({vendor['id']})"
+    ), vendor
+    checked = run_agent(
+        deployment, user, "CheckSupplierCertificates", "Check their certificates", convid
+    ).parts[0]["text"]
+    assert "for Perez Consulting GmbH" in checked.split(" (")[0], checked
