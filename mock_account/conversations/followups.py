@@ -55,6 +55,12 @@ NEXT_STEPS: dict[str, tuple[str, ...]] = {
     "StartNewHireOnboarding": ("SetUpNewHireEquipment", "RequestAppAccess", "RequestCorporateCard"),
     "ProcessResignation": ("DisableLeaverAccounts", "ApproveTeamExpenses"),
     "DisableLeaverAccounts": ("ApproveTeamExpenses", "FindColleagueInDirectory"),
+    # A damaged delivery is sent back, made up for and followed: not a software bug.
+    "ReportDamagedDelivery": (
+        "StartProductReturn",
+        "OfferGoodwillGesture",
+        "CheckSupportCaseStatus",
+    ),
 }
 
 
@@ -172,9 +178,11 @@ class Followups:
         if isinstance(saved, Mapping) and self.refusal(reader, variable, saved, user):
             return None
         # A reader that works on a record of another variable the conversation does not
-        # hold would only ask which one ("Which order?").
+        # hold would only ask which one ("Which order?"), unless it looks that record up by
+        # what this variable holds (the order of the ticket's customer).
         if any(
-            _base_variable(args.base) not in (None, *conv) for args in self._data_commands(reader)
+            _base_variable(args.base) not in (None, *conv) and not _looks_up_by(args, variable)
+            for args in self._data_commands(reader)
         ):
             return None
         missing = False
@@ -264,6 +272,11 @@ class Followups:
                 chosen.append(pick)
                 seen_departments.add(pick.department)
         return chosen
+
+
+def _looks_up_by(args: DataArgs, variable: str) -> bool:
+    """Whether a data command filters its lookup by a value of ``conv.<variable>``."""
+    return any(f"{{conv.{variable}." in str(value) for value in (args.where or {}).values())
 
 
 def _base_variable(template: str | None) -> str | None:

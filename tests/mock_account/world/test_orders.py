@@ -210,3 +210,23 @@ def test_a_customer_with_nothing_delivered_is_named_not_given_an_id(deployment, 
     assert answer.startswith(f"I found no delivered order for {name} ({ticket['customer_id']})."), (
         answer
     )
+
+
+def test_after_a_damaged_delivery_the_return_is_suggested_not_a_bug(deployment, user) -> None:
+    reported = run_agent(
+        deployment,
+        user,
+        "ReportDamagedDelivery",
+        "Our customer Orion Retail says their order arrived damaged",
+        None,
+    )
+    state = state_of(deployment, user, reported.convid)
+    suggested = followups_of(deployment).suggest(
+        "ReportDamagedDelivery",
+        written=state["runs"][-1]["writes"],
+        conv=state["conv"],
+        limit=3,
+        user=user.email,
+    )
+    agents = [s.agent for s in suggested]
+    assert agents[0] == "StartProductReturn" and "FileBugFromTicket" not in agents, suggested
