@@ -178,14 +178,18 @@ def test_an_order_for_a_company_that_is_not_a_customer_is_not_booked_to_another(
     assert " for Greenfield Schools is placed: 20 x " in placed.parts[0]["text"], placed.parts
 
 
-def test_a_return_after_a_damaged_delivery_is_for_that_customers_order(deployment, user) -> None:
-    reported = run_agent(
+def _damaged_at_orion(deployment, user):
+    return run_agent(
         deployment,
         user,
         "ReportDamagedDelivery",
         "Our customer Orion Retail says their order arrived damaged",
         None,
     )
+
+
+def test_a_return_after_a_damaged_delivery_is_for_that_customers_order(deployment, user) -> None:
+    reported = _damaged_at_orion(deployment, user)
     ticket = state_of(deployment, user, reported.convid)["conv"]["ticket"]
     answer = run_agent(
         deployment, user, "StartProductReturn", "Open a return for it", reported.convid
@@ -213,13 +217,7 @@ def test_a_customer_with_nothing_delivered_is_named_not_given_an_id(deployment, 
 
 
 def test_after_a_damaged_delivery_the_return_is_suggested_not_a_bug(deployment, user) -> None:
-    reported = run_agent(
-        deployment,
-        user,
-        "ReportDamagedDelivery",
-        "Our customer Orion Retail says their order arrived damaged",
-        None,
-    )
+    reported = _damaged_at_orion(deployment, user)
     state = state_of(deployment, user, reported.convid)
     suggested = followups_of(deployment).suggest(
         "ReportDamagedDelivery",
