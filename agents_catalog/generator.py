@@ -272,8 +272,16 @@ def _agent_document(
     if cap.ask:
         ask = {"message": cap.ask["message"], "inputs": cap.ask["inputs"], "into": "answers"}
         main.append({"ask": ask})
+        # A form default the request is read with yields to what the request says (a send
+        # date): echoed raw, it would contradict the date the record got ("scheduled for
+        # 2026-12-07 ... Send date: next Tuesday 09:00").
+        read = cap.request or ""
         shown = [
-            i for i in cap.ask["inputs"] if i.get("type") != "password" and not i.get("hidden")
+            i
+            for i in cap.ask["inputs"]
+            if i.get("type") != "password"
+            and not i.get("hidden")
+            and not (i.get("default") and f"{{answers.{i['name']}}}" in read)
         ]
         if shown:
             # An answer the record takes (a category, a severity) is echoed as the record has

@@ -54,6 +54,7 @@ from mock_account.engine.state import (
     run_record,
 )
 from mock_account.engine.templates import (
+    PLACEHOLDER,
     WHOLE,
     TemplateError,
     lookup,
@@ -595,6 +596,24 @@ class _Run:
                 return content if isinstance(content, dict) else None
         return None
 
+    def _request(self, frame: dict[str, Any], template: str | None) -> str:
+        """The text a data command reads the request's facts from. A form answer left at its
+        default comes after the words typed, so a date the request states wins over the
+        form's usual one ("the newsletter next Monday", with the form's default "next
+        Tuesday 09:00"); one the user typed stays where the template puts it."""
+        if template is None:
+            return self.text(frame, "{sys.query}")
+        defaulted = [
+            m.group(0)
+            for m in PLACEHOLDER.finditer(template)
+            if m.group(1) is not None and m.group(1) in self.defaulted
+        ]
+        for placeholder in defaulted:
+            template = template.replace(placeholder, "")
+        said = self.text(frame, template).strip()
+        later = " ".join(self.text(frame, p) for p in defaulted)
+        return f"{said} {later}".strip()
+
     def _hold_known(self, frame: dict[str, Any], source: str, known: dict[str, Any]) -> None:
         """Save the existing record a create was refused for as what this agent writes of its
         source, so the next request is about it ("Check their certificates" after "Onboard
@@ -635,7 +654,7 @@ class _Run:
             value: Any = (records[0] if records else None) if args.limit == 1 else records
             call.update(match=match, where=where, limit=args.limit)
         else:
-            request = self.text(frame, args.request if args.request is not None else "{sys.query}")
+            request = self._request(frame, args.request)
             given_templates, fixed_templates = dict(args.given or {}), dict(args.fixed or {})
             for key, template in list(fixed_templates.items()):
                 whole = WHOLE.match(template) if isinstance(template, str) else None

@@ -45,6 +45,14 @@ def known_names(data: Any) -> dict[str, tuple[str, ...]]:
 def stated_from_facts(facts: RequestFacts) -> Stated:
     """The recipes' view of the extracted facts."""
     span = facts.date_range
+    if (
+        span is not None
+        and span.kind == "quarter"
+        and any(d.role not in ("end", "deadline") for d in facts.dates)
+    ):
+        # "Send the Q4 newsletter next Monday": the day it is done, not the quarter that
+        # names what is sent.
+        span = None
     start = span.start if span else None
     end = span.end if span else None
     single = tuple(d.date for d in facts.dates)

@@ -80,6 +80,11 @@ _SUPPLY_ASKED = re.compile(
     r"\b(?:supplier|vendor|provider)s?\s+(?:for|of)\s+(?P<what>[a-z][a-z -]{2,40}?)"
     r"(?=\s+in\s+[A-Z]|[?.!,]|$)"
 )
+# An audience of everyone on a list: "to all customers", "all our subscribers".
+_BROAD_AUDIENCE = re.compile(
+    r"\ball\s+(?:of\s+)?(?:our\s+)?(customers|subscribers|clients|staff|employees|partners)\b",
+    re.IGNORECASE,
+)
 # A number a request gives without a currency: "5,000", "2k", "7500".
 _BARE_AMOUNT = re.compile(r"(?<![\w.,])(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)(\s*k\b)?(?![\w%])", re.I)
 
@@ -388,6 +393,10 @@ class Campaigns(Recipe):
         for audience in CAMPAIGN_AUDIENCES:
             if stated.mentions(audience.lower().split(" in ")[0]):
                 out["audience"] = audience
+        broad = _BROAD_AUDIENCE.search(stated.text)
+        if broad and "audience" not in out:
+            # "to all customers", "to all our subscribers": everyone on that list.
+            out["audience"] = f"all {broad.group(1).lower()}"
         return out
 
     def change(self, base: Record, ctx: Context) -> Record:

@@ -79,3 +79,24 @@ def test_a_budget_change_without_a_currency_is_in_the_budgets_own(
     assert after["budget"] == pytest.approx(change(before["budget"]), abs=0.01), (before, after)
     shown = int(after["budget"]) if after["budget"] == int(after["budget"]) else after["budget"]
     assert f"is now {shown} {after['currency']}." in answer, answer
+
+
+def test_a_newsletter_goes_out_on_the_day_and_to_the_list_the_request_says(
+    deployment, user
+) -> None:
+    # "Q4" names the issue, "next Monday" the day it is sent; the form's usual "next Tuesday
+    # 09:00", left as it is, yields to the day the request gives and is not echoed against it.
+    sent = run_agent(
+        deployment,
+        user,
+        "ScheduleEmailNewsletter",
+        "Send the Q4 newsletter to all customers next Monday",
+        None,
+    )
+    text = sent.parts[0]["text"]
+    campaign = state_of(deployment, user, sent.convid)["conv"]["campaign"]
+    assert (campaign["start_date"], campaign["audience"]) == ("2026-12-07", "all customers")
+    assert text.startswith('The newsletter "Q4 newsletter" is scheduled for 2026-12-07 to all '), (
+        text
+    )
+    assert "next Tuesday" not in text, text
