@@ -550,7 +550,7 @@ class World:
 
     def _named(self, value: Any) -> str:
         """A value the conversation passed, as an answer says it: a record's id with its name
-        ("Brightwater Corp (CUS-00002)"), anything else as it is."""
+        ("Brightwater Foods (CUS-00002)"), anything else as it is."""
         text = " or ".join(map(str, value)) if isinstance(value, list) else str(value)
         for recipe in self.recipes.values():
             if not (recipe.id_prefix and recipe.id_field and recipe.name_field):
