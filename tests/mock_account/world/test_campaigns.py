@@ -50,6 +50,16 @@ def test_no_followup_asks_which_record_it_is_about(deployment, user) -> None:
     assert {s.agent for s in followups.suggest("LaunchMarketingCampaign", conv=conv)}
 
 
+def _autumn_campaign(deployment, user):
+    return run_agent(
+        deployment,
+        user,
+        "LaunchMarketingCampaign",
+        "Launch an email campaign for our autumn offer to existing customers",
+        None,
+    )
+
+
 @pytest.mark.parametrize(
     ("request_text", "change"),
     [
@@ -63,13 +73,7 @@ def test_no_followup_asks_which_record_it_is_about(deployment, user) -> None:
 def test_a_budget_change_without_a_currency_is_in_the_budgets_own(
     deployment, user, request_text, change
 ) -> None:
-    launched = run_agent(
-        deployment,
-        user,
-        "LaunchMarketingCampaign",
-        "Launch an email campaign for our autumn offer to existing customers",
-        None,
-    )
+    launched = _autumn_campaign(deployment, user)
     before = state_of(deployment, user, launched.convid)["conv"]["campaign"]
     answer = run_agent(
         deployment, user, "ChangeCampaignBudget", request_text, launched.convid
@@ -100,3 +104,16 @@ def test_a_newsletter_goes_out_on_the_day_and_to_the_list_the_request_says(
         text
     )
     assert "next Tuesday" not in text, text
+
+
+def test_an_ab_test_is_of_the_campaign_here_or_asks_which(deployment, user) -> None:
+    launched = _autumn_campaign(deployment, user)
+    campaign = state_of(deployment, user, launched.convid)["conv"]["campaign"]
+    tested = run_agent(
+        deployment, user, "SetUpAbTest", "Set up an A/B test for its subject line", launched.convid
+    ).parts[0]["text"]
+    assert tested.startswith(f'The A/B test for "{campaign["name"]}" on email is running'), tested
+    alone = run_agent(
+        deployment, user, "SetUpAbTest", "Set up an A/B test for the new pricing page", None
+    ).parts[0]["text"]
+    assert alone.startswith("Which campaign?"), alone
