@@ -276,7 +276,11 @@ class Followups:
 
 def _looks_up_by(args: DataArgs, variable: str) -> bool:
     """Whether a data command filters its lookup by a value of ``conv.<variable>``."""
-    return any(f"{{conv.{variable}." in str(value) for value in (args.where or {}).values())
+    return any(
+        path.split(".")[:2] == ["conv", variable]
+        for value in (args.where or {}).values()
+        for path in TEMPLATE_PATH_RE.findall(str(value))
+    )
 
 
 def _base_variable(template: str | None) -> str | None:

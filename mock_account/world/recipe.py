@@ -218,6 +218,12 @@ class Recipe:
         instead when it asks for a kind of record the data has none of (or None)."""
         return {}, None
 
+    def phrased(self, record: Record) -> Record:
+        """What an answer says of a record that its fields give only in parts ("train IC 578"
+        from a trip's mode and train), for the records that do not carry it yet (saved before
+        it existed); applied to every record an action returns."""
+        return {}
+
     def unsampled(self, ctx: Context) -> str | None:
         """For a lookup whose record stands for many, what the answer asks when neither the
         request nor the conversation says which kind it wants ("get quotes from suppliers":

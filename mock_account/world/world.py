@@ -244,6 +244,8 @@ class World:
             outcome = self._closed(source, held, saved, outcome)
         outcome.set_aside = sorted({*outcome.set_aside, *unfit})
         if outcome.record is not None:
+            for key, value in recipe.phrased(outcome.record).items():
+                outcome.record.setdefault(key, value)
             outcome.record.setdefault("when", _when(stated))
             outcome.record.setdefault("to", _to(stated))
             outcome.record.setdefault("for", _for(stated, outcome.record))

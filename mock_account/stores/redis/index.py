@@ -40,26 +40,12 @@ class UserIndex:
 
     def sync(self, fields: Fields) -> None:
         """Index the entry an entry hash holds, unless a newer change is indexed already."""
-        self.sync_many([fields], client=self._redis)
-
-    def sync_many(self, many: list[Fields], client: redis.Redis | None = None) -> None:
-        """``sync`` of several entries; by default in one round trip (a pipeline)."""
-        target = client if client is not None else self._redis.pipeline(transaction=False)
-        for fields in many:
-            entry = entry_of(fields)
-            if entry is not None:
-                self._sync(
-                    keys=user_keys(self._prefix, entry.account, entry.owner),
-                    args=[
-                        entry.convid,
-                        fields[b"rev"],
-                        int(entry.pinned),
-                        to_micros(entry.last_used),
-                    ],
-                    client=target,
-                )
-        if client is None:
-            target.execute()
+        entry = entry_of(fields)
+        if entry is not None:
+            self._sync(
+                keys=user_keys(self._prefix, entry.account, entry.owner),
+                args=[entry.convid, fields[b"rev"], int(entry.pinned), to_micros(entry.last_used)],
+            )
 
     def remove(self, account: str, owner: str, convid: str, rev: bytes) -> None:
         """Drop a member, unless it was indexed after ``rev`` (re-created since)."""

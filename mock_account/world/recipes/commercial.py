@@ -16,6 +16,7 @@ from mock_account.business.vocab import (
     VENDOR_CATEGORIES,
 )
 from mock_account.understanding.lexicon import MONTH_WORDS
+from mock_account.understanding.numbers import DIGITS_NUMBER, MULTIPLIER, parse_number
 
 from ..recipe import (
     Asked,
@@ -85,8 +86,8 @@ _BROAD_AUDIENCE = re.compile(
     r"\ball\s+(?:of\s+)?(?:our\s+)?(customers|subscribers|clients|staff|employees|partners)\b",
     re.IGNORECASE,
 )
-# A number a request gives without a currency: "5,000", "2k", "7500".
-_BARE_AMOUNT = re.compile(r"(?<![\w.,])(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)(\s*k\b)?(?![\w%])", re.I)
+# A number a request gives without a currency: "5,000", "2k", "7500" (not a percentage).
+_BARE_AMOUNT = re.compile(rf"(?<![\w.,])({DIGITS_NUMBER}(?:{MULTIPLIER})?)(?![\w%])")
 
 
 # Parts of a budget a request names in words ("cut it by a third", "double it" is not one).
@@ -108,8 +109,8 @@ def _bare_amount(text: str) -> float | None:
         after = text[found.end() :].split()
         if after and after[0].lower().strip(".,") in MONTH_WORDS:
             continue
-        value = float(found.group(1).replace(",", ""))
-        return value * 1000 if found.group(2) else value
+        value = parse_number(found.group(1))
+        return float(value) if value is not None else None
     return None
 
 

@@ -7,6 +7,7 @@ import random
 import re
 
 from mock_account.business.vocab import ASSET_MODELS, INCIDENT_SYMPTOMS, SERVICES, TICKET_SUBJECTS
+from mock_account.understanding.lexicon import HIRING_VERBS
 
 from ..recipe import WHO_FOR, Asked, Context, Recipe, Record, first_sentence, keyword_choice
 from .sales import customer_asked
@@ -203,9 +204,10 @@ class Incidents(Recipe):
             record["started_at"] = f"{ctx.today.isoformat()}T{hour:02d}:{minute:02d}Z"
 
 
-# Words that say a device is for someone who is joining, not for the person asking.
+# Words that say a device is for someone who is joining, not for the person asking: the
+# lexicon's hiring verbs ("we just hired"), and how a new starter is called.
 _NEW_HIRE = re.compile(
-    r"\b(?:new (?:hire|starter|joiner|employee|colleague|analyst|developer|designer)|hired|"
+    rf"\b(?:{'|'.join(sorted(HIRING_VERBS))}|new (?:hire|starter|joiner|employee|colleague)|"
     r"joins|joining|starts on|first day)\b",
     re.IGNORECASE,
 )

@@ -248,8 +248,12 @@ class Orders(Recipe):
         record.setdefault("id", self.new_id(ctx))
         if not record.get("customer_id"):
             record["customer_id"] = ctx.pick(c["id"] for c in ctx.data.records("customers"))
-        # Whose order it is, as an answer names it.
-        buyer = ctx.data.lookup("customers", where={"id": record["customer_id"]})
+        # Whose order it is: its name for the answer, its country for the currency.
+        buyer = (
+            ctx.data.lookup("customers", where={"id": record["customer_id"]})
+            if not (record.get("customer") and record.get("currency"))
+            else []
+        )
         if not record.get("customer"):
             # A customer opened in this conversation is not in the data yet: as named.
             named = ctx.stated.unknown_organisations()

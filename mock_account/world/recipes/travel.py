@@ -114,12 +114,24 @@ _TRAIN_KM = 1500
 
 def _booked_on(record: Record, ctx: Context) -> Record:
     """A new flight, or train for a trip by train, and how answers name it ("flight KL 7911",
-    "train ICE 578"): a trip by train has no flight to show, track or lose luggage on."""
+    "train IC 578"): a trip by train has no flight to show, track or lose luggage on."""
     if record.get("mode") == "train":
-        train = f"{ctx.pick(TRAIN_SERVICES)} {ctx.rng.randint(100, 999)}"
-        return {"train": train, "flight": "", "transport": f"train {train}"}
-    flight = f"{ctx.pick(AIRLINES)} {ctx.rng.randint(100, 9899)}"
-    return {"flight": flight, "train": "", "transport": f"flight {flight}"}
+        booked: Record = {
+            "train": f"{ctx.pick(TRAIN_SERVICES)} {ctx.rng.randint(100, 999)}",
+            "flight": "",
+        }
+    else:
+        booked = {"flight": f"{ctx.pick(AIRLINES)} {ctx.rng.randint(100, 9899)}", "train": ""}
+    return {**booked, "transport": _transport({**record, **booked})}
+
+
+def _transport(trip: Record) -> str:
+    """How an answer names what a trip goes by: "train IC 578", "flight KL 7911" ("" for a
+    trip with neither, saved from a hotel stay). Saved trips of before the train had no mode:
+    a flight."""
+    if trip.get("mode") == "train" and trip.get("train"):
+        return f"train {trip['train']}"
+    return f"flight {trip['flight']}" if trip.get("flight") else ""
 
 
 class Trips(Recipe):
@@ -166,8 +178,12 @@ class Trips(Recipe):
     def describe(self, record: Record) -> str:
         return f"{record['destination']} ({record['start_date']} to {record['end_date']})"
 
+    def phrased(self, record: Record) -> Record:
+        return {"transport": _transport(record)}
+
     def made_already(self, made: Record) -> str:
-        flight = f" on {made['transport']}" if made.get("transport") else ""
+        transport = made.get("transport") or _transport(made)
+        flight = f" on {transport}" if transport else ""
         return (
             f"Your trip to {self.describe(made)} is already booked{flight} in this "
             "conversation, so I did not book it twice; say what should change (the dates, the "
@@ -189,7 +205,7 @@ class Trips(Recipe):
         # A trip by train has no flight to track, choose a seat on or rebook.
         if kind.get("mode") == "flight" and record.get("mode") == "train":
             return (
-                f"Your trip to {self.describe(record)} is by {record.get('transport') or 'train'}:"
+                f"Your trip to {self.describe(record)} is by {_transport(record) or 'train'}:"
                 " there is no flight on it. Ask for a flight to go by air instead."
             )
         return super().outside(record, kind)
@@ -204,7 +220,7 @@ class Trips(Recipe):
             )
         # A trip saved from a hotel stay: nothing was flown or booked to show, track or move,
         # and inventing a flight would contradict the booking.
-        if saved.get("transport") or saved.get("flight") or not saved.get("destination"):
+        if _transport(saved) or not saved.get("destination"):
             return None
         stay = f"; you have a room at {saved['hotel']}" if saved.get("hotel") else ""
         return f"No flight is booked yet for your trip to {self.describe(saved)}{stay}."
@@ -263,7 +279,7 @@ class Trips(Recipe):
         record["mode"] = record.get("mode") or "flight"
         if not record.get(record["mode"]):
             record.update(_booked_on(record, ctx))
-        record.setdefault("transport", f"{record['mode']} {record[record['mode']]}")
+        record["transport"] = _transport(record)
         if not record.get("hotel"):
             record["hotel"] = _hotel_in(record["destination"], ctx)["name"]
         record.setdefault("purpose", ctx.pick(TRIP_PURPOSES))

@@ -5,6 +5,7 @@ the hotel every later answer names is the one the booking said it held."""
 from __future__ import annotations
 
 import re
+from datetime import date
 
 import pytest
 from handoff_journeys import run_agent, state_of
@@ -81,3 +82,19 @@ def test_a_flight_after_a_train_trip_is_a_flight(deployment, user) -> None:
     flown = state_of(deployment, user, convid)["conv"]["trip"]
     assert flown["mode"] == "flight" and flown["train"] == "", flown
     assert answer.startswith(f"I booked flight {flown['flight']} "), answer
+
+
+def test_a_trip_saved_before_trains_is_named_by_its_flight(deployment) -> None:
+    # A conversation saved before trips had a mode holds a flight and nothing else to say it.
+    saved = {
+        "destination": "Lisbon",
+        "start_date": "2026-12-14",
+        "end_date": "2026-12-16",
+        "flight": "KL 7911",
+        "hotel": "Garden Suites Lisbon",
+        "status": "booked",
+    }
+    found = deployment.account.engine.world.act(
+        "find", "flights", request="Show me my itinerary", today=date(2026, 11, 30), base=saved
+    )
+    assert found.record is not None and found.record["transport"] == "flight KL 7911", found
