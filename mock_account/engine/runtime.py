@@ -593,7 +593,10 @@ class _Run:
                 and message.get("name") == f"data.{args.source}"
             ):
                 content = message.get("content")
-                return content if isinstance(content, dict) else None
+                # A run that made nothing (a refusal, "made already") leaves the earlier record
+                # the one this agent made: asked again after it, it is still not made twice.
+                if isinstance(content, dict):
+                    return content
         return None
 
     def _request(self, frame: dict[str, Any], template: str | None) -> str:

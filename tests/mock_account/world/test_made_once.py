@@ -154,3 +154,19 @@ def test_a_follow_up_about_the_lost_phone_is_about_that_phone(deployment, user) 
     laptop = run_agent(deployment, user, "ReportLostDevice", "I lost my laptop too", lost.convid)
     text = laptop.parts[0]["text"]
     assert text.startswith("I locked AST-") and tag not in text.split(" (")[0], text
+
+
+def test_a_device_refused_as_made_already_is_still_not_reserved_again(deployment, user) -> None:
+    # The run that said "did not reserve a second laptop" made nothing; the laptop made before
+    # it is still the one this agent made here, so a later question does not reserve another.
+    agent = "SetUpNewHireEquipment"
+    first = run_agent(deployment, user, agent, "Order a laptop for Tomas Novak", None)
+    made = first.parts[0]["text"]
+    assert made.startswith("I reserved AST-"), made
+    tag = made.split()[2]
+    for query in ("Set up his accounts", "When does he start?"):
+        again = run_agent(deployment, user, agent, query, first.convid)
+        assert again.parts[0]["text"].startswith(f"Tomas Novak already has {tag} ("), (
+            query,
+            again.parts,
+        )
