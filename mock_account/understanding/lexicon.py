@@ -233,10 +233,12 @@ PAST_VERBS: frozenset[str] = frozenset(
 # Verbs of saying ("asked", "emailed", "promised") are left out: what was said may be about any
 # day ("they asked for a meeting on Friday").
 # Words between a past verb and a day that put the day back in the present or the future ("we
-# hired a designer who starts on the 14th", "I was told to book Friday").
+# hired a designer who starts on the 14th", "I was told to book Friday", "we hired Tomas as a
+# data engineer starting January 11").
 PAST_BREAKERS: frozenset[str] = frozenset(
     """
     will shall going gonna need needs want wants book schedule plan please next is are am starts
     start begins begin arrives leaves comes goes joins moves expects expected due
+    starting beginning joining effective
     """.split()
 )

@@ -63,6 +63,34 @@ def _title(text: str) -> tuple[str, str] | None:
     return None
 
 
+# The last word of every job title, with the department of the titles it ends.
+_TITLE_NOUNS: dict[str, str] = {}
+for _name, _department in sorted(_TITLES.items(), key=lambda item: len(item[0])):
+    _TITLE_NOUNS.setdefault(_name.split()[-1].lower(), _department)
+# A role said after "as": "hired Tomas as a data engineer", "joining as our new backend engineer".
+_AS_ROLE = re.compile(
+    r"\bas\s+(?:an?|our|the)\s+(?:new\s+)?((?:[a-z][\w/+-]*)(?:\s+[a-z][\w/+-]*){0,3})",
+    re.IGNORECASE,
+)
+
+
+def _title_as(text: str) -> tuple[str, str] | None:
+    """The job a request says someone is hired "as", as it says it ("as a senior data
+    engineer": Senior Data Engineer, in Engineering), when the company has no title of those
+    words; a title of ours is left to ``_title``, and words that end in none of our titles'
+    nouns are no role ("as a favour")."""
+    for found in _AS_ROLE.finditer(text):
+        words = found.group(1).split()
+        end = next((i for i, w in enumerate(words) if w.lower() in _TITLE_NOUNS), None)
+        if end is None or end == 0:
+            continue  # "as a Recruiter" is one of our titles, for ``_title``
+        said = " ".join(w if w.isupper() else w.capitalize() for w in words[: end + 1])
+        if said.lower() in {t.lower() for t in _TITLES}:
+            return None
+        return said, _TITLE_NOUNS[words[end].lower()]
+    return None
+
+
 # A question for whoever has a job: "Who is our payroll specialist?", "who's the head of IT".
 _WHO_HAS = re.compile(r"\bwho(?:'s|\s+is|\s+are)\s+(?:our|the)\b", re.IGNORECASE)
 
@@ -140,7 +168,7 @@ class Employees(Recipe):
         if place is not None:
             out["location"] = place.name
         department = keyword_choice(stated.text, {d: (f" {d.lower()} ",) for d in DEPARTMENTS})
-        title = _title(stated.text)
+        title = _title_as(stated.text) or _title(stated.text)
         if title is not None:
             out["title"] = title[0]
             department = department or title[1] or None

@@ -91,6 +91,8 @@ SINGLE_DAYS = [
     ("I landed at 09:15 and took a taxi on the 4th", "2026-11-04"),
     ("I was told to book Friday", "2026-12-04"),  # intent after the past verb
     ("we hired an engineer who starts on the 14th", "2026-12-14"),
+    ("We just hired Tomas Novak as a data engineer starting January 11", "2027-01-11"),
+    ("we signed the contract, effective 1 February", "2027-02-01"),
     ("they asked for a meeting on Friday", "2026-12-04"),
     ("Can I take Friday the 11th off?", "2026-12-11"),
     ("Friday the 9th", "2026-12-09"),  # the day of the month wins over the weekday

@@ -181,3 +181,14 @@ def test_a_new_hire_called_like_a_city_is_a_person_in_the_office_named(deploymen
     answer = answer_of(deployment, user, "StartNewHireOnboarding", text, None)
     assert answer.startswith("Onboarding is under way for Sofia, joining "), answer
     assert " in Madrid on 2027-01-04," in answer, answer
+
+
+def test_a_new_hire_keeps_the_role_and_the_start_day_the_request_says(deployment, user) -> None:
+    # "hired" points back, but "starting" puts the day ahead; "data engineer" is no title of
+    # ours, and is not swapped for one that ends in the same word (it was "QA Engineer").
+    text = "We just hired Tomas Novak as a data engineer starting January 11"
+    answer = answer_of(deployment, user, "StartNewHireOnboarding", text, None)
+    assert answer.startswith(
+        "Onboarding is under way for Tomas Novak, joining Engineering as Data Engineer in "
+    ), answer
+    assert " on 2027-01-11," in answer, answer
