@@ -50,6 +50,7 @@ DataSource = Literal[
     "candidates",
     "products",
     "assets",
+    "car_rentals",
 ]
 DATA_SOURCES: tuple[str, ...] = get_args(DataSource)
 DataAction = Literal["match", "find", "create", "update"]

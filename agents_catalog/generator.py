@@ -119,6 +119,11 @@ HANDOFF_FIELDS: dict[tuple[str, str], str | dict[str, str]] = {
         "traveller": "{conv.employee.name}",
     },
     ("flights", "trip"): SAME,
+    ("car_rentals", "trip"): {
+        "city": "{conv.trip.destination}",
+        "pick_up": "{conv.trip.start_date}",
+        "drop_off": "{conv.trip.end_date}",
+    },
     ("hotels", "expense"): {"currency": "{conv.expense.currency}"},
     ("hotels", "trip"): {
         "city": "{conv.trip.destination}",

@@ -58,6 +58,7 @@ KEY_FIELDS: dict[str, frozenset[str]] = {
         "candidates": ("id", "name"),
         "products": ("sku", "name"),
         "assets": ("tag", "model"),
+        "car_rentals": ("id", "city"),
     }.items()
 }
 KEY_FIELD_BOOST = 2.0
@@ -429,6 +430,32 @@ class BusinessData:
                     "nightly_rate": b.money(60 + 40 * stars, 120 + 80 * stars),
                     "currency": currency if currency in vocab.BOOKING_CURRENCIES else "USD",
                     "stars": stars,
+                }
+            )
+        return out
+
+    def _build_car_rentals(self, b: _Builder) -> list[Record]:
+        out = []
+        for i in range(1, self.size + 1):
+            city, _country, currency = b.pick(vocab.CITIES)
+            car_class = b.pick(tuple(vocab.CAR_CLASSES))
+            _, low, high = vocab.CAR_CLASSES[car_class]
+            pick_up, days = b.day(3, 240), b.rng.randint(1, 7)
+            currency = currency if currency in vocab.BOOKING_CURRENCIES else "USD"
+            rate = b.money(low, high)
+            out.append(
+                {
+                    "id": f"CAR-{i:05d}",
+                    "city": city,
+                    "pick_up": pick_up.isoformat(),
+                    "drop_off": (pick_up + timedelta(days=days)).isoformat(),
+                    "car_class": car_class,
+                    "company": b.pick(vocab.CAR_RENTAL_COMPANIES),
+                    "daily_rate": rate,
+                    "currency": currency,
+                    "days": days,
+                    "total": round(rate * days, 2),
+                    "status": "reserved",
                 }
             )
         return out

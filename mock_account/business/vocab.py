@@ -84,6 +84,19 @@ AIRLINES = ("LH", "BA", "AF", "KL", "UA", "DL", "AA", "IB", "SK", "LX", "OS", "A
 # countries, where a brand (Eurostar, TGV) would put a train on lines it does not serve.
 TRAIN_SERVICES = ("IC", "EC")
 
+# Rental cars: the classes a request may ask for (with the words that ask for them and a day
+# rate in US dollars, low to high) and the companies that rent them out.
+CAR_CLASSES: dict[str, tuple[tuple[str, ...], float, float]] = {
+    "economy": (("economy", "small car", "cheap car", "cheapest"), 28, 45),
+    "compact": (("compact",), 35, 55),
+    "mid-size": (("mid-size", "midsize", "intermediate", "sedan", "saloon"), 45, 70),
+    "estate": (("estate", "station wagon", "wagon"), 55, 80),
+    "SUV": (("suv", "4x4", "four-wheel"), 65, 110),
+    "van": (("van", "minivan", "people carrier", "minibus"), 75, 130),
+    "electric": (("electric", "ev ", "tesla"), 60, 100),
+}
+CAR_RENTAL_COMPANIES = ("Hertz", "Avis", "Europcar", "Sixt", "Enterprise", "Budget")
+
 TRIP_PURPOSES = (
     "client meeting",
     "sales conference",

@@ -32,6 +32,7 @@ import re
 ID_PREFIXES: dict[str, str] = {
     "AST": "asset",
     "CAN": "candidate",
+    "CAR": "rental car",
     "CTR": "contract",
     "CUS": "customer",
     "EMP": "employee",

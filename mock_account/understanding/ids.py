@@ -46,6 +46,7 @@ ID_KINDS: dict[str, tuple[str, int]] = {
     "CAN": ("candidate", 5),
     "SKU": ("product", 5),
     "AST": ("asset", 5),
+    "CAR": ("rental car", 5),
 }
 # The nouns that may name a record by number ("order #42").
 _ID_NOUNS: dict[str, str] = {

@@ -8,13 +8,14 @@ from .finance import Expenses, Invoices
 from .operations import Assets, Incidents, Tickets
 from .people import Candidates, Employees
 from .sales import Customers, Orders, Products
-from .travel import HotelStays, Trips
+from .travel import CarRentals, HotelStays, Trips
 
 RECIPES: dict[str, Recipe] = {
     recipe.source: recipe
     for recipe in (
         Trips(),
         HotelStays(),
+        CarRentals(),
         Expenses(),
         Invoices(),
         Customers(),

@@ -1,4 +1,4 @@
-"""Trips (the ``flights`` source, held in ``conv.trip``) and hotel stays."""
+"""Trips (the ``flights`` source, held in ``conv.trip``), hotel stays and rental cars."""
 
 from __future__ import annotations
 
@@ -9,6 +9,8 @@ from typing import Any
 
 from mock_account.business.vocab import (
     AIRLINES,
+    CAR_CLASSES,
+    CAR_RENTAL_COMPANIES,
     HOTEL_PREFIXES,
     HOTEL_SUFFIXES,
     TRAIN_SERVICES,
@@ -154,10 +156,18 @@ class Trips(Recipe):
         )
 
     def not_for(self, ctx: Context, given: Record) -> str | None:
-        # A train goes between nearby cities: none is booked from Singapore to Paris.
+        # A train goes between nearby cities: none is booked from Singapore to Paris, nor to
+        # a city picked at random that might be as far.
         destination = ctx.stated.destination
-        if given.get("mode") != "train" or destination is None:
+        if given.get("mode") != "train":
             return None
+        if destination is None:
+            if given.get("destination"):
+                return None
+            return (
+                "Where are you going? Tell me the city and the day, and I'll book the train; I "
+                "won't pick a destination for you."
+            )
         origin = ctx.stated.origin
         leaving = origin.name if origin is not None else ctx.home_office()[0]
         km = ctx.places.distance_km(leaving, destination.name)
@@ -330,6 +340,26 @@ class Trips(Recipe):
         return {k: v for k, v in out.items() if base.get(k) != v}
 
 
+def _fill_days(
+    record: Record, ctx: Context, first: str, last: str, soonest: tuple[int, int]
+) -> int:
+    """Fill the first and last day of a booking (a check-in and check-out, a pick-up and
+    drop-off) that the request and the conversation left open: two days, or as many nights as
+    the request says, from a day ``soonest`` days ahead; the days between them."""
+    start, end = text_date(record.get(first)), text_date(record.get(last))
+    if start is None:
+        start = end - timedelta(days=2) if end else ctx.day_after_today(*soonest)
+    if end is None or end <= start:
+        end = start + timedelta(days=ctx.stated.nights or 2)
+    record[first], record[last] = start.isoformat(), end.isoformat()
+    return (end - start).days
+
+
+def _counted(count: int, noun: str) -> str:
+    """A count as the answer says it: "1 night", "3 days"."""
+    return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
 def _stay_city(place: Place, ctx: Context) -> str:
     """Where a stay in ``place`` is: the city, or for a country the first city of it that
     the data has hotels in ("the per diem for Japan": Tokyo), else its name."""
@@ -398,13 +428,92 @@ class HotelStays(Recipe):
                 record["nightly_rate"] = ctx.convert(
                     hotel["nightly_rate"], hotel["currency"], record["currency"]
                 )
-        check_in = text_date(record.get("check_in"))
-        check_out = text_date(record.get("check_out"))
-        if check_in is None:
-            check_in = check_out - timedelta(days=2) if check_out else ctx.day_after_today(7, 21)
-        if check_out is None or check_out <= check_in:
-            check_out = check_in + timedelta(days=ctx.stated.nights or 2)
-        record["check_in"], record["check_out"] = check_in.isoformat(), check_out.isoformat()
-        record["nights"] = (check_out - check_in).days
-        # As the answer says it: "1 night", "3 nights".
-        record["stay"] = f"{record['nights']} night{'' if record['nights'] == 1 else 's'}"
+        record["nights"] = _fill_days(record, ctx, "check_in", "check_out", soonest=(7, 21))
+        record["stay"] = _counted(record["nights"], "night")
+
+
+def _car_class(ctx: Context) -> str | None:
+    """The class of car a request asks for ("a compact car", "an SUV"), if it names one."""
+    return next(
+        (name for name, (words, _, _) in CAR_CLASSES.items() if ctx.stated.mentions(*words)),
+        None,
+    )
+
+
+def _car_phrase(car_class: str) -> str:
+    """How an answer names the car: "an economy car", "an SUV", "a van"."""
+    said = car_class if car_class in ("SUV", "van") else f"{car_class} car"
+    return f"{'an' if said[0].lower() in 'aeiou' or said == 'SUV' else 'a'} {said}"
+
+
+class CarRentals(Recipe):
+    """A car hired where the trip goes: picked up on its first day, dropped off on its last,
+    priced by the day in the local currency."""
+
+    source = "car_rentals"
+    noun = "rental car"
+    id_field = "id"
+    id_prefix = "CAR"
+    name_field = "city"
+    about_fields = ("city",)
+
+    def describe(self, record: Record) -> str:
+        return f"{record.get('car_class', '')} car in {record.get('city', '')}".strip()
+
+    def made_already(self, made: Record) -> str:
+        return (
+            f"{str(made.get('car') or 'A car').capitalize()} from {made.get('company')} is already "
+            "reserved for "
+            f"you in {made.get('city')}, {made.get('pick_up')} to {made.get('drop_off')} "
+            f"({made.get('rental')} at {made.get('daily_rate')} {made.get('currency')}, "
+            f"{made.get('total')} {made.get('currency')} in all), so I did not reserve a second "
+            "one; say what should change (the dates, the place, the car) to get another."
+        )
+
+    def stated(self, ctx: Context) -> Record:
+        stated = ctx.stated
+        out: Record = {}
+        if stated.destination is not None:
+            out["city"] = _stay_city(stated.destination, ctx)
+        start, end = _stated_dates(ctx)
+        if start is not None and stated.span == "days" and end is not None:
+            # "for two days from the 15th" counts the 15th and the 16th: two days of hire,
+            # dropped off on the 17th.
+            end = end + timedelta(days=1)
+        elif start is not None and stated.in_days and stated.nights:
+            end = start + timedelta(days=stated.nights)
+        if start is not None:
+            out["pick_up"] = start.isoformat()
+        if end is not None:
+            out["drop_off"] = end.isoformat()
+        car_class = _car_class(ctx)
+        if car_class:
+            out["car_class"] = car_class
+        for company in CAR_RENTAL_COMPANIES:
+            if stated.mentions(f" {company.lower()}"):
+                out["company"] = company
+                break
+        if stated.amount is not None:  # "under 60 EUR a day"
+            out["daily_rate"] = stated.amount.amount
+            out["currency"] = stated.amount.currency
+        return out
+
+    def fill(self, record: Record, ctx: Context) -> None:
+        record.setdefault("id", self.new_id(ctx))
+        if not record.get("city"):
+            record["city"] = ctx.home_office()[0]
+        if not record.get("car_class"):
+            record["car_class"] = ctx.pick(("economy", "compact", "compact", "mid-size"))
+        if not record.get("company"):
+            record["company"] = ctx.pick(CAR_RENTAL_COMPANIES)
+        # Paid where it is picked up: in the city's currency, unless the request said one.
+        if not record.get("currency"):
+            record["currency"] = ctx.places.currency_of(record["city"]) or "USD"
+        if record.get("daily_rate") is None:
+            _, low, high = CAR_CLASSES.get(record["car_class"], ((), 35, 60))
+            record["daily_rate"] = ctx.price(low, high, record["currency"])
+        record["days"] = _fill_days(record, ctx, "pick_up", "drop_off", soonest=(3, 14))
+        record["rental"] = _counted(record["days"], "day")
+        record["total"] = round(float(record["daily_rate"]) * record["days"], 2)
+        record["car"] = _car_phrase(record["car_class"])
+        record.setdefault("status", "reserved")

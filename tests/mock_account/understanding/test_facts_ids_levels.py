@@ -39,6 +39,7 @@ from mock_account.understanding import (
         ("CAN-00001", [("CAN-00001", "candidate")]),
         ("SKU-00001", [("SKU-00001", "product")]),
         ("AST-00001", [("AST-00001", "asset")]),
+        ("CAR-00042", [("CAR-00042", "rental car")]),
         ("ORD-1234567", [("ORD-1234567", "order")]),
         ("INC-00013 and ORD-000042", [("INC-00013", "incident"), ("ORD-000042", "order")]),
     ],
@@ -78,6 +79,7 @@ def test_canonical_id_and_kinds() -> None:
         "VEN",
         "EXP",
         "CAN",
+        "CAR",
         "SKU",
         "AST",
     }

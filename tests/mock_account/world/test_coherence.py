@@ -51,6 +51,8 @@ COMPANIES = (
 ROLES = ("Data Analyst", "Product Designer", "Recruiter", "Paralegal", "Marketing Manager")
 PRODUCTS = (("standing desks", "Standing Desk"), ("office chairs", "Office Chair"),
             ("webcams", "Webcam"), ("docking stations", "Docking Station"))  # fmt: skip
+CAR_CLASSES = (("a compact car", "compact"), ("an SUV", "SUV"), ("a van to hire", "van"),
+               ("an electric car", "electric"), ("a rental car, economy", "economy"))  # fmt: skip
 SEVERITIES = ("sev1", "sev2", "sev3", "sev4")
 
 
@@ -118,6 +120,22 @@ def hotel_case(draw: Any) -> Case:
     end = start + timedelta(days=nights)
     text = f"I need a hotel in {city} for {nights} nights from {day_text(start)}"
     return Case(text, {"city": city, "check_in": start.isoformat(), "check_out": end.isoformat()})
+
+
+@st.composite
+def car_case(draw: Any) -> Case:
+    city, start = draw(st.sampled_from(CITIES)), draw(future)
+    days, (words, car_class) = draw(st.integers(1, 9)), draw(st.sampled_from(CAR_CLASSES))
+    end = start + timedelta(days=days)
+    text = f"I need {words} in {city} from {day_text(start)} to {day_text(end)}"
+    expect = {
+        "city": city,
+        "pick_up": start.isoformat(),
+        "drop_off": end.isoformat(),
+        "days": days,
+        "car_class": car_class,
+    }
+    return Case(text, expect)
 
 
 @st.composite
@@ -233,6 +251,7 @@ CREATE_CASES_BY_AGENT: dict[str, Callable[[], Any]] = {"BookTrainTicket": train_
 CREATE_CASES: dict[str, Callable[[], Any]] = {
     "flights": trip_case,
     "hotels": hotel_case,
+    "car_rentals": car_case,
     "expenses": expense_case,
     "invoices": invoice_case,
     "contracts": contract_case,

@@ -21,6 +21,7 @@ LISBON = "For a trip to Lisbon from 14 to 16 December"
 PLACE_AND_DATES = {
     "flights": ("destination", "start_date", "end_date"),
     "hotels": ("city", "check_in", "check_out"),
+    "car_rentals": ("city", "pick_up", "drop_off"),
 }
 
 
@@ -29,7 +30,7 @@ def text_of(result) -> str:
 
 
 def placed_readers(deployment) -> list[str]:
-    """Every agent that reads conv.trip and creates a trip or a hotel stay."""
+    """Every agent that reads conv.trip and creates a trip, a hotel stay or a rental car."""
     graph = build_handoff_graph(list(deployment.account.agents.values()))
     found = []
     for name in graph.readers("trip"):

@@ -1,0 +1,72 @@
+"""A rental car is a car hired where the request (or the saved trip) says, on its days, priced
+by the day in the local currency: not a trip with a flight nobody booked. Asked about it
+("How much will that cost?"), the agent answers from the car it reserved, and reserves no
+second one."""
+
+from __future__ import annotations
+
+import re
+
+from handoff_journeys import run_agent, state_of
+
+AGENT = "ReserveRentalCar"
+RESERVED = re.compile(
+    r"I reserved (?P<article>an?) (?P<car>[\w -]+?) from (?P<company>\w+) "
+    r"for you in (?P<city>[\w ]+), "
+    r"pick-up on (?P<pick_up>[\d-]+) and drop-off on (?P<drop_off>[\d-]+): (?P<days>\d+) days? at "
+    r"(?P<rate>[\d.]+) (?P<currency>[A-Z]{3}) a day, (?P<total>[\d.]+) (?P=currency) in all\."
+)
+
+
+def _reserved(text: str) -> re.Match[str]:
+    found = RESERVED.match(text)
+    assert found, text
+    return found
+
+
+def test_a_car_is_hired_where_and_when_the_request_says(deployment, user) -> None:
+    # Today is Monday 2026-11-30: "next Monday" is 2026-12-07.
+    text = "I need a rental car in Madrid from next Monday to Wednesday"
+    result = run_agent(deployment, user, AGENT, text, None)
+    car = _reserved(result.parts[0]["text"])
+    assert (car["city"], car["pick_up"], car["drop_off"]) == ("Madrid", "2026-12-07", "2026-12-09")
+    assert car["days"] == "2" and car["currency"] == "EUR"
+    assert round(float(car["rate"]) * 2, 2) == float(car["total"])
+    assert "flight" not in result.parts[0]["text"]
+    # A car is not a trip: nothing claims a trip to Madrid was booked.
+    assert "trip" not in state_of(deployment, user, result.convid)["conv"]
+
+    again = run_agent(deployment, user, AGENT, "How much will that cost?", result.convid)
+    answer = again.parts[0]["text"]
+    assert answer.startswith(
+        f"{car['article'].capitalize()} {car['car']} from {car['company']} is already reserved "
+        f"for you in Madrid, 2026-12-07 to 2026-12-09 (2 days at {car['rate']} EUR, "
+        f"{car['total']} EUR in all), so I did not reserve a second one"
+    ), answer
+    assert "flight" not in answer
+
+
+def test_the_car_asked_for_is_the_one_reserved(deployment, user) -> None:
+    text = "Can I get an SUV in Denver for two days from the 15th?"
+    car = _reserved(run_agent(deployment, user, AGENT, text, None).parts[0]["text"])
+    assert car["car"] == "SUV" and car["city"] == "Denver" and car["currency"] == "USD"
+    # Two days from the 15th are the 15th and the 16th: dropped off on the 17th.
+    assert (car["pick_up"], car["drop_off"], car["days"]) == ("2026-12-15", "2026-12-17", "2")
+
+
+def test_a_car_for_the_saved_trip_is_at_its_destination_on_its_days(deployment, user) -> None:
+    trip = "Book me a flight to Lisbon on 14 December, back on the 17th"
+    booked = run_agent(deployment, user, "BookBusinessFlight", trip, None)
+    result = run_agent(deployment, user, AGENT, "Reserve a rental car for my trip", booked.convid)
+    text = result.parts[0]["text"]
+    car = _reserved(text)
+    assert (car["city"], car["pick_up"], car["drop_off"]) == ("Lisbon", "2026-12-14", "2026-12-17")
+    assert car["currency"] == "EUR"  # paid in Lisbon, not in the home office's currency
+    assert "I used the trip to Lisbon (2026-12-14 to 2026-12-17) already saved" in text, text
+    assert [h["variable"] for h in result.handoffs] == ["conv.trip"]
+    # Another city is another car, which takes nothing of the trip.
+    porto = run_agent(
+        deployment, user, AGENT, "I also need a compact car in Porto on the 15th", booked.convid
+    )
+    other = porto.parts[0]["text"]
+    assert _reserved(other)["city"] == "Porto" and "I used the trip" not in other, other
