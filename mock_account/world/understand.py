@@ -53,6 +53,10 @@ def stated_from_facts(facts: RequestFacts) -> Stated:
         # "Send the Q4 newsletter next Monday": the day it is done, not the quarter that
         # names what is sent.
         span = None
+    elif span is not None and span.kind == "quarter":
+        # "Our Q1 budget is 40,000 EUR, launch a campaign in February": the month it starts,
+        # not the quarter that names the budget.
+        span = next((r for r in facts.date_ranges if r.kind != "quarter"), span)
     start = span.start if span else None
     end = span.end if span else None
     single = tuple(d.date for d in facts.dates)

@@ -612,6 +612,8 @@ class World:
             nouns = "|".join(re.escape(n) for n in sorted({variable, recipe.noun}, key=len)[::-1])
             if re.search(rf"\b(?:{pointers})\s+(?:{nouns})\b(?!['’]s)", ctx.stated.text, re.I):
                 return self._which(recipe)
+            if variable == "trip" and _THERE.search(ctx.stated.text):
+                return self._which(recipe)  # "book me a train there": where is there?
         return None
 
     @staticmethod
@@ -622,6 +624,13 @@ class World:
         return self.data.records(recipe.source)
 
 
+# "There" as a place ("book me a train there", "a hotel there for two nights"), not "is there
+# an outage", "there are two of us" or "over there".
+_THERE = re.compile(
+    r"(?<!\bis )(?<!\bare )(?<!\bwas )(?<!\bover )\bthere\b"
+    r"(?!\s+(?:is|are|was|were|will|be|has|have|had)\b|['’]s)",
+    re.IGNORECASE,
+)
 _UNTIL = re.compile(r"\b(?:until|till|through to)\b", re.IGNORECASE)
 # The phrases an outcome's record carries for its answer, from the request that found it.
 _PHRASES = frozenset({"when", "to", "for"})

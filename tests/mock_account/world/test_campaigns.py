@@ -21,6 +21,13 @@ from mock_account.conversations.followups import Followups
         ),
         # Winter begins tomorrow (the suites' today is 30 November).
         ("Plan our winter sale campaign on email", "existing customers", "2026-12-01"),
+        # The month it starts, not the (past) quarter that names the budget.
+        (
+            "Our Q1 marketing budget is 40,000 EUR, launch a campaign for existing customers "
+            "in February",
+            "existing customers",
+            "2027-02-01",
+        ),
     ],
 )
 def test_a_campaign_is_for_the_audience_and_season_asked(

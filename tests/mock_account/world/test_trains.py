@@ -98,3 +98,20 @@ def test_a_trip_saved_before_trains_is_named_by_its_flight(deployment) -> None:
         "find", "flights", request="Show me my itinerary", today=date(2026, 11, 30), base=saved
     )
     assert found.record is not None and found.record["transport"] == "flight KL 7911", found
+
+
+@pytest.mark.parametrize(
+    ("agent", "request_text", "asked"),
+    [
+        # Nothing says where: no city at random, which might be a continent away.
+        ("BookTrainTicket", "Book me a train there", "Where are you going? Tell me the city"),
+        ("BookTrainTicket", "Book me a train for Friday", "Where are you going? Tell me the city"),
+        # "There" points back to a trip this conversation does not hold.
+        ("BookHotelStay", "Book a hotel there for two nights", "Which trip? There is none in"),
+        ("ReserveRentalCar", "Get me a car there on Monday", "Which trip? There is none in"),
+    ],
+)
+def test_a_trip_to_nowhere_named_is_asked_for(deployment, user, agent, request_text, asked) -> None:
+    result = run_agent(deployment, user, agent, request_text, None)
+    assert result.parts[0]["text"].startswith(asked), result.parts
+    assert state_of(deployment, user, result.convid)["conv"] == {}
