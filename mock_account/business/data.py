@@ -347,8 +347,12 @@ class BusinessData:
         out = []
         for i in range(1, self.size + 1):
             category = b.pick(categories)
-            nouns, low, high = vocab.PRODUCT_CATEGORIES[category]
+            kinds = vocab.PRODUCT_CATEGORIES[category]
+            nouns = tuple(kinds)
             name = b.unique(lambda n=nouns: f"{b.pick(vocab.PRODUCT_LINES)} {b.pick(n)}", seen)
+            # Priced for its kind ("Core Office Chair": a chair), the longest noun it ends in.
+            kind = max((n for n in nouns if name.endswith(n)), key=len, default=nouns[0])
+            low, high = kinds[kind]
             out.append(
                 {
                     "sku": f"SKU-{i:05d}",

@@ -369,15 +369,46 @@ CANDIDATE_ROLES = (
 CANDIDATE_STAGES = ("applied", "screening", "interview", "offer", "hired", "rejected")
 CANDIDATE_STAGE_WEIGHTS = (30, 25, 20, 8, 7, 10)
 
-# product category -> (nouns, minimum price, maximum price)
-PRODUCT_CATEGORIES: dict[str, tuple[tuple[str, ...], float, float]] = {
-    "furniture": (("Office Chair", "Standing Desk", "Filing Cabinet", "Meeting Table"), 120, 1400),
-    "peripherals": (("Wireless Keyboard", "Ergonomic Mouse", "Docking Station", "Webcam"), 25, 320),
-    "displays": (("27-inch Monitor", "34-inch Curved Monitor", "Portable Monitor"), 160, 1100),
-    "audio": (("Noise-Cancelling Headset", "Conference Speakerphone", "Earbuds"), 40, 450),
-    "software": (("Analytics Suite Licence", "Backup Service Plan", "Security Suite"), 90, 2400),
-    "networking": (("Wi-Fi Access Point", "Network Switch", "Router"), 70, 1600),
-    "storage": (("External SSD", "Network Storage Drive", "USB Flash Drive"), 15, 900),
+# product category -> each kind of product in it -> (minimum price, maximum price): a price
+# plausible for that kind (an office chair is not priced like a meeting table).
+PRODUCT_CATEGORIES: dict[str, dict[str, tuple[float, float]]] = {
+    "furniture": {
+        "Office Chair": (180, 650),
+        "Standing Desk": (420, 1300),
+        "Filing Cabinet": (150, 480),
+        "Meeting Table": (600, 2200),
+    },
+    "peripherals": {
+        "Wireless Keyboard": (40, 130),
+        "Ergonomic Mouse": (25, 110),
+        "Docking Station": (120, 320),
+        "Webcam": (45, 190),
+    },
+    "displays": {
+        "27-inch Monitor": (220, 560),
+        "34-inch Curved Monitor": (420, 1100),
+        "Portable Monitor": (160, 380),
+    },
+    "audio": {
+        "Noise-Cancelling Headset": (90, 380),
+        "Conference Speakerphone": (120, 450),
+        "Earbuds": (40, 220),
+    },
+    "software": {
+        "Analytics Suite Licence": (300, 2400),
+        "Backup Service Plan": (90, 600),
+        "Security Suite": (150, 900),
+    },
+    "networking": {
+        "Wi-Fi Access Point": (120, 600),
+        "Network Switch": (200, 1600),
+        "Router": (70, 500),
+    },
+    "storage": {
+        "External SSD": (60, 300),
+        "Network Storage Drive": (300, 900),
+        "USB Flash Drive": (15, 60),
+    },
 }
 PRODUCT_LINES = (
     "Aero",

@@ -47,13 +47,16 @@ def best_product(item: str, ctx: Context) -> Record | None:
 
 
 def _new_product(item: str, ctx: Context) -> Record:
-    """A product the catalogue does not list, priced like the closest category."""
+    """A product the catalogue does not list, priced like the closest kind of product."""
     wanted = _words(item)
     low, high = 20.0, 500.0
-    for nouns, category_low, category_high in PRODUCT_CATEGORIES.values():
-        if any(wanted & _words(noun) for noun in nouns):
-            low, high = category_low, category_high
-            break
+    # The kind of product that shares most words with it ("a gaming chair": an office chair).
+    kinds = [
+        (noun, bounds) for kinds in PRODUCT_CATEGORIES.values() for noun, bounds in kinds.items()
+    ]
+    shared, bounds = max(((len(wanted & _words(noun)), b) for noun, b in kinds), key=lambda x: x[0])
+    if shared:
+        low, high = bounds
     currency = ctx.home_currency()
     name = " ".join(w.capitalize() for w in item.split())
     return {"name": name, "price": ctx.price(low, high, currency), "currency": currency}
@@ -418,6 +421,17 @@ class Products(Recipe):
 
     def name_question(self) -> str | None:
         return "its name or SKU"
+
+    def made_already(self, made: Record) -> str:
+        # A quote, a requisition or a supplies order of products: what it holds, not "this
+        # conversation already has product Core Office Chair".
+        what = str(made.get("name") or "it")
+        if made.get("quantity") and made.get("total") is not None:
+            what = f"{made['quantity']} x {what}, {made['total']} {made.get('currency', '')} in all"
+        return (
+            f"That is already done in this conversation: {what}. I did not do it twice; say what "
+            "should be different (the product, the quantity) to get another."
+        )
 
     def asked(self, ctx: Context) -> Asked | None:
         found = super().asked(ctx)

@@ -14,6 +14,7 @@ from mock_account.business.data import (
     VARIABLE_SOURCES,
     BusinessData,
 )
+from mock_account.business.vocab import CAR_CLASSES, PRODUCT_CAST, PRODUCT_CATEGORIES
 
 ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 
@@ -94,6 +95,29 @@ def test_flight_destinations_are_many_real_cities(data: BusinessData) -> None:
     destinations = {f["destination"] for f in data.records("flights")}
     assert {"Berlin", "London", "Paris", "New York", "Tokyo"} & destinations
     assert len(destinations) >= 25
+
+
+def test_a_product_is_priced_for_its_kind(data: BusinessData) -> None:
+    # An office chair is not priced like a meeting table (it was 1317.81 GBP).
+    kinds = {noun: bounds for per in PRODUCT_CATEGORIES.values() for noun, bounds in per.items()}
+    seen = set()
+    cast = {name for name, _, _ in PRODUCT_CAST}  # the scanners the examples ask for
+    for product in data.records("products"):
+        if product["name"] in cast:
+            continue
+        noun = max((n for n in kinds if product["name"].endswith(n)), key=len)
+        low, high = kinds[noun]
+        assert low <= product["price"] <= high, product
+        seen.add(noun)
+    assert {"Office Chair", "Meeting Table", "USB Flash Drive"} <= seen
+
+
+def test_a_rental_car_costs_its_day_rate_for_its_days(data: BusinessData) -> None:
+    for car in data.records("car_rentals"):
+        _, low, high = CAR_CLASSES[car["car_class"]]
+        assert low <= car["daily_rate"] <= high, car
+        assert car["total"] == round(car["daily_rate"] * car["days"], 2), car
+        assert car["drop_off"] > car["pick_up"], car
 
 
 def test_match_finds_flights_to_the_named_city(data: BusinessData) -> None:

@@ -25,13 +25,16 @@ def test_a_question_after_an_invoice_does_not_bill_the_order_twice(deployment, u
     convid = placed.convid
     agent, billed = _answer(deployment, user, "Invoice them for that order", convid)
     assert agent == "CreateCustomerInvoice" and billed.startswith("I raised invoice"), billed
-    invoice = state_of(deployment, user, convid)["conv"]["invoice"]
+    conv = state_of(deployment, user, convid)["conv"]
+    invoice, order = conv["invoice"], conv["order"]
+    assert order["currency"] == "GBP" and invoice["amount"] == order["total"]
     # "pay" names no agent clearly: the follow-up goes back to the invoicing agent.
     agent, again = _answer(deployment, user, "When will they pay?", convid)
     assert agent == "CreateCustomerInvoice"
     assert again.startswith(
         # In the British customer's pounds, as their order is.
-        f"Invoice {invoice['number']} to Orion Retail for 8388.2 GBP is already raised in this "
+        f"Invoice {invoice['number']} to Orion Retail for {order['total']} GBP is already raised "
+        "in this "
         f"conversation, due on {invoice['due_date']}, so I did not bill it twice."
     ), again
     assert state_of(deployment, user, convid)["conv"]["invoice"] == invoice
@@ -170,3 +173,16 @@ def test_a_device_refused_as_made_already_is_still_not_reserved_again(deployment
             query,
             again.parts,
         )
+
+
+def test_a_question_after_a_requisition_names_what_it_holds(deployment, user) -> None:
+    agent = "CreatePurchaseRequisition"
+    raised = run_agent(deployment, user, agent, "We need 20 office chairs for the new office", None)
+    made = raised.parts[0]["text"]
+    assert made.startswith("I raised a purchase requisition for 20 x "), made
+    chair, total = made.split(" x ", 1)[1].split(" at about ")
+    again = run_agent(deployment, user, agent, "When will they arrive?", raised.convid)
+    assert again.parts[0]["text"].startswith(
+        f"That is already done in this conversation: 20 x {chair}, {total.split(' and ')[0]} in "
+        "all. I did not do it twice"
+    ), again.parts
