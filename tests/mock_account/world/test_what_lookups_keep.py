@@ -166,3 +166,23 @@ def test_a_supplier_set_up_again_is_the_one_the_conversation_is_about(deployment
         deployment, user, "CheckSupplierCertificates", "Check their certificates", convid
     ).parts[0]["text"]
     assert "for Perez Consulting GmbH" in checked.split(" (")[0], checked
+
+
+def test_a_customer_looked_into_through_its_case_is_the_one_called_back(deployment, user) -> None:
+    # The account health check saves the customer's open case, not the customer: "their main
+    # contact" is that case's customer, not "Which customer? There is none in this conversation".
+    text = "Our biggest customer Orion Retail is threatening to churn, what's going on with them?"
+    health = run_agent(deployment, user, "ReviewAccountHealth", text, None)
+    ticket = state_of(deployment, user, health.convid)["conv"]["ticket"]
+    orion = deployment.account.engine.data.lookup("customers", where={"name": "Orion Retail"})[0]
+    assert ticket["customer_id"] == orion["id"]
+    answer = answer_of(
+        deployment,
+        user,
+        "ScheduleCustomerCallback",
+        "Schedule a call with their main contact next Wednesday at 3pm",
+        health.convid,
+    )
+    assert answer.startswith(f"A callback to {orion['contact']} at Orion Retail is scheduled."), (
+        answer
+    )
