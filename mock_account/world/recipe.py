@@ -21,6 +21,7 @@ from typing import Any, ClassVar
 from faker.providers.person.en_US import Provider as _People
 
 from mock_account.business.vocab import INDUSTRY_WORDS, LEGAL_FORMS
+from mock_account.understanding.numbers import parse_number
 
 from .places import Gazetteer
 from .stated import Name, Stated
@@ -440,27 +441,48 @@ DATE_FIELDS = frozenset(
 _NUMBER = re.compile(r"-?\d[\d,]*(?:\.\d+)?")
 
 
-def coerce(values: Mapping[str, Any]) -> Record:
-    """Numbers and dates given as text become numbers and ISO dates; what cannot be read
-    as one is left out (so the request or Faker supplies it), never stored as text."""
+def coerce(values: Mapping[str, Any], unread: set[str] | None = None) -> Record:
+    """Numbers and dates given as text become numbers and ISO dates ("230 km", "twenty");
+    what cannot be read as one is left out, never stored as text, and its key added to
+    ``unread`` when given (a form answer the agent cannot use: asked again, not made up)."""
     out: Record = {}
     for key, value in values.items():
         if key in NUMBER_FIELDS or key in INTEGER_FIELDS:
             if isinstance(value, str):
                 found = _NUMBER.search(value)
-                if not found:
+                number = float(found.group(0).replace(",", "")) if found else parse_number(value)
+                if number is None:
+                    if unread is not None:
+                        unread.add(key)
                     continue
-                value = float(found.group(0).replace(",", ""))
+                value = float(number)
             if isinstance(value, bool) or not isinstance(value, int | float):
                 continue
             value = int(value) if key in INTEGER_FIELDS else float(value)
         elif key in DATE_FIELDS:
             day = text_date(value)
             if day is None:
+                if unread is not None:
+                    unread.add(key)
                 continue
             value = day.isoformat()
         out[key] = value
     return out
+
+
+# How an answer names a field it could not read.
+_FIELD_PHRASES = {"distance_km": "the distance in kilometres"}
+
+
+def unreadable(fields: set[str], values: Mapping[str, Any]) -> str:
+    """What the answer says of form answers that cannot be read as what they stand for ("I
+    could not read “test” as the distance in kilometres"), instead of making a value up."""
+    said = "; ".join(
+        f"“{values.get(field)}” as {_FIELD_PHRASES.get(field, 'the ' + field.replace('_', ' '))}"
+        f" ({'a date' if field in DATE_FIELDS else 'a number'})"
+        for field in sorted(fields)
+    )
+    return f"I could not read {said}. Say it again that way and I will go ahead."
 
 
 def text_date(value: Any) -> date | None:

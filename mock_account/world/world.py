@@ -41,7 +41,7 @@ from mock_account.business.data import tokens
 from mock_account.understanding import warm_up as warm_up_understanding
 
 from .places import Gazetteer, gazetteer
-from .recipe import WHO_FOR, Asked, Context, Recipe, Record, clean, coerce, fits
+from .recipe import WHO_FOR, Asked, Context, Recipe, Record, clean, coerce, fits, unreadable
 from .recipes import RECIPES
 from .stated import Name, Stated
 
@@ -160,7 +160,9 @@ class World:
         if recipe is None:
             raise ValueError(f"no recipe for the data source '{source}'")
         stated = self.understand(request, today)
-        given, fixed = coerce(clean(given)), coerce(clean(fixed))
+        unread: set[str] = set()
+        answered = clean(fixed)
+        given, fixed = coerce(clean(given)), coerce(answered, unread)
         unfit = _unfit(requires or {}, saved or {})
         if unfit:
             given = {k: v for k, v in given.items() if held.given.get(k) not in unfit}
@@ -175,7 +177,10 @@ class World:
             requester=requester,
         )
         unset = _unset(held, where) if action != "create" else None
-        if unset and recipe.asked(ctx) is None:
+        if unread and action in ("create", "update"):
+            # "twenty" is twenty; "test" as a distance is no distance: asked again, not made up.
+            outcome = Outcome(None, recipe.noun, message=unreadable(unread, answered))
+        elif unset and recipe.asked(ctx) is None:
             # The saved record says it has none (an internal IT ticket has no customer), and
             # the request names none: looking one up by anything else would present another
             # as its own.

@@ -143,3 +143,32 @@ def test_the_goodwill_form_opens_at_the_gesture_the_request_names(
 ) -> None:
     form = _form(deployment, user, "OfferGoodwillGesture", request_text)
     assert form["gesture"]["default"] == gesture
+
+
+def _answered(deployment, user, agent: str, request_text: str, answers: dict) -> str:
+    asked = deployment.account.exec_agent(user, agent, {"query": request_text}, None)
+    assert asked.result_code == "ask", asked.parts
+    result = deployment.account.exec_agent(user, agent, answers, asked.convid)
+    assert result.success, result.error
+    return result.parts[-1]["text"]
+
+
+def test_a_number_answered_in_words_is_that_number(deployment, user) -> None:
+    answers = {"product": "standing desks", "quantity": "twenty", "delivery": "standard"}
+    text = _answered(
+        deployment, user, "PlaceCustomerOrder", "Place an order for Orion Retail", answers
+    )
+    assert text.startswith("Order ORD-") and ": 20 x " in text, text
+
+
+def test_an_answer_that_is_no_number_is_asked_again_not_made_up(deployment, user) -> None:
+    # A mileage claim is the distance at the company rate: "test" is no distance, and no
+    # amount is made up for it (it was a claim "for  km" of a random amount).
+    answers = {"distance_km": "test", "vehicle": "car"}
+    text = _answered(deployment, user, "ClaimMileageAllowance", "Claim my mileage", answers)
+    assert text.startswith(
+        "I could not read “test” as the distance in kilometres (a number). Say it again"
+    ), text
+    answers = {"distance_km": "about 120 km", "vehicle": "car"}
+    text = _answered(deployment, user, "ClaimMileageAllowance", "Claim my mileage", answers)
+    assert text.startswith("Your mileage claim of ") and " for 120 km on " in text, text
