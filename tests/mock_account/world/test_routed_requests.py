@@ -22,3 +22,18 @@ def test_a_request_goes_to_the_agent_that_does_what_it_asks(
 ) -> None:
     routed, _ = deployment.account.route(user, request_text, None)
     assert routed == agent
+
+
+def test_working_from_home_is_not_recorded_as_a_sick_day(deployment, user) -> None:
+    # No agent arranges working from home; the one search finds for it records sick days, and
+    # it said "Get well soon" and told the manager of an absence.
+    request_text = "I want to work from home on Friday"
+    routed, _ = deployment.account.route(user, request_text, None)
+    assert routed == "ReportSickLeave"
+    result = deployment.account.exec_agent(user, routed, {"query": request_text}, None)
+    assert result.result_code == "failCommand", result.parts
+    assert result.error.startswith("I record sick days, and working from home is not one")
+    sick = deployment.account.exec_agent(
+        user, routed, {"query": "I have the flu and won't make it in today"}, None
+    )
+    assert sick.parts[0]["text"].startswith("Get well soon, "), sick.parts
