@@ -110,13 +110,13 @@ def test_a_supplier_bill_named_by_its_number_is_not_chased(deployment, user) -> 
 
 
 def test_a_demand_letter_is_for_an_overdue_debt(deployment, user) -> None:
-    # A draft raised today is not yet owed: no letter before action, and none is offered.
+    # An invoice raised today is not yet owed: no letter before action, and none is offered.
     text, invoice = _refused(
         deployment, user, "CreateCustomerInvoice", CUSTOMER_INVOICE, "SendDemandLetter"
     )
     assert (
         text.startswith(f"Invoice {invoice['number']} to Hoffmann Logistics (")
-        and "is draft, not overdue: there is no overdue debt on it to act on." in text
+        and "is sent, not overdue: there is no overdue debt on it to act on." in text
     ), text
     # Globex's overdue invoice: chased, then the letter follows.
     chased = run_agent(
@@ -141,3 +141,11 @@ def test_a_reminder_before_the_due_date_does_not_make_an_invoice_overdue(deploym
     invoice = state_of(deployment, user, raised.convid)["conv"]["invoice"]
     assert invoice["due_date"] > TODAY.date().isoformat()
     assert invoice["status"] == "sent"
+
+
+def test_an_invoice_raised_is_sent_not_a_draft(deployment, user) -> None:
+    # "I raised invoice …, due on …" and then "status draft" on the payment standing said two
+    # things of one invoice.
+    raised = run_agent(deployment, user, "CreateCustomerInvoice", CUSTOMER_INVOICE, None)
+    assert raised.parts[0]["text"].startswith("I raised invoice "), raised.parts
+    assert state_of(deployment, user, raised.convid)["conv"]["invoice"]["status"] == "sent"
