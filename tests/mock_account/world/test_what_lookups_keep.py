@@ -30,7 +30,7 @@ def test_a_lookup_saves_the_record_it_found(deployment, user) -> None:
     assert name == "CheckInvoicePaymentStatus"
     text = answer_of(deployment, user, name, "Has it been paid yet?", result.convid)
     assert text.startswith(f"Invoice INV-000412 (payable, {invoice['party']}) for")
-    assert f" is {invoice['status']};" in text
+    assert f" is {invoice['status']}, with {invoice['due_date']} as its due date." in text
 
 
 @pytest.mark.parametrize(
