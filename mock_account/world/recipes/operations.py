@@ -96,6 +96,20 @@ class Tickets(Recipe):
         subject = f' ("{saved["subject"]}")' if saved.get("subject") else ""
         return f"Case {saved['id']}{subject} is closed; open a new case if the problem is back."
 
+    def closed(self, saved: Record, source: str) -> str | None:
+        # Nobody is paged for a case that is closed (it was suggested, and paged, after the
+        # close); a gesture, a callback or a return may still follow a resolved case.
+        if source != "employees" or saved.get("status") != "closed" or not saved.get("id"):
+            return None
+        return (
+            f"Case {saved['id']} is closed, so there is nobody to page for it; open a new case "
+            "if the problem is back."
+        )
+
+    def phrased(self, record: Record) -> Record:
+        # A survey of the user's own IT ticket goes to them: it has no customer.
+        return {"reporter": "the customer" if record.get("customer_id") else "you"}
+
     def made_already(self, made: Record) -> str:
         who = f", assigned to {made['assignee']}" if made.get("assignee") else ""
         priority = f" ({made['priority']} priority)" if made.get("priority") else ""

@@ -8,6 +8,7 @@ from __future__ import annotations
 from handoff_journeys import last_tool_result, reader_request, run_agent, state_of
 
 from agents_catalog.graph import build_handoff_graph
+from mock_account.conversations.followups import Followups
 
 CLOSED = (
     "Order ORD-000004 ({quantity} x {product}) is cancelled, so it can no longer be shipped, "
@@ -74,6 +75,26 @@ def test_a_closed_case_is_not_escalated_but_still_shown_and_surveyed(deployment,
         deployment, user, "SendSatisfactionSurvey", "Send the survey for that case", closed.convid
     )
     assert survey.parts[0]["text"].startswith("The satisfaction survey for case TCK-000010 ")
+    assert f'("{ticket["subject"]}") is sent to the customer.' in survey.parts[0]["text"]
+    # Nobody is paged for it, nor is paging suggested (it was, and paged, after the close).
+    paged = run_agent(
+        deployment, user, "PageOnCallEngineer", "Page the on-call for that case", closed.convid
+    )
+    assert paged.parts[0]["text"].startswith(
+        "Case TCK-000010 is closed, so there is nobody to page for it"
+    ), paged.parts
+    followups = Followups(deployment.account.agents.values(), deployment.account.index)
+    suggested = {s.agent for s in followups.suggest("CloseResolvedCase", conv={"ticket": ticket})}
+    assert "PageOnCallEngineer" not in suggested and suggested, suggested
+
+
+def test_a_survey_of_the_users_own_it_ticket_goes_to_them(deployment, user) -> None:
+    opened = run_agent(deployment, user, "ReportBrokenLaptop", "My laptop screen is cracked", None)
+    survey = run_agent(
+        deployment, user, "SendSatisfactionSurvey", "Send the survey for that case", opened.convid
+    )
+    # An internal ticket has no customer to survey.
+    assert survey.parts[0]["text"].split(" I used ")[0].endswith(") is sent to you."), survey.parts
 
 
 def test_a_paid_invoice_is_not_paid_again(deployment, user) -> None:
