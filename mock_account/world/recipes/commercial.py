@@ -293,6 +293,9 @@ class Vendors(Recipe):
     name_kinds = ("vendor",)
     unknown_names = "organisations"
     unique_name = True
+    # A supplier nobody names is asked for, not set up under a made-up name ("a new supplier
+    # of packaging in Poland" was onboarded as "Pollard Foods").
+    named_only = True
 
     def stated(self, ctx: Context) -> Record:
         stated = ctx.stated
@@ -300,6 +303,13 @@ class Vendors(Recipe):
         named = stated.names_of("vendor") or stated.unknown_organisations()
         if named:
             out["name"] = named[0].shown
+        elif customers := stated.names_of("customer"):
+            # A company we sell to may supply us too: the one the request names is onboarded
+            # ("set up Castellano Textiles as a supplier"), in its own country.
+            out["name"] = customers[0].shown
+            known = ctx.data.lookup("customers", where={"name": out["name"]})
+            if known and known[0].get("country"):
+                out["country"] = known[0]["country"]
         category = keyword_choice(stated.text, _CATEGORY_WORDS)
         if category:
             out["category"] = category
@@ -339,18 +349,6 @@ class Vendors(Recipe):
 
     def fill(self, record: Record, ctx: Context) -> None:
         record.setdefault("id", self.new_id(ctx))
-        if not record.get("name"):
-            # A company we sell to may supply us too: the one the request names is onboarded
-            # ("set up Castellano Textiles as a supplier"), in its own country.
-            customers = ctx.stated.names_of("customer")
-            known = (
-                ctx.data.lookup("customers", where={"name": customers[0].shown})
-                if customers
-                else []
-            )
-            if known:
-                record["name"] = known[0]["name"]
-                record.setdefault("country", known[0].get("country"))
         if not record.get("name"):
             record["name"] = ctx.company_name()
         if not record.get("category"):

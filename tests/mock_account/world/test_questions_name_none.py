@@ -58,6 +58,20 @@ def test_a_customer_named_as_a_new_supplier_is_the_one_onboarded(deployment, use
 
 
 @pytest.mark.parametrize(
+    "request_text",
+    [
+        "We need a new supplier of packaging in Poland",  # it onboarded "Pollard Foods"
+        "Onboard the translation agency we picked for the product launch",
+    ],
+)
+def test_a_new_supplier_nobody_names_is_asked_for(deployment, user, request_text) -> None:
+    result = run_agent(deployment, user, "OnboardNewSupplier", request_text, None)
+    text = result.parts[0]["text"]
+    assert text.startswith("Which supplier is it? Tell me its name"), text
+    assert "vendor" not in state_of(deployment, user, result.convid)["conv"]
+
+
+@pytest.mark.parametrize(
     ("agent", "request_text"),
     [
         ("RequestSupplierQuotes", "Get quotes from suppliers"),

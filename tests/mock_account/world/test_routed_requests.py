@@ -37,3 +37,12 @@ def test_working_from_home_is_not_recorded_as_a_sick_day(deployment, user) -> No
         user, routed, {"query": "I have the flu and won't make it in today"}, None
     )
     assert sick.parts[0]["text"].startswith("Get well soon, "), sick.parts
+
+
+def test_a_meeting_room_is_not_booked_as_an_av_ticket(deployment, user) -> None:
+    # No agent books rooms; the meeting-room AV agent logged a repair ticket for the booking.
+    request_text = "Book a meeting room for 10 people tomorrow at 2pm"
+    routed, _ = deployment.account.route(user, request_text, None)
+    result = deployment.account.exec_agent(user, routed, {"query": request_text}, None)
+    assert routed == "FixMeetingRoomAv" and result.result_code == "failCommand", result.parts
+    assert result.error.startswith("I fix the screens, cameras and speakerphones of meeting rooms")
