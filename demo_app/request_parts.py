@@ -31,6 +31,12 @@ a request to an agent, while a missed split only leaves the best match to do wha
      ORD-1 has shipped, please send the bill" stays one).
    - A part that depends on the outcome of the one before (``if not``, ``if so``,
      ``otherwise``…) is not a request of its own.
+   - One exception without a verb: after ``and``, another thing booked *for the place of the
+     first* ("Book me a flight to Paris on Friday and a rental car there") is a request of its
+     own, with the first part's verb ("Book me a rental car there"). Only a booking (a car, a
+     hotel, a taxi, a train, a flight) that points back (``there``, ``for it``, ``for the
+     trip``): "a flight and a hotel in Oslo" stays one, since cut it would leave the flight
+     without its city.
 
    So "Rome and Milan" stays (``Milan`` is no verb), "Send the invoice and report to
    finance" stays (``report to`` is no verb with an object), "Check and approve the
@@ -199,6 +205,27 @@ _CONDITIONAL = re.compile(
 )
 
 
+# "Book me a flight to Paris on Friday and a rental car there": a second thing booked for the
+# place of the first ("there", "for it"), which the first part's verb books too. Only such
+# bookings: "a flight and a hotel in Oslo" would leave the flight without its city.
+_ANOTHER_BOOKING = re.compile(
+    r"^(?:a|an|another)\s+(?:rental\s+car|hire\s+car|car|hotel(?:\s+room)?|room|taxi"
+    r"|train(?:\s+ticket)?|flight|parking\s+space)\b"
+    r".*\b(?:there|for\s+it|for\s+(?:the|that)\s+trip)\b",
+    re.IGNORECASE,
+)
+_BOOKING_VERBS = frozenset({"book", "reserve", "get", "arrange", "rent", "find"})
+
+
+def _booking_lead(text: str) -> str | None:
+    """The verb a part books with, as written ("Book me", "reserve"), if it opens with one."""
+    words = _skip_fillers(_words(text))
+    if not words or words[0].lower() not in _BOOKING_VERBS:
+        return None
+    lead = words[:2] if len(words) > 1 and words[1].lower() in ("me", "us") else words[:1]
+    return " ".join(lead)
+
+
 @dataclass(frozen=True)
 class _Piece:
     start: int
@@ -340,27 +367,41 @@ def split_request(text: str) -> list[str]:
     """The requests in ``text``, in order; one element when it is a single request.
 
     Input without words (blank, or only separators) gives ``[]``. Nothing else is ever
-    lost: the parts hold every word of the text except the joiners between them.
+    lost: the parts hold every word of the text except the joiners between them (and a
+    booking verb a part borrows is said again in it).
     """
     stripped = text.strip()
     if not stripped:
         return []
-    spans: list[tuple[int, int]] = []  # (start, end) of each part in ``stripped``
+    # (start, end) of each part in ``stripped``, and the verb it borrows from the part before
+    spans: list[tuple[int, int, str]] = []
     for piece in _pieces(stripped):
         if not spans:
-            spans.append((piece.start, piece.end))
+            spans.append((piece.start, piece.end, ""))
             continue
         current = stripped[spans[-1][0] : spans[-1][1]]
         following = stripped[piece.start : piece.end]
-        if (
+        fits = (
             len(spans) < MAX_PARTS
             and len(_tidy(following, first=False)) >= MIN_PART_CHARS
             and len(_tidy(current, first=True)) >= MIN_PART_CHARS
-            and opens_request(following, piece.before)
-            and holds_request(current, piece.before)
-        ):
-            spans.append((piece.start, piece.end))
+        )
+        lead = _booking_lead(current) if piece.before == "joiner" else None
+        if fits and opens_request(following, piece.before) and holds_request(current, piece.before):
+            spans.append((piece.start, piece.end, ""))
+        elif fits and lead and _ANOTHER_BOOKING.match(_tidy(following, first=True)):
+            spans.append((piece.start, piece.end, lead))
         else:
-            spans[-1] = (spans[-1][0], piece.end)
-    parts = (_tidy(stripped[a:b], first=index == 0) for index, (a, b) in enumerate(spans))
+            spans[-1] = (spans[-1][0], piece.end, spans[-1][2])
+    parts = (
+        _borrowing(lead, _tidy(stripped[a:b], first=index == 0))
+        for index, (a, b, lead) in enumerate(spans)
+    )
     return [part for part in parts if part]  # "," alone is no request at all
+
+
+def _borrowing(lead: str, part: str) -> str:
+    """``part`` with the verb it borrows ("Book me" + "a rental car there…")."""
+    if not lead:
+        return part
+    return f"{lead[:1].upper()}{lead[1:]} {part[:1].lower()}{part[1:]}"

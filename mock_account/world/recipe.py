@@ -172,6 +172,9 @@ class Recipe:
     # other party of a contract. A request that states another value for one of them than the
     # conversation holds is about another record than the one saved.
     about_fields: ClassVar[tuple[str, ...]] = ()
+    # Booked where the saved trip goes (a room, a car): a request that points back to the
+    # trip counts its relative dates from the trip ("there for the weekend").
+    at_trip: ClassVar[bool] = False
 
     # --- hooks ------------------------------------------------------------------
 

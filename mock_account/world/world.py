@@ -33,7 +33,7 @@ import random
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import date, timedelta
 from typing import Any, Literal
 
 from agents_catalog.capabilities import VARIABLE_SOURCES
@@ -41,7 +41,18 @@ from mock_account.business.data import tokens
 from mock_account.understanding import warm_up as warm_up_understanding
 
 from .places import Gazetteer, gazetteer
-from .recipe import WHO_FOR, Asked, Context, Recipe, Record, clean, coerce, fits, unreadable
+from .recipe import (
+    WHO_FOR,
+    Asked,
+    Context,
+    Recipe,
+    Record,
+    clean,
+    coerce,
+    fits,
+    text_date,
+    unreadable,
+)
 from .recipes import RECIPES
 from .stated import Name, Stated
 
@@ -159,7 +170,7 @@ class World:
         recipe = self.recipes.get(source)
         if recipe is None:
             raise ValueError(f"no recipe for the data source '{source}'")
-        stated = self.understand(request, today)
+        stated = self.understand(request, _anchor(recipe, request, today, saved))
         unread: set[str] = set()
         answered = clean(fixed)
         given, fixed = coerce(clean(given)), coerce(answered, unread)
@@ -627,6 +638,28 @@ class World:
 
     def _records(self, recipe: Recipe) -> list[Record]:
         return self.data.records(recipe.source)
+
+
+# A request that points back to the saved trip ("a car there", "a hotel for the trip").
+_FOR_THE_TRIP = re.compile(r"\bfor\s+(?:the|my|that|this)\s+trip\b", re.IGNORECASE)
+
+
+def _anchor(
+    recipe: Recipe,
+    request: str,
+    today: date,
+    saved: Mapping[str, tuple[str, Record]] | None,
+) -> date:
+    """The day a request's relative dates count from: today, or for something booked at the
+    saved trip's place ("a rental car there for the weekend", "a hotel there on Monday") the
+    eve of a trip still to come, so that "the weekend" is the trip's weekend, not this one."""
+    if not recipe.at_trip or not (_THERE.search(request) or _FOR_THE_TRIP.search(request)):
+        return today
+    trip = (saved or {}).get("trip", ("", {}))[1]
+    start = text_date(trip.get("start_date")) if isinstance(trip, dict) else None
+    if start is None or start <= today:
+        return today
+    return start - timedelta(days=1)
 
 
 # "There" as a place ("book me a train there", "a hotel there for two nights"), not "is there

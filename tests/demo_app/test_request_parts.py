@@ -156,6 +156,18 @@ CASES: list[tuple[str, list[str]]] = [
     # --- one request: "and" inside it joins names, things or verbs of one action -------
     ("a report for Q3 in euros", ["a report for Q3 in euros"]),
     ("Book a hotel in Rome and Milan", ["Book a hotel in Rome and Milan"]),
+    # Another booking for the place of the first borrows its verb (the car was dropped: the
+    # whole went to the car agent, which booked no flight).
+    (
+        "Book me a flight to Paris on Friday and a rental car there for the weekend",
+        ["Book me a flight to Paris on Friday", "Book me a rental car there for the weekend"],
+    ),
+    (
+        "Reserve a flight to Oslo and a hotel for the trip",
+        ["Reserve a flight to Oslo", "Reserve a hotel for the trip"],
+    ),
+    # Without a pointer back, the second thing would take the first's place: one request.
+    ("Book a flight and a hotel in Oslo", ["Book a flight and a hotel in Oslo"]),
     (
         "Book a hotel in Rome and Milan for next week",
         ["Book a hotel in Rome and Milan for next week"],

@@ -374,6 +374,7 @@ class HotelStays(Recipe):
     noun = "hotel"
     name_field = "city"
     about_fields = ("city",)
+    at_trip = True
 
     def asked(self, ctx: Context) -> Asked | None:
         place = ctx.stated.destination
@@ -456,6 +457,7 @@ class CarRentals(Recipe):
     id_prefix = "CAR"
     name_field = "city"
     about_fields = ("city",)
+    at_trip = True
 
     def describe(self, record: Record) -> str:
         return f"{record.get('car_class', '')} car in {record.get('city', '')}".strip()
@@ -476,9 +478,9 @@ class CarRentals(Recipe):
         if stated.destination is not None:
             out["city"] = _stay_city(stated.destination, ctx)
         start, end = _stated_dates(ctx)
-        if start is not None and stated.span == "days" and end is not None:
+        if start is not None and stated.span in ("days", "weekend") and end is not None:
             # "for two days from the 15th" counts the 15th and the 16th: two days of hire,
-            # dropped off on the 17th.
+            # dropped off on the 17th; "for the weekend" is Saturday and Sunday, back Monday.
             end = end + timedelta(days=1)
         elif start is not None and stated.in_days and stated.nights:
             end = start + timedelta(days=stated.nights)

@@ -70,3 +70,21 @@ def test_a_car_for_the_saved_trip_is_at_its_destination_on_its_days(deployment, 
     )
     other = porto.parts[0]["text"]
     assert _reserved(other)["city"] == "Porto" and "I used the trip" not in other, other
+
+
+def test_a_car_there_for_the_weekend_is_for_the_trips_weekend(deployment, user) -> None:
+    # Today is Monday 2026-11-30; the trip is the next one: "the weekend" is the trip's
+    # (12-12 and 12-13, back on Monday), not this week's (it was 12-05 to 12-06).
+    trip = "Book me a flight to Paris on 11 December, back on the 14th"
+    booked = run_agent(deployment, user, "BookBusinessFlight", trip, None)
+    text = "Book me a rental car there for the weekend"
+    car = _reserved(run_agent(deployment, user, AGENT, text, booked.convid).parts[0]["text"])
+    assert (car["city"], car["pick_up"], car["drop_off"]) == ("Paris", "2026-12-12", "2026-12-14")
+    assert car["days"] == "2"
+    # Without a trip in the conversation, the weekend is this one.
+    alone = _reserved(
+        run_agent(deployment, user, AGENT, "A rental car in Paris for the weekend", None).parts[0][
+            "text"
+        ]
+    )
+    assert (alone["pick_up"], alone["drop_off"]) == ("2026-12-05", "2026-12-07")
