@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import calendar
+import re
 from collections.abc import Mapping
-from datetime import timedelta
+from datetime import date, timedelta
 from typing import Any
+
+from dateutil.relativedelta import relativedelta
 
 from mock_account.business.vocab import EXPENSE_CATEGORIES
 
@@ -72,6 +76,27 @@ _STATUS_WORDS: dict[str, tuple[str, ...]] = {
 }
 
 
+def _spent_on(day: date, text: str, today: date) -> date:
+    """The day an expense was paid: a claim is made after the spending, so a day the request
+    gives without its year or week ("a client dinner on the 22nd", "the taxi on Friday") that
+    reads as still to come is the last such day up to today; a year said stays as said."""
+    if day <= today or re.search(r"\b20\d\d\b", text):
+        return day
+    words = set(re.findall(r"[a-z]+", text.lower()))
+    if calendar.day_name[day.weekday()].lower() in words:
+        step = relativedelta(weeks=1)  # "on Friday": the last Friday
+    elif {calendar.month_name[day.month].lower(), calendar.month_abbr[day.month].lower()} & words:
+        step = relativedelta(years=1)  # "on 22 December": last December's
+    else:
+        step = relativedelta(months=1)  # "on the 22nd": last month's
+    for count in range(1, 13 * 8):
+        earlier = day - step * count
+        # "the 31st": the last month that has one, not the 30th of another.
+        if earlier <= today and (step.weeks or earlier.day == day.day):
+            return earlier
+    return day
+
+
 class Expenses(Recipe):
     source = "expenses"
     noun = "expense claim"
@@ -129,6 +154,9 @@ class Expenses(Recipe):
                 record["amount"] = ctx.price(low, high, record["currency"])
         if not record.get("date"):
             record["date"] = (ctx.today - timedelta(days=ctx.rng.randint(1, 14))).isoformat()
+        elif not record.get("trip") and (day := text_date(record["date"])) is not None:
+            # Spent before it is claimed; a claim for a saved trip keeps the trip's days.
+            record["date"] = _spent_on(day, ctx.stated.text, ctx.today).isoformat()
         record.setdefault("note", f"{record['category'].capitalize()} expense")
         # Whoever files or completes a claim here is the one it is for.
         record.setdefault("employee", ctx.user_name)

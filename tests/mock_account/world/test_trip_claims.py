@@ -4,6 +4,7 @@ answer tells a reader why the two differ."""
 
 from __future__ import annotations
 
+import pytest
 from handoff_journeys import run_agent, state_of
 
 BOOK = "Book me a flight from London to Lisbon on 14 December, returning on the 18th"
@@ -39,3 +40,39 @@ def test_a_claim_without_a_trip_says_nothing_of_one(deployment, user) -> None:
     answer = claimed.parts[0]["text"]
     assert "Your" in answer and "claim of 45 EUR" in answer, answer
     assert "trip" not in answer and COVERS not in answer
+
+
+@pytest.mark.parametrize(
+    ("request_text", "spent"),
+    [
+        # Today is Monday 2026-11-30: "the 22nd" is this month's, not December's still to come.
+        ("Submit my expense: client dinner in Milan for 184.50 EUR on the 22nd", "2026-11-22"),
+        ("Claim the taxi on Friday, 32 EUR", "2026-11-27"),
+        ("Claim my hotel bill of 480 EUR from 14 December", "2025-12-14"),
+        ("I paid 45 EUR for a taxi on 3 November", "2026-11-03"),  # already past: as said
+    ],
+)
+def test_an_expense_is_claimed_for_a_day_it_was_spent(
+    deployment, user, request_text, spent
+) -> None:
+    result = run_agent(deployment, user, "SubmitExpenseClaim", request_text, None)
+    claim = state_of(deployment, user, result.convid)["conv"]["expense"]
+    assert claim["date"] == spent, (claim, result.parts)
+
+
+def test_a_claim_for_a_saved_trip_keeps_the_trips_days(deployment, user) -> None:
+    booked = run_agent(
+        deployment,
+        user,
+        "BookBusinessFlight",
+        "Fly me to Lisbon on 14 December, back the 16th",
+        None,
+    )
+    claimed = run_agent(
+        deployment,
+        user,
+        "SubmitExpenseClaim",
+        "File my expenses for the Lisbon trip on 14 December",
+        booked.convid,
+    )
+    assert state_of(deployment, user, claimed.convid)["conv"]["expense"]["date"] == "2026-12-14"
