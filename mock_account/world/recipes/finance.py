@@ -139,6 +139,17 @@ class Expenses(Recipe):
             out["note"] = note
         return out
 
+    def made_already(self, made: Record) -> str:
+        # "Who approves it?" after the claim: what it is and where it stands, not "this
+        # conversation already has expense claim EXP-95808".
+        amount = f" of {_amount(made)}" if _amount(made) else ""
+        when = f" from {made['date']}" if made.get("date") else ""
+        return (
+            f"Your {made.get('category', '')} claim {made.get('id', '')}{amount}{when} is "
+            "already submitted in this conversation and waits for your manager's approval, so "
+            "I did not submit it twice; say what should be different to claim another."
+        )
+
     def fill(self, record: Record, ctx: Context) -> None:
         record.setdefault("id", self.new_id(ctx))
         if not record.get("category"):

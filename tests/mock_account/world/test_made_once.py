@@ -186,3 +186,15 @@ def test_a_question_after_a_requisition_names_what_it_holds(deployment, user) ->
         f"That is already done in this conversation: 20 x {chair}, {total.split(' and ')[0]} in "
         "all. I did not do it twice"
     ), again.parts
+
+
+def test_a_question_after_a_claim_says_where_the_claim_stands(deployment, user) -> None:
+    agent = "SubmitExpenseClaim"
+    claimed = run_agent(deployment, user, agent, "I paid 45 EUR for a taxi on 3 November", None)
+    claim = state_of(deployment, user, claimed.convid)["conv"]["expense"]
+    again = run_agent(deployment, user, agent, "Who approves it?", claimed.convid)
+    assert again.parts[0]["text"].startswith(
+        f"Your {claim['category']} claim {claim['id']} of 45 EUR from 2026-11-03 is already "
+        "submitted in this conversation and waits for your manager's approval"
+    ), again.parts
+    assert state_of(deployment, user, claimed.convid)["conv"]["expense"] == claim
