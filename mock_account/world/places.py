@@ -64,10 +64,37 @@ class Gazetteer:
                 known = by_name.get(key)
                 if known is None or known.population < city.population:
                     by_name[key] = city
-            # The mock's own city list spells a few names its own way ("Sao Paulo").
+            # The mock's own city list spells a few names its own way ("New York", "Frankfurt",
+            # "Bangalore"): the most populous GeoNames city of that country known by the name
+            # (an alternate name, or the start of its own: "New York City"), with its place, so
+            # distances and fares to it are real; else the name alone.
             for name, country, currency in CITIES:
-                if _key(name) not in by_name:
-                    by_name[_key(name)] = City(name, country, "", currency, 0.0, 0.0, 0)
+                if _key(name) in by_name:
+                    continue
+                known = [
+                    c
+                    for raw in cache.get_cities().values()
+                    if (c := by_name.get(_key(raw["name"]))) is not None
+                    and c.country == country
+                    and (
+                        raw["name"].startswith(f"{name} ")
+                        or name in (raw.get("alternatenames") or ())
+                    )
+                ]
+                best = max(known, key=lambda c: c.population, default=None)
+                by_name[_key(name)] = (
+                    City(
+                        name,
+                        country,
+                        best.country_code,
+                        currency,
+                        best.latitude,
+                        best.longitude,
+                        best.population,
+                    )
+                    if best is not None
+                    else City(name, country, "", currency, 0.0, 0.0, 0)
+                )
             by_country = {_key(name): (name, currency) for name, currency in countries.values()}
             return by_name, by_country
 

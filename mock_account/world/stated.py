@@ -38,6 +38,8 @@ class Place:
 class Money:
     amount: float
     currency: str
+    # Said as the most it may be ("under 900 USD", "up to 150 EUR a night"), not the price.
+    limit: bool = False
 
 
 @dataclass(frozen=True)

@@ -8,6 +8,7 @@ retries send the same requests again and again.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from datetime import date
 from functools import lru_cache
@@ -40,6 +41,14 @@ def known_names(data: Any) -> dict[str, tuple[str, ...]]:
     }
     names["service"] = SERVICES
     return names
+
+
+# Words just before an amount that make it a ceiling, not the price.
+_LIMIT = re.compile(
+    r"\b(?:under|below|less\s+than|no\s+more\s+than|not\s+more\s+than|at\s+most|max(?:imum)?"
+    r"|up\s+to|within|cheaper\s+than|budget\s+of)\s*$",
+    re.IGNORECASE,
+)
 
 
 def stated_from_facts(facts: RequestFacts) -> Stated:
@@ -104,7 +113,10 @@ def stated_from_facts(facts: RequestFacts) -> Stated:
             )
             for p in facts.places
         ),
-        amounts=tuple(Money(float(m.amount), m.currency) for m in facts.amounts),
+        amounts=tuple(
+            Money(float(m.amount), m.currency, bool(_LIMIT.search(facts.text[: m.span[0]])))
+            for m in facts.amounts
+        ),
         quantities=tuple(quantities),
         percent=float(facts.percentages[0].value) if facts.percentages else None,
         ids={k: tuple(v) for k, v in ids.items()},

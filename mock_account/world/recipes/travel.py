@@ -248,9 +248,7 @@ class Trips(Recipe):
             out["start_date"] = start.isoformat()
         if end is not None:
             out["end_date"] = end.isoformat()
-        if stated.amount is not None:
-            out["cost"] = stated.amount.amount
-            out["currency"] = stated.amount.currency
+        _price_said(out, stated, "cost")
         purpose = _purpose(stated.text)
         if purpose:
             out["purpose"] = purpose
@@ -285,7 +283,9 @@ class Trips(Recipe):
         if record.get("cost") is None:
             km = ctx.places.distance_km(record["origin"], record["destination"]) or 1500.0
             fare = 140 + 0.12 * km
-            record["cost"] = ctx.price(fare * 0.85, fare * 1.2, record["currency"])
+            price = ctx.price(fare * 0.85, fare * 1.2, record["currency"])
+            record["cost"] = _within(price, record, "cost", ctx)
+        record.pop("cost_at_most", None)
         record["mode"] = record.get("mode") or "flight"
         if not record.get(record["mode"]):
             record.update(_booked_on(record, ctx))
@@ -360,6 +360,26 @@ def _counted(count: int, noun: str) -> str:
     return f"{count} {noun}{'' if count == 1 else 's'}"
 
 
+def _price_said(out: Record, stated: Any, field: str) -> None:
+    """The price a request says into ``out[field]`` (and its currency), or, said as a ceiling
+    ("under 900 USD", "up to 150 EUR a night"), into ``out[field + "_at_most"]``: the price
+    is then found below it, not set to it."""
+    amount = stated.amount
+    if amount is None:
+        return
+    out["currency"] = amount.currency
+    out[f"{field}_at_most" if amount.limit else field] = amount.amount
+
+
+def _within(value: float, record: Record, field: str, ctx: Context) -> float:
+    """``value``, or a price a little under the ceiling the request gave for ``field``."""
+    ceiling = record.pop(f"{field}_at_most", None)
+    if ceiling is None or value < ceiling:
+        return value
+    under = float(ceiling) * ctx.rng.uniform(0.85, 0.97)
+    return float(round(under, -1)) if under >= 1000 else round(under, 2)
+
+
 def _stay_city(place: Place, ctx: Context) -> str:
     """Where a stay in ``place`` is: the city, or for a country the first city of it that
     the data has hotels in ("the per diem for Japan": Tokyo), else its name."""
@@ -393,9 +413,7 @@ class HotelStays(Recipe):
             out["check_in"] = start.isoformat()
         if end is not None:
             out["check_out"] = end.isoformat()
-        if stated.amount is not None:
-            out["nightly_rate"] = stated.amount.amount
-            out["currency"] = stated.amount.currency
+        _price_said(out, stated, "nightly_rate")
         for stars in range(5, 0, -1):
             if stated.mentions(f"{stars}-star", f"{stars} star", f"{stars}*"):
                 out["stars"] = stars
@@ -424,11 +442,11 @@ class HotelStays(Recipe):
             record["currency"] = hotel["currency"]
         if record.get("nightly_rate") is None:
             if record["currency"] == hotel["currency"]:
-                record["nightly_rate"] = hotel["nightly_rate"]
+                rate = hotel["nightly_rate"]
             else:
-                record["nightly_rate"] = ctx.convert(
-                    hotel["nightly_rate"], hotel["currency"], record["currency"]
-                )
+                rate = ctx.convert(hotel["nightly_rate"], hotel["currency"], record["currency"])
+            record["nightly_rate"] = _within(rate, record, "nightly_rate", ctx)
+        record.pop("nightly_rate_at_most", None)
         record["nights"] = _fill_days(record, ctx, "check_in", "check_out", soonest=(7, 21))
         record["stay"] = _counted(record["nights"], "night")
 
@@ -495,9 +513,7 @@ class CarRentals(Recipe):
             if stated.mentions(f" {company.lower()}"):
                 out["company"] = company
                 break
-        if stated.amount is not None:  # "under 60 EUR a day"
-            out["daily_rate"] = stated.amount.amount
-            out["currency"] = stated.amount.currency
+        _price_said(out, stated, "daily_rate")  # "60 EUR a day", "under 60 EUR a day"
         return out
 
     def fill(self, record: Record, ctx: Context) -> None:
@@ -513,7 +529,9 @@ class CarRentals(Recipe):
             record["currency"] = ctx.places.currency_of(record["city"]) or "USD"
         if record.get("daily_rate") is None:
             _, low, high = CAR_CLASSES.get(record["car_class"], ((), 35, 60))
-            record["daily_rate"] = ctx.price(low, high, record["currency"])
+            rate = ctx.price(low, high, record["currency"])
+            record["daily_rate"] = _within(rate, record, "daily_rate", ctx)
+        record.pop("daily_rate_at_most", None)
         record["days"] = _fill_days(record, ctx, "pick_up", "drop_off", soonest=(3, 14))
         record["rental"] = _counted(record["days"], "day")
         record["total"] = round(float(record["daily_rate"]) * record["days"], 2)

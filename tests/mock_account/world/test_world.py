@@ -177,3 +177,39 @@ def test_what_the_conversation_holds_for_another_place_is_set_aside(data: Busine
     same = act(data, Stated(text="I need a hotel"), "create", "hotels", given=berlin, held=held)
     assert (same.record["city"], same.record["check_in"]) == ("Berlin", "2026-12-08")
     assert same.set_aside == []
+
+
+@pytest.mark.parametrize(
+    ("source", "place", "field", "limit"),
+    [
+        ("flights", Place("New York", "United States", "USD", role="destination"), "cost", 900.0),
+        ("hotels", Place("Oslo", "Norway", "NOK", role="destination"), "nightly_rate", 150.0),
+        ("car_rentals", Place("Lyon", "France", "EUR", role="destination"), "daily_rate", 30.0),
+    ],
+)
+def test_a_price_said_as_a_ceiling_is_kept_under(data, source, place, field, limit) -> None:
+    # "under 900 USD" is the most it may cost: the flight was booked for exactly 900 USD.
+    ceiling = Money(limit, "EUR" if source != "flights" else "USD", limit=True)
+    stated = Stated(text=f"… in {place.name} under {limit}", places=(place,), amounts=(ceiling,))
+    record = act(data, stated, "create", source).record
+    assert record[field] < limit and record["currency"] == ceiling.currency, record
+    assert f"{field}_at_most" not in record
+    # Said as the price, it is the price.
+    exact = Stated(
+        text=f"… in {place.name} for {limit}",
+        places=(place,),
+        amounts=(Money(limit, ceiling.currency),),
+    )
+    assert act(data, exact, "create", source).record[field] == limit
+
+
+def test_a_flight_to_new_york_is_priced_for_its_distance(data: BusinessData) -> None:
+    # The mock's "New York" had no place on the map, so a flight there from Singapore was
+    # priced like a short hop (376.99 USD).
+    stated = Stated(
+        text="Fly me to New York",
+        places=(Place("New York", "United States", "USD", role="destination"),),
+        amounts=(Money(5000.0, "USD", limit=True),),
+    )
+    trip = act(data, stated, "create", "flights").record
+    assert trip["origin"] != "New York" and trip["cost"] > 900, trip
