@@ -11,6 +11,8 @@ import pytest
     ("request_text", "agent"),
     [
         ("Write a post-mortem", "WriteIncidentPostmortem"),  # it drafted a social media post
+        # It "rebooked" a flight nobody said was cancelled.
+        ("Find me a flight to New York next month under 900 USD", "BookBusinessFlight"),
         (
             "Our biggest customer Orion Retail is threatening to churn, what's going on with them?",
             "ReviewAccountHealth",  # it prepared a goodwill voucher
