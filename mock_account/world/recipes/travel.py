@@ -360,6 +360,12 @@ def _counted(count: int, noun: str) -> str:
     return f"{count} {noun}{'' if count == 1 else 's'}"
 
 
+def _city_said(ctx: Context) -> Record:
+    """The city a stay or a car is in, as the request says it (a country: its first city)."""
+    place = ctx.stated.destination
+    return {"city": _stay_city(place, ctx)} if place is not None else {}
+
+
 def _price_said(out: Record, stated: Any, field: str) -> None:
     """The price a request says into ``out[field]`` (and its currency), or, said as a ceiling
     ("under 900 USD", "up to 150 EUR a night"), into ``out[field + "_at_most"]``: the price
@@ -405,10 +411,7 @@ class HotelStays(Recipe):
 
     def stated(self, ctx: Context) -> Record:
         stated = ctx.stated
-        out: Record = {}
-        if stated.destination is not None:
-            out["city"] = _stay_city(stated.destination, ctx)
-        start, end = _stated_dates(ctx)
+        out, (start, end) = _city_said(ctx), _stated_dates(ctx)
         if start is not None:
             out["check_in"] = start.isoformat()
         if end is not None:
@@ -492,10 +495,7 @@ class CarRentals(Recipe):
 
     def stated(self, ctx: Context) -> Record:
         stated = ctx.stated
-        out: Record = {}
-        if stated.destination is not None:
-            out["city"] = _stay_city(stated.destination, ctx)
-        start, end = _stated_dates(ctx)
+        out, (start, end) = _city_said(ctx), _stated_dates(ctx)
         if start is not None and stated.span in ("days", "weekend") and end is not None:
             # "for two days from the 15th" counts the 15th and the 16th: two days of hire,
             # dropped off on the 17th; "for the weekend" is Saturday and Sunday, back Monday.
