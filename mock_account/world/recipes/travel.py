@@ -423,6 +423,17 @@ class HotelStays(Recipe):
                 break
         return out
 
+    def made_already(self, made: Record) -> str:
+        # What the room is, not "this conversation already has hotel London"; a stay is not
+        # changed here, so the answer says how to add nights instead.
+        stay = f"{made.get('stay')} at {made.get('nightly_rate')} {made.get('currency')} a night"
+        return (
+            f"A room at {made.get('name')} in {made.get('city')} from {made.get('check_in')} to "
+            f"{made.get('check_out')} ({stay}) is already booked in this conversation, so I did "
+            "not book a second one. A booking is not changed here: to stay longer, book the "
+            f"nights to add (a hotel in {made.get('city')} from {made.get('check_out')})."
+        )
+
     def applicable(self, given: Record, stated: Record, held: Mapping[str, str]) -> Record:
         given = super().applicable(given, stated, held)
         # The trip's hotel is the room to book, unless the request asks for another kind of

@@ -198,3 +198,21 @@ def test_a_question_after_a_claim_says_where_the_claim_stands(deployment, user) 
         "submitted in this conversation and waits for your manager's approval"
     ), again.parts
     assert state_of(deployment, user, claimed.convid)["conv"]["expense"] == claim
+
+
+def test_a_room_asked_for_again_is_described_and_how_to_add_nights_said(deployment, user) -> None:
+    agent = "BookHotelStay"
+    booked = run_agent(
+        deployment, user, agent, "Book me a hotel in London from 8 to 10 December", None
+    )
+    room = booked.parts[0]["text"]
+    assert room.startswith("I reserved a room at "), room
+    hotel = room.removeprefix("I reserved a room at ").split(" in London")[0]
+    again = run_agent(deployment, user, agent, "Actually make it three nights", booked.convid)
+    assert again.parts[0]["text"].startswith(
+        f"A room at {hotel} in London from 2026-12-08 to 2026-12-10 (2 nights at "
+    ), again.parts
+    assert (
+        "to stay longer, book the nights to add (a hotel in London from 2026-12-10)"
+        in (again.parts[0]["text"])
+    )
