@@ -67,6 +67,7 @@ def _title(text: str) -> tuple[str, str] | None:
 _TITLE_NOUNS: dict[str, str] = {}
 for _name, _department in sorted(_TITLES.items(), key=lambda item: len(item[0])):
     _TITLE_NOUNS.setdefault(_name.split()[-1].lower(), _department)
+_TITLES_FOLDED = frozenset(t.lower() for t in _TITLES)
 # A role said after "as": "hired Tomas as a data engineer", "joining as our new backend engineer".
 _AS_ROLE = re.compile(
     r"\bas\s+(?:an?|our|the)\s+(?:new\s+)?((?:[a-z][\w/+-]*)(?:\s+[a-z][\w/+-]*){0,3})",
@@ -85,7 +86,7 @@ def _title_as(text: str) -> tuple[str, str] | None:
         if end is None or end == 0:
             continue  # "as a Recruiter" is one of our titles, for ``_title``
         said = " ".join(w if w.isupper() else w.capitalize() for w in words[: end + 1])
-        if said.lower() in {t.lower() for t in _TITLES}:
+        if said.lower() in _TITLES_FOLDED:
             return None
         return said, _TITLE_NOUNS[words[end].lower()]
     return None

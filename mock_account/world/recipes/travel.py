@@ -284,8 +284,7 @@ class Trips(Recipe):
             km = ctx.places.distance_km(record["origin"], record["destination"]) or 1500.0
             fare = 140 + 0.12 * km
             price = ctx.price(fare * 0.85, fare * 1.2, record["currency"])
-            record["cost"] = _within(price, record, "cost", ctx)
-        record.pop("cost_at_most", None)
+            record["cost"] = _within(price, record["currency"], ctx)
         record["mode"] = record.get("mode") or "flight"
         if not record.get(record["mode"]):
             record.update(_booked_on(record, ctx))
@@ -367,22 +366,26 @@ def _city_said(ctx: Context) -> Record:
 
 
 def _price_said(out: Record, stated: Any, field: str) -> None:
-    """The price a request says into ``out[field]`` (and its currency), or, said as a ceiling
-    ("under 900 USD", "up to 150 EUR a night"), into ``out[field + "_at_most"]``: the price
-    is then found below it, not set to it."""
+    """The price a request says into ``out[field]``, with its currency; one said as a ceiling
+    ("under 900 USD", "up to 150 EUR a night") gives only the currency, and ``_within``
+    keeps the price found under it."""
     amount = stated.amount
     if amount is None:
         return
     out["currency"] = amount.currency
-    out[f"{field}_at_most" if amount.limit else field] = amount.amount
+    if not amount.limit:
+        out[field] = amount.amount
 
 
-def _within(value: float, record: Record, field: str, ctx: Context) -> float:
-    """``value``, or a price a little under the ceiling the request gave for ``field``."""
-    ceiling = record.pop(f"{field}_at_most", None)
-    if ceiling is None or value < ceiling:
+def _within(value: float, currency: str, ctx: Context) -> float:
+    """``value`` (in ``currency``), or a price a little under the ceiling the request says."""
+    said = ctx.stated.amount
+    if said is None or not said.limit:
         return value
-    under = float(ceiling) * ctx.rng.uniform(0.85, 0.97)
+    ceiling = ctx.convert(said.amount, said.currency, currency)
+    if value < ceiling:
+        return value
+    under = ceiling * ctx.rng.uniform(0.85, 0.97)
     return float(round(under, -1)) if under >= 1000 else round(under, 2)
 
 
@@ -459,8 +462,7 @@ class HotelStays(Recipe):
                 rate = hotel["nightly_rate"]
             else:
                 rate = ctx.convert(hotel["nightly_rate"], hotel["currency"], record["currency"])
-            record["nightly_rate"] = _within(rate, record, "nightly_rate", ctx)
-        record.pop("nightly_rate_at_most", None)
+            record["nightly_rate"] = _within(rate, record["currency"], ctx)
         record["nights"] = _fill_days(record, ctx, "check_in", "check_out", soonest=(7, 21))
         record["stay"] = _counted(record["nights"], "night")
 
@@ -541,8 +543,7 @@ class CarRentals(Recipe):
         if record.get("daily_rate") is None:
             _, low, high = CAR_CLASSES.get(record["car_class"], ((), 35, 60))
             rate = ctx.price(low, high, record["currency"])
-            record["daily_rate"] = _within(rate, record, "daily_rate", ctx)
-        record.pop("daily_rate_at_most", None)
+            record["daily_rate"] = _within(rate, record["currency"], ctx)
         record["days"] = _fill_days(record, ctx, "pick_up", "drop_off", soonest=(3, 14))
         record["rental"] = _counted(record["days"], "day")
         record["total"] = round(float(record["daily_rate"]) * record["days"], 2)
