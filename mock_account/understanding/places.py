@@ -432,6 +432,9 @@ def _accept(
         gap = text[words[i - 1].end : words[i].start]
         if gap.isspace() and not words[i].sentence_start:
             return None  # "Jack London"
+    if best.kind == "city" and best.population < MIN_POPULATION_WITHOUT_CUE:
+        if _starts_longer_name(analysis, i + n):
+            return None  # "near the Gare du Nord", "Central Station": a landmark, not Gare
     if entry.ambiguous:
         return before or None
     if before or after:
@@ -439,6 +442,23 @@ def _accept(
     if best.kind == "country" or best.population >= MIN_POPULATION_WITHOUT_CUE:
         return ""
     return None
+
+
+# The particles inside a longer proper name ("Gare du Nord", "Puerta del Sol").
+_NAME_PARTICLES = frozenset(
+    {"de", "del", "della", "des", "di", "da", "do", "dos", "du", "la", "le"}
+)
+
+
+def _starts_longer_name(analysis: Analysis, k: int) -> bool:
+    """Whether the words from ``k`` go on with the name before them: a capitalised word
+    inside the sentence, or a particle and one ("du Nord")."""
+    words, text = analysis.words, analysis.text
+    if k < len(words) and words[k].folded in _NAME_PARTICLES and not words[k].capitalised:
+        k += 1
+    if k >= len(words) or not text[words[k - 1].end : words[k].start].isspace():
+        return False
+    return words[k].capitalised and not words[k].sentence_start
 
 
 def _cue_before(

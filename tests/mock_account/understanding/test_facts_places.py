@@ -47,6 +47,10 @@ def _places(text: str) -> list[tuple[str, str, str | None]]:
         ("a visit to Sao Paulo", [("Sao Paulo", "BR", "destination")]),
         ("a visit to São Paulo", [("São Paulo", "BR", "destination")]),
         ("the New York office", [("New York", "US", "location")]),
+        # A small town's name that starts a landmark's is the landmark ("Gare" is a town).
+        ("a hotel near the Gare du Nord for two nights", []),
+        ("a hotel near Central Station in Amsterdam", [("Amsterdam", "NL", "destination")]),
+        ("a hotel near Frankfurt Airport", [("Frankfurt", "DE", "destination")]),
         ("send it to the Frankfurt office", [("Frankfurt", "DE", "destination")]),
         ("the Frankfurt office is closed", [("Frankfurt", "DE", "location")]),
         ("meet in Zürich", [("Zürich", "CH", "location")]),
