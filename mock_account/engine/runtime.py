@@ -1021,7 +1021,11 @@ def _with_default(run: _Run, frame: dict[str, Any], spec: AskInput) -> dict[str,
     shown = spec.model_dump(exclude_none=True)
     default = shown.get("default")
     if isinstance(default, str) and "{" in default:
-        value = run.text(frame, default)
+        # A default of several values ("{…count} x {…item}") is shown only whole: "x" alone,
+        # when the request stated no quantity, is no answer.
+        paths = [m.group(0) for m in PLACEHOLDER.finditer(default) if m.group(1)]
+        whole = all(run.text(frame, path).strip() for path in paths)
+        value = run.text(frame, default).strip() if whole else ""
         if value and (not spec.options or value in spec.options):
             return shown | {"default": value}
         shown.pop("default")

@@ -142,6 +142,10 @@ class Context:
 # nobody is named or saved: it is not the user's, and nobody is guessed.
 WHO_FOR = "Who is it for? Tell me their name and I'll go ahead; I won't guess who you mean."
 
+# The actions that change a saved record (``Recipe.lacking``): cancelling is one, told apart
+# because a record may be cancelled that cannot be otherwise changed (a trip that is a stay).
+CHANGES = frozenset({"update", "cancel"})
+
 # The kinds of names a record must not be given at random when a question names none.
 _NAMED_KINDS = frozenset({"customer", "vendor", "employee", "candidate", "campaign"})
 
@@ -235,9 +239,15 @@ class Recipe:
         return None
 
     def lacking(self, saved: Record, action: str) -> str | None:
-        """Why a record the conversation holds cannot be looked at (``action`` "find") or
-        changed ("update") as one of this kind (what the answer says instead), or None when
-        it can."""
+        """Why a record the conversation holds cannot be looked at (``action`` "find"),
+        changed ("update") or cancelled ("cancel") as one of this kind (what the answer says
+        instead), or None when it can."""
+        return None
+
+    def partial(self, record: Record, ctx: Context) -> str | None:
+        """Why a request to cancel ``record`` asks for a part of it that is not cancelled
+        alone (the room of a trip whose flight stays), as the answer says it; None when it
+        asks for all of it."""
         return None
 
     def closed(self, saved: Record, source: str) -> str | None:
@@ -339,6 +349,11 @@ class Recipe:
     def requester(self, ctx: Context) -> Record | None:
         """The user's own record, for sources that have one (employees)."""
         return None
+
+    def of_the_user(self, ctx: Context) -> bool:
+        """Whether a request to an agent that works on anyone's records asks about the
+        user's own ("Who is my manager?" to the directory), so ``requester`` is the record."""
+        return False
 
     @classmethod
     def none_held(cls) -> str:

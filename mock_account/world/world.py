@@ -42,6 +42,7 @@ from mock_account.understanding import warm_up as warm_up_understanding
 
 from .places import Gazetteer, gazetteer
 from .recipe import (
+    CHANGES,
     WHO_FOR,
     Asked,
     Context,
@@ -369,6 +370,10 @@ class World:
             or _asks_about(made, ctx.stated.text, stated, recipe.worded_fields)
         ):
             return Outcome(None, recipe.noun, message=recipe.made_already(made))
+        from_conversation = any(k in held for k in offered)
+        if made is None and not from_conversation and _asks_how_it_stands(ctx.stated.text):
+            # "What's the status of my VPN ticket?" is about one that exists: none is opened.
+            return Outcome(None, recipe.noun, message=self._which(recipe))
         ask_name = recipe.name_question()
         unnamed = ask_name and not record.get(recipe.name_field or "")
         if unnamed and (recipe.named_only or (not given and _QUESTION.match(ctx.stated.text))):
@@ -428,6 +433,9 @@ class World:
                 _same(base.get(asked.field), asked.value)
                 or _says_instead(ctx.stated.text, base.get(asked.field), asked.value)
             ):
+                other = _of_another_party(recipe, ctx.stated, base) if by_id else None
+                if other:
+                    return Outcome(None, recipe.noun, asked=asked.said, message=other)
                 return self._from_base(recipe, base, action, asked=asked.said)
             # The request names the record: a conversation filter on the same field yields,
             # and an id is the record whatever the agent's other filters say. The agent's own
@@ -442,6 +450,9 @@ class World:
             found = (
                 self.data.lookup(recipe.source, where={**filters, **own}) if own else []
             ) or self.data.lookup(recipe.source, where=filters)
+            other = _of_another_party(recipe, ctx.stated, found[0]) if by_id and found else None
+            if other:
+                return Outcome(None, recipe.noun, asked=asked.said, message=other)
             if found:
                 unused = _unused(held or Held(), where, asked, kept=not by_id)
                 return Outcome(found[0], recipe.noun, asked=asked.said, set_aside=unused)
@@ -457,7 +468,7 @@ class World:
                 recipe.noun,
                 message=WHO_FOR,
             )
-        if requester and (speaks or not (base or clean(where))):
+        if (requester and (speaks or not (base or clean(where)))) or recipe.of_the_user(ctx):
             own = recipe.requester(ctx)
             if own is not None:
                 return Outcome(own, recipe.noun)
@@ -512,7 +523,7 @@ class World:
         found = self.data.lookup(recipe.source, where=preferred, match=text) if preferred else []
         if not found:
             found = self.data.lookup(recipe.source, match=text)
-        if (expects_base and not sample) or action == "update" or unnamed:
+        if (expects_base and not sample) or action in CHANGES or unnamed:
             # "Change my order", "my trip's schedule": a record of the user's that nothing
             # here identifies. One that shares the request's words ("the data analyst") may
             # be meant; any other would be invented.
@@ -538,8 +549,11 @@ class World:
         requester: bool = False,
         held: Held | None = None,
     ) -> Outcome:
+        # Cancelling is a change of its own: a trip that is only a stay can be cancelled,
+        # though it has no flight to move.
+        change = "cancel" if cancels(fixed) else "update"
         outcome = self._find(
-            recipe, ctx, base, where, match, "update", requester=requester, held=held
+            recipe, ctx, base, where, match, change, requester=requester, held=held
         )
         # The kind of record the agent works on is what it was, not what the change makes it
         # (an order cancelled was an open one).
@@ -547,6 +561,12 @@ class World:
         if outcome.record is None:
             return outcome
         before = outcome.record
+        partial = recipe.partial(before, ctx) if change == "cancel" else None
+        if partial:
+            # "Cancel the hotel" cancelling the flight too would undo what the user kept.
+            return Outcome(
+                None, recipe.noun, asked=outcome.asked, message=partial, set_aside=outcome.set_aside
+            )
         record = {**given, **before}
         changes = recipe.change(record, ctx)
         unchanged = None if changes or given or fixed else recipe.unchanged(before)
@@ -702,6 +722,11 @@ def _when(stated: Stated) -> str:
     return ""
 
 
+def cancels(fixed: Mapping[str, Any] | None) -> bool:
+    """Whether an update's fixed values cancel the record (``status: cancelled``)."""
+    return str((fixed or {}).get("status", "")).casefold() == "cancelled"
+
+
 def foreseen_refusal(
     source: str,
     action: str,
@@ -751,6 +776,29 @@ def _unfit(
         for variable, kind in requires.items()
         if variable in saved and not fits(saved[variable][1], kind)
     }
+
+
+def _of_another_party(recipe: Recipe, stated: Stated, record: Record) -> str | None:
+    """Why the record a request names by its number is not the one it means: the request
+    also names the party it is with (a customer, a supplier), and the record is another's
+    ("Lakeside Dental was double charged on INV-000003": Nordic Steel's invoice)."""
+    field = recipe.name_field
+    if recipe.unknown_names != "organisations" or field in (None, "name"):
+        return None
+    named = stated.names_of(*recipe.name_kinds)
+    owner = str(record.get(field) or "")
+    if not named or not owner or any(_same(n.shown, owner) for n in named):
+        return None
+    number = record.get(recipe.id_field or "", "")
+    other = _possessive(named[0].shown)
+    return (
+        f"{recipe.noun.capitalize()} {number} is {_possessive(owner)}, not {other}; tell me "
+        f"the number of {other} {recipe.noun} and I'll go ahead."
+    )
+
+
+def _possessive(name: str) -> str:
+    return f"{name}'" if name.endswith("s") else f"{name}'s"
 
 
 def _of_another_kind(recipe: Recipe, stated: Stated) -> Name | None:
@@ -843,17 +891,39 @@ def _made_from_the_same(made: Record, asked: Record, fixed: Record) -> bool:
     return any(key in asked for key in shared) and all(_same(new[k], made[k]) for k in shared)
 
 
-# A question ("When will it arrive?", "How do I set up a vendor?"), not a request; "can
-# you..." and "could you..." ask for something.
+# A question ("When will it arrive?", "How do I set up a vendor?", "Can I get a loaner?"),
+# not a request; "can you..." and "could you..." ask for something.
 _QUESTION = re.compile(
-    r"^\s*(?:when|what|where|who|why|how|is|are|has|have|did|does|do|will)\b", re.IGNORECASE
+    r"^\s*(?:when|what|where|who|why|how|is|are|has|have|did|does|do|will|(?:can|could|may)\s+i)\b",
+    re.IGNORECASE,
 )
 
 
+# A request that points back at what the agent made ("open an incident for it") is about
+# that record too; "for" a person or a thing named is not ("a laptop for Sofia").
+_POINTS_BACK = re.compile(r"\b(?:for|about|on)\s+(?:it|that|this)\b", re.I)
+
+
+# How a record stands: its status, whether it is done or approved.
+_STANDING = re.compile(
+    r"\b(?:status|progress|ready|done|finished|fixed|resolved|approved|update on|news on)\b",
+    re.IGNORECASE,
+)
+
+
+def _asks_how_it_stands(text: str) -> bool:
+    """Whether a request is a question about how a record stands ("When will my laptop
+    repair be done?"), not a request for one ("Can I get a loaner?")."""
+    question = _QUESTION.match(text)
+    return bool(question) and " i" not in question.group(0).lower() and bool(_STANDING.search(text))
+
+
 def _asks_about(made: Record, text: str, stated: Record, worded: frozenset[str]) -> bool:
-    """Whether a request is a question about ``made`` rather than a request for another:
-    a question that states nothing that differs from it (its wording aside)."""
-    return bool(_QUESTION.match(text)) and _states_nothing_else(made, stated, worded)
+    """Whether a request is about ``made`` rather than for another: a question, or a
+    request that points back to it, that states nothing that differs from it (its wording
+    aside)."""
+    about = _QUESTION.match(text) or _POINTS_BACK.search(text)
+    return bool(about) and _states_nothing_else(made, stated, worded)
 
 
 def _states_nothing_else(made: Record, stated: Record, worded: frozenset[str]) -> bool:

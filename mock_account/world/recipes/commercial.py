@@ -398,6 +398,15 @@ class Campaigns(Recipe):
             out["audience"] = f"all {broad.group(1).lower()}"
         return out
 
+    def unchanged(self, record: Record) -> str | None:
+        # "The budget is now …" of a budget nobody changed would say it was changed.
+        budget = record.get("budget")
+        said = f" at {shown_money(budget, record.get('currency', ''))}" if budget else ""
+        return (
+            f'"{record.get("name", "The campaign")}" is as it was{said}: the request does not say '
+            "what to change. Tell me the new budget, or how much to add or cut."
+        )
+
     def change(self, base: Record, ctx: Context) -> Record:
         out: Record = {}
         stated = ctx.stated

@@ -13,6 +13,7 @@ from dateutil.relativedelta import relativedelta
 from mock_account.business.vocab import EXPENSE_CATEGORIES
 
 from ..recipe import (
+    CHANGES,
     Context,
     Recipe,
     Record,
@@ -203,7 +204,7 @@ class Invoices(Recipe):
 
     def lacking(self, saved: Record, action: str) -> str | None:
         # A paid invoice has nothing left to chase, pay or correct; it is still looked at.
-        if action != "update" or saved.get("status") != "paid" or not saved.get("number"):
+        if action not in CHANGES or saved.get("status") != "paid" or not saved.get("number"):
             return None
         amount = f" ({_amount(saved)})" if saved.get("amount") else ""
         party = f" from {saved['party']}" if saved.get("party") else ""

@@ -9,7 +9,16 @@ import re
 from mock_account.business.vocab import ASSET_MODELS, INCIDENT_SYMPTOMS, SERVICES, TICKET_SUBJECTS
 from mock_account.understanding.lexicon import HIRING_VERBS
 
-from ..recipe import WHO_FOR, Asked, Context, Recipe, Record, first_sentence, keyword_choice
+from ..recipe import (
+    CHANGES,
+    WHO_FOR,
+    Asked,
+    Context,
+    Recipe,
+    Record,
+    first_sentence,
+    keyword_choice,
+)
 from .sales import customer_asked
 
 _PRIORITY_WORDS: dict[str, tuple[str, ...]] = {
@@ -91,7 +100,7 @@ class Tickets(Recipe):
     def lacking(self, saved: Record, action: str) -> str | None:
         # A closed case is not escalated, reassigned or closed again; a problem that is back
         # is a new case. It is still looked at (its status, a survey) and learnt from (a bug).
-        if action != "update" or saved.get("status") != "closed" or not saved.get("id"):
+        if action not in CHANGES or saved.get("status") != "closed" or not saved.get("id"):
             return None
         subject = f' ("{saved["subject"]}")' if saved.get("subject") else ""
         return f"Case {saved['id']}{subject} is closed; open a new case if the problem is back."

@@ -12,7 +12,7 @@ from typing import Any
 from mock_account.business.data import person_email
 from mock_account.business.vocab import CANDIDATE_ROLES, COMPANY_DOMAIN, DEPARTMENTS
 
-from ..recipe import Asked, Context, Recipe, Record, fits, keyword_choice
+from ..recipe import CHANGES, Asked, Context, Recipe, Record, fits, keyword_choice
 
 _STAGE_WORDS: dict[str, tuple[str, ...]] = {
     "interview": ("interview",),
@@ -94,6 +94,14 @@ def _title_as(text: str) -> tuple[str, str] | None:
 
 # A question for whoever has a job: "Who is our payroll specialist?", "who's the head of IT".
 _WHO_HAS = re.compile(r"\bwho(?:'s|\s+is|\s+are)\s+(?:our|the)\b", re.IGNORECASE)
+# What a directory entry says of a person, asked of the user's own ("my manager", "who do
+# I report to").
+_OWN_ENTRY = re.compile(
+    r"\bmy\s+(?:line\s+)?(?:manager|boss|supervisor|job\s+title|title|department|team lead"
+    r"|office|location|work\s+email|email\s+address|employee\s+(?:id|number))\b"
+    r"|\bwho\s+do\s+i\s+report\s+to\b",
+    re.IGNORECASE,
+)
 
 _ROLE_SAID = re.compile(
     r"\b(?:the|a|an|our)\s+((?:[\w/+-]+\s){0,3}?[\w/+-]+)\s+(?:job|role|position|opening|vacancy)\b",
@@ -190,6 +198,9 @@ class Employees(Recipe):
         _dates(ctx, record)
         return record
 
+    def of_the_user(self, ctx: Context) -> bool:
+        return not ctx.stated.people and _OWN_ENTRY.search(ctx.stated.text) is not None
+
     def not_for(self, ctx: Context, given: Record) -> str | None:
         # A candidate of ours is onboarded once hired: not while still being interviewed.
         candidate = _candidate_named(ctx)
@@ -245,7 +256,7 @@ class Candidates(Recipe):
     def lacking(self, saved: Record, action: str) -> str | None:
         # A declined application is over: no interview, feedback or offer moves it on; its
         # status is still looked at.
-        if action == "update" and saved.get("stage") == "rejected":
+        if action in CHANGES and saved.get("stage") == "rejected":
             return self._not_hired(saved)
         return None
 

@@ -35,6 +35,12 @@ _PURPOSE_WORDS: dict[str, tuple[str, ...]] = {
     "board meeting": ("board meeting",),
     "project kickoff": ("kickoff", "kick-off"),
 }
+# A request to cancel that names the room ("cancel the hotel") and one that names more.
+_STAY_SAID = re.compile(r"\b(?:hotel|room|stay|accommodation|lodging)\b", re.IGNORECASE)
+_WHOLE_SAID = re.compile(
+    r"\b(?:trip|travel|journey|flights?|trains?|everything|booking|whole|all|visit)\b",
+    re.IGNORECASE,
+)
 _NEXT_DEPARTURE = (" next one", "next flight", "next available", "as soon as possible", " asap")
 # Phrases that say the return is what changes ("come back on Friday").
 _END_WORDS = (" back ", " return", " home ", " extend", " stay ", " longer", " later back")
@@ -189,7 +195,24 @@ class Trips(Recipe):
         return f"{record['destination']} ({record['start_date']} to {record['end_date']})"
 
     def phrased(self, record: Record) -> Record:
-        return {"transport": _transport(record)}
+        transport = _transport(record)
+        stay = f"the stay at {record['hotel']}" if record.get("hotel") else ""
+        return {"transport": transport, "bookings": " and ".join(filter(None, (transport, stay)))}
+
+    def partial(self, record: Record, ctx: Context) -> str | None:
+        # "Cancel the hotel" names the room alone; the flight that goes with it is kept, and
+        # a trip is cancelled whole here, so nothing is.
+        text = ctx.stated.text
+        transport = _transport(record)
+        if not (transport and record.get("hotel")) or not _STAY_SAID.search(text):
+            return None
+        if _WHOLE_SAID.search(text):
+            return None
+        return (
+            f"Your room at {record['hotel']} goes with {transport} on your trip to "
+            f"{self.describe(record)}, and I cancel a trip whole, so I cancelled nothing: say "
+            '"cancel the whole trip" to cancel the flight and the room together.'
+        )
 
     def made_already(self, made: Record) -> str:
         transport = made.get("transport") or _transport(made)
@@ -229,8 +252,10 @@ class Trips(Recipe):
                 "nothing of it is booked any more. Ask for a new flight to go after all."
             )
         # A trip saved from a hotel stay: nothing was flown or booked to show, track or move,
-        # and inventing a flight would contradict the booking.
+        # and inventing a flight would contradict the booking; the stay itself is cancelled.
         if _transport(saved) or not saved.get("destination"):
+            return None
+        if action == "cancel" and saved.get("hotel"):
             return None
         stay = f"; you have a room at {saved['hotel']}" if saved.get("hotel") else ""
         return f"No flight is booked yet for your trip to {self.describe(saved)}{stay}."
@@ -285,9 +310,11 @@ class Trips(Recipe):
             fare = 140 + 0.12 * km
             price = ctx.price(fare * 0.85, fare * 1.2, record["currency"])
             record["cost"] = _within(price, record["currency"], ctx)
-        record["mode"] = record.get("mode") or "flight"
-        if not record.get(record["mode"]):
-            record.update(_booked_on(record, ctx))
+        if record.get("status") != "cancelled":
+            # Nothing is booked for a trip being cancelled (a stay alone has no flight).
+            record["mode"] = record.get("mode") or "flight"
+            if not record.get(record["mode"]):
+                record.update(_booked_on(record, ctx))
         record["transport"] = _transport(record)
         if not record.get("hotel"):
             record["hotel"] = _hotel_in(record["destination"], ctx)["name"]

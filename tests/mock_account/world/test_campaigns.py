@@ -124,3 +124,15 @@ def test_an_ab_test_is_of_the_campaign_here_or_asks_which(deployment, user) -> N
         deployment, user, "SetUpAbTest", "Set up an A/B test for the new pricing page", None
     ).parts[0]["text"]
     assert alone.startswith("Which campaign?"), alone
+
+
+def test_a_budget_request_that_names_no_change_changes_nothing(deployment, user) -> None:
+    launched = _autumn_campaign(deployment, user)
+    before = state_of(deployment, user, launched.convid)["conv"]["campaign"]
+    answer = run_agent(
+        deployment, user, "ChangeCampaignBudget", "Change the campaign budget", launched.convid
+    ).parts[0]["text"]
+    # It said "The budget of … is now …" of the budget it had.
+    assert answer.startswith(f'"{before["name"]}" is as it was at '), answer
+    assert "is now" not in answer
+    assert state_of(deployment, user, launched.convid)["conv"]["campaign"] == before

@@ -88,3 +88,11 @@ def test_a_ticket_is_about_what_is_wrong_not_the_ask_to_open_it(
     ticket = state_of(deployment, user, result.convid)["conv"]["ticket"]
     assert ticket["subject"] == "Their delivery arrived damaged", ticket
     assert '"Their delivery arrived damaged"' in result.parts[0]["text"], result.parts
+
+
+def test_the_vpn_answer_gives_the_steps_it_points_to(deployment, user) -> None:
+    # It said "If the steps above don't help" with no steps above.
+    text = "The VPN keeps disconnecting every 10 minutes since this morning"
+    answer = run_agent(deployment, user, "FixVpnConnection", text, None).parts[0]["text"]
+    assert answer.startswith("First try this: quit the VPN client and sign in again"), answer
+    assert "above" not in answer

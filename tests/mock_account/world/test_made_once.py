@@ -216,3 +216,46 @@ def test_a_room_asked_for_again_is_described_and_how_to_add_nights_said(deployme
         "to stay longer, book the nights to add (a hotel in London from 2026-12-10)"
         in (again.parts[0]["text"])
     )
+
+
+def test_an_incident_asked_for_it_again_is_not_declared_twice(deployment, user) -> None:
+    agent = "DeclareProductionIncident"
+    text = "We rolled back the payments service deploy because checkout latency spiked"
+    declared = run_agent(deployment, user, agent, text, None)
+    incident = state_of(deployment, user, declared.convid)["conv"]["incident"]
+    # It asked the form again and declared a second incident, for a service picked at
+    # random ("Email delivery").
+    again = deployment.account.exec_agent(
+        user, agent, {"query": "Open an incident for it"}, declared.convid
+    )
+    assert again.result_code == "success" and again.ask_input is None, again.ask_input
+    assert again.parts[0]["text"].startswith(
+        f"Incident {incident['id']} ({incident['service']}, {incident['severity']}), declared in "
+        "this conversation, is investigating, so I did not declare it twice"
+    ), again.parts
+    assert state_of(deployment, user, declared.convid)["conv"]["incident"] == incident
+    # Another outage is another incident.
+    other = run_agent(
+        deployment, user, agent, "The search service is down for everyone", declared.convid
+    )
+    assert other.parts[0]["text"].startswith("I declared incident "), other.parts
+
+
+def test_a_question_that_starts_with_can_i_opens_no_second_ticket(deployment, user) -> None:
+    agent = "ReportBrokenLaptop"
+    opened = run_agent(deployment, user, agent, "My laptop screen is cracked", None)
+    ticket = state_of(deployment, user, opened.convid)["conv"]["ticket"]
+    # No agent lends laptops: the follow-up goes back to the repair agent, which opened a
+    # second repair ticket for the same screen.
+    routed, _ = deployment.account.route(
+        user, "Can I get a loaner while it's repaired?", opened.convid
+    )
+    assert routed == agent
+    again = run_agent(
+        deployment, user, agent, "Can I get a loaner while it's repaired?", opened.convid
+    )
+    assert again.parts[0]["text"].startswith(
+        f"Ticket {ticket['id']} ({ticket['priority']} priority) is already open in this "
+        "conversation"
+    ), again.parts
+    assert state_of(deployment, user, opened.convid)["conv"]["ticket"] == ticket

@@ -219,3 +219,22 @@ def test_a_sick_day_extended_says_the_new_days_not_the_first(deployment, user) -
     )
     text = later.parts[0]["text"].split(" (")[0]
     assert "your absence until 2026-12-04 is recorded" in text, text
+
+
+def test_who_is_my_manager_is_answered_from_the_users_own_entry(deployment, user) -> None:
+    # It asked "Which employee? There is none in this conversation yet".
+    for question in ("Who is my manager?", "Who do I report to?"):
+        answer = run_agent(deployment, user, "FindColleagueInDirectory", question, None)
+        text = answer.parts[0]["text"]
+        assert text.startswith(f"{user.name} is "), text
+        manager = text.split(" reports to ", 1)[1].split(";", 1)[0]
+        # The manager a leave request goes to is the same person.
+        leave = run_agent(
+            deployment, user, "RequestTimeOff", "I need 3 days off from 21 December", None
+        )
+        assert f"was sent to {manager} for approval" in leave.parts[0]["text"], leave.parts
+    # A colleague asked for by name is still that colleague.
+    other = run_agent(
+        deployment, user, "FindColleagueInDirectory", "Look up Daniel Weber's manager", None
+    )
+    assert other.parts[0]["text"].startswith("Daniel Weber is "), other.parts

@@ -100,3 +100,24 @@ def test_quotes_go_to_suppliers_of_what_is_bought(deployment, user, request_text
     supplier = text.removeprefix("I sent the request for quotation to ").split(" and other")[0]
     found = deployment.account.engine.world.data.lookup("vendors", where={"name": supplier})
     assert found and found[0]["category"] == category, (text, found)
+
+
+@pytest.mark.parametrize(
+    ("agent", "request_text"),
+    [
+        ("FixVpnConnection", "What's the status of my VPN ticket?"),
+        ("ReportBrokenLaptop", "When will my laptop repair be done?"),
+    ],
+)
+def test_a_question_about_how_a_ticket_stands_opens_none(
+    deployment, user, agent, request_text
+) -> None:
+    # Both opened a new ticket and answered with its number.
+    result = run_agent(deployment, user, agent, request_text, None)
+    assert result.parts[0]["text"].startswith(
+        "Which ticket? There is none in this conversation yet; tell me its number (TCK-…)"
+    ), result.parts
+    assert "ticket" not in state_of(deployment, user, result.convid)["conv"]
+    # Reported, the problem opens one.
+    opened = run_agent(deployment, user, "ReportBrokenLaptop", "My laptop screen is cracked", None)
+    assert opened.parts[0]["text"].startswith("I opened repair ticket TCK-"), opened.parts

@@ -48,3 +48,26 @@ def test_a_meeting_room_is_not_booked_as_an_av_ticket(deployment, user) -> None:
     result = deployment.account.exec_agent(user, routed, {"query": request_text}, None)
     assert routed == "FixMeetingRoomAv" and result.result_code == "failCommand", result.parts
     assert result.error.startswith("I fix the screens, cameras and speakerphones of meeting rooms")
+
+
+@pytest.mark.parametrize(
+    ("request_text", "agent"),
+    [
+        # "the whole trip" sent it to the agent that cancels trips: the trip was cancelled.
+        ("Book a hotel there for the whole trip", "BookHotelStay"),
+        ("Who is my manager?", "FindColleagueInDirectory"),  # it matched no agent
+        # A sales quote for our customer, at our prices, for boxes we wanted to buy.
+        ("Ask them for quotes for 5,000 boxes", "RequestSupplierQuotes"),
+        # A trade show booth.
+        ("Our customer Orion Retail wants 20 standing desks", "PlaceCustomerOrder"),
+        # The lost-device agent, for a laptop of the new hire.
+        ("Order her a laptop", "SetUpNewHireEquipment"),
+        # It raised the campaign's budget ("The budget of … is now 20000 EUR").
+        ("How is the campaign doing?", "ReportCampaignResults"),
+    ],
+)
+def test_a_follow_up_goes_to_the_agent_that_does_what_it_asks(
+    deployment, user, request_text, agent
+) -> None:
+    routed, _ = deployment.account.route(user, request_text, None)
+    assert routed == agent
