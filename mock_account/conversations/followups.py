@@ -35,6 +35,12 @@ from mock_account.world import cancels, foreseen_refusal, kind_of
 _ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 
 
+def _is_the_user(saved: Any, user: str) -> bool:
+    """Whether a saved record is the asking user's own entry (their directory record)."""
+    email = saved.get("email") if isinstance(saved, Mapping) else None
+    return isinstance(email, str) and email.casefold() == user.casefold()
+
+
 # The hand-off each saved variable is best known for: suggested first when it applies, so the
 # first minute of the demo shows the story the README tells (a trip, then its expenses).
 FEATURED: dict[str, str] = {
@@ -228,6 +234,10 @@ class Followups:
         steps = NEXT_STEPS.get(last_agent)
         for variable in variables:
             options = []
+            if conv is not None and user and _is_the_user(conv.get(variable), user):
+                # The templates speak of a colleague ("… is leaving, shut off their
+                # accounts"): after "Who is my manager?" saved the user's own entry, none fits.
+                continue
             for reader in self.graph.readers(variable):
                 if reader == last_agent or (steps is not None and reader not in steps):
                     continue

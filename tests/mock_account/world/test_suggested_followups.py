@@ -171,3 +171,17 @@ def test_the_new_hire_held_is_who_her_first_name_means(deployment, user) -> None
         record = last_tool_result(state_of(deployment, user, convid), suggestion.agent)
         assert held["name"] in (record.get("name"), record.get("assigned_to")), suggestion
         assert state_of(deployment, user, convid)["conv"]["employee"] == held
+
+
+def test_the_users_own_entry_is_followed_by_nothing_about_a_colleague(deployment, user) -> None:
+    result = run_agent(deployment, user, "FindColleagueInDirectory", "Who is my manager?", None)
+    conv = state_of(deployment, user, result.convid)["conv"]
+    followups = Followups(deployment.account.agents.values(), deployment.account.index)
+    # It offered "Mario Hernandez is leaving, shut off their accounts" to Mario Hernandez.
+    assert followups.suggest("FindColleagueInDirectory", conv=conv, user=user.email) == []
+    colleague = run_agent(
+        deployment, user, "FindColleagueInDirectory", "Look up Daniel Weber's job title", None
+    )
+    conv = state_of(deployment, user, colleague.convid)["conv"]
+    offered = followups.suggest("FindColleagueInDirectory", conv=conv, user=user.email)
+    assert offered and all("Daniel Weber" in s.request for s in offered), offered
