@@ -468,7 +468,8 @@ class World:
                 recipe.noun,
                 message=WHO_FOR,
             )
-        if (requester and (speaks or not (base or clean(where)))) or recipe.of_the_user(ctx):
+        own_asked = action == "find" and recipe.of_the_user(ctx)
+        if (requester and (speaks or not (base or clean(where)))) or own_asked:
             own = recipe.requester(ctx)
             if own is not None:
                 return Outcome(own, recipe.noun)

@@ -48,10 +48,13 @@ _TITLES: dict[str, str] = {
 }
 
 
+_SOMEONES_MANAGER = re.compile(r"\b(?:my|his|her|their|your)\s+(?:line\s+|new\s+)?manager\b")
+
+
 def _title(text: str) -> tuple[str, str] | None:
     """The job title a request names, in full ("QA Engineer") or by its last word ("our new
-    designer"), with its department."""
-    lowered = f" {text.lower()} "
+    designer"), with its department. "My manager" is a person, not the job of an Office Manager."""
+    lowered = _SOMEONES_MANAGER.sub(" ", f" {text.lower()} ")
     full = [t for t in _TITLES if all(w in lowered for w in t.lower().split())]
     if full:
         best = max(full, key=len)

@@ -238,3 +238,24 @@ def test_who_is_my_manager_is_answered_from_the_users_own_entry(deployment, user
         deployment, user, "FindColleagueInDirectory", "Look up Daniel Weber's manager", None
     )
     assert other.parts[0]["text"].startswith("Daniel Weber is "), other.parts
+
+
+def test_transfer_me_moves_the_user_and_my_manager_is_no_job_title(deployment, user) -> None:
+    agent = "RequestInternalTransfer"
+    moved = run_agent(deployment, user, agent, "Transfer me to the Berlin office from March", None)
+    # It asked "Which employee?".
+    text = moved.parts[0]["text"]
+    assert text.startswith(f"The move of {user.name} from "), text
+    employee = state_of(deployment, user, moved.convid)["conv"]["employee"]
+    assert employee["email"] == user.email and employee["location"] == "Berlin"
+    run_agent(deployment, user, agent, "Who will be my manager there?", moved.convid)
+    # "my manager" made the user an Office Manager in Operations.
+    after = state_of(deployment, user, moved.convid)["conv"]["employee"]
+    assert (after["title"], after["department"]) == (employee["title"], employee["department"])
+
+
+def test_a_service_is_owned_by_an_engineer(deployment, user) -> None:
+    answer = run_agent(deployment, user, "FindServiceOwner", "Who owns the payments service?", None)
+    # It named a Procurement Analyst.
+    assert answer.parts[0]["text"].startswith("Its owner is "), answer.parts
+    assert ", Engineering); reach them at" in answer.parts[0]["text"], answer.parts
