@@ -30,7 +30,7 @@ from agents_catalog.capabilities import VARIABLE_SOURCES
 from agents_catalog.graph import HandoffGraph, build_handoff_graph
 from mock_account.engine.templates import TemplateError, lookup, render_text
 from mock_account.search.index import SearchIndex
-from mock_account.world import cancels, foreseen_refusal, kind_of
+from mock_account.world import change_of, foreseen_refusal, kind_of
 
 _ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 
@@ -128,7 +128,7 @@ class Followups:
                 continue
             why = foreseen_refusal(
                 args.source,
-                "cancel" if args.action == "update" and cancels(args.fixed) else args.action,
+                change_of(args.action, args.fixed),
                 kind_of(args.where),
                 (VARIABLE_SOURCES.get(variable, ""), dict(saved)),
                 base=base,

@@ -10,7 +10,7 @@ from .places import City, Gazetteer, gazetteer
 from .recipe import Asked, Context, Recipe, first_sentence, fits, kind_of
 from .stated import Money, Name, Place, Quantity, Stated
 from .understand import understand_request
-from .world import Held, Outcome, World, cancels, foreseen_refusal
+from .world import Held, Outcome, World, change_of, foreseen_refusal
 
 __all__ = [
     "Asked",
@@ -26,7 +26,7 @@ __all__ = [
     "Recipe",
     "Stated",
     "World",
-    "cancels",
+    "change_of",
     "first_sentence",
     "fits",
     "foreseen_refusal",

@@ -552,7 +552,7 @@ class World:
     ) -> Outcome:
         # Cancelling is a change of its own: a trip that is only a stay can be cancelled,
         # though it has no flight to move.
-        change = "cancel" if cancels(fixed) else "update"
+        change = change_of("update", fixed)
         outcome = self._find(
             recipe, ctx, base, where, match, change, requester=requester, held=held
         )
@@ -723,9 +723,11 @@ def _when(stated: Stated) -> str:
     return ""
 
 
-def cancels(fixed: Mapping[str, Any] | None) -> bool:
-    """Whether an update's fixed values cancel the record (``status: cancelled``)."""
-    return str((fixed or {}).get("status", "")).casefold() == "cancelled"
+def change_of(action: str, fixed: Mapping[str, Any] | None) -> str:
+    """The action as ``Recipe.lacking`` tells it: an update whose fixed values cancel the
+    record (``status: cancelled``) is a "cancel"."""
+    cancelled = str((fixed or {}).get("status", "")).casefold() == "cancelled"
+    return "cancel" if action == "update" and cancelled else action
 
 
 def foreseen_refusal(
@@ -912,11 +914,14 @@ _STANDING = re.compile(
 )
 
 
+_ASKING_FOR = re.compile(r"^\s*(?:can|could|may)\s+i\b", re.IGNORECASE)
+
+
 def _asks_how_it_stands(text: str) -> bool:
     """Whether a request is a question about how a record stands ("When will my laptop
     repair be done?"), not a request for one ("Can I get a loaner?")."""
-    question = _QUESTION.match(text)
-    return bool(question) and " i" not in question.group(0).lower() and bool(_STANDING.search(text))
+    asking = _QUESTION.match(text) and not _ASKING_FOR.match(text)
+    return bool(asking) and bool(_STANDING.search(text))
 
 
 def _asks_about(made: Record, text: str, stated: Record, worded: frozenset[str]) -> bool:
