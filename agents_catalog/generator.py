@@ -184,6 +184,10 @@ class CrossWrite(NamedTuple):
     fields: dict[str, str]
     #: A record path that must exist for anything to be saved (None: always saved).
     present: str | None = None
+    #: A field of the variable that only another kind of record sets, and what this record
+    #: also updates when it is missing: a trip that is only a stay (no transport booked)
+    #: moves with the stay, where a flight's trip keeps its own days.
+    alone: tuple[str, dict[str, str]] | None = None
 
 
 # A hotel stay is where a trip goes and when (a later flight "for that trip" flies there); a
@@ -201,6 +205,10 @@ CROSS_WRITES: dict[tuple[str, str], CrossWrite] = {
             "hotel": "{record.name}",
             "status": "booked",
         },
+        alone=(
+            "transport",
+            {"start_date": "{record.check_in}", "end_date": "{record.check_out}"},
+        ),
     ),
     ("products", "customer"): CrossWrite(
         same={"id": "{record.buyer.id}"},
@@ -355,16 +363,31 @@ def _write_command(cap: Capability, var: str, scheme: NamingScheme) -> dict[str,
                 "op": "==",
                 "right": "|".join(f"{{conv.{var}.{field}}}" for field in cross.same),
             },
-            "then": [
-                {"var": {"name": f"conv.{var}.{name}", "value": value}}
-                for name, value in cross.at_place.items()
-            ],
+            "then": _updates(var, cross.at_place),
             "else": [{"var": {"name": f"conv.{var}", "value": dict(cross.fields)}}],
         }
     }
+    if cross.alone is not None:
+        field, moved = cross.alone
+        write["if"]["then"] = [
+            {
+                "if": {
+                    "when": {"missing": f"conv.{var}.{field}"},
+                    "then": _updates(var, {**moved, **cross.at_place}),
+                    "else": _updates(var, cross.at_place),
+                }
+            }
+        ]
     if cross.present is None:
         return write
     return {"if": {"when": {"exists": cross.present}, "then": [write]}}
+
+
+def _updates(var: str, values: dict[str, str]) -> list[dict[str, Any]]:
+    """The commands that set these fields of ``conv.<var>``."""
+    return [
+        {"var": {"name": f"conv.{var}.{name}", "value": value}} for name, value in values.items()
+    ]
 
 
 def _handoff_comparison(cap: Capability, var: str) -> dict[str, Any] | None:

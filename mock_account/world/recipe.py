@@ -179,6 +179,9 @@ class Recipe:
     # Booked where the saved trip goes (a room, a car): a request that points back to the
     # trip counts its relative dates from the trip ("there for the weekend").
     at_trip: ClassVar[bool] = False
+    # A booking on days (a trip, a stay, a car): a follow-up to the agent that made it which
+    # moves it ("move it to Friday") changes it (``change``) instead of making another one.
+    movable: ClassVar[bool] = False
 
     # --- hooks ------------------------------------------------------------------
 

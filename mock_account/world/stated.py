@@ -19,6 +19,15 @@ from mock_account.understanding.money import currency_codes
 
 # A currency asked for without an amount ("a quote ... in SEK").
 _IN_CURRENCY = re.compile(r"\bin\s+([A-Z]{3})\b")
+# A request that moves something already booked to other days, or makes it longer or
+# shorter, rather than asking for another one: "move it to Friday", "make it Thursday",
+# "push it back a week", "stay two nights longer".
+_MOVES = re.compile(
+    r"\b(?:move|moved|moving|shift|push|pushed|postpone|postponed|reschedule|rescheduled|"
+    r"bring\s+(?:it|them|that)\s+forward|change\s+(?:it|that|the\s+dates?)|make\s+it|"
+    r"instead|extend|extended|longer|shorten|shorter|earlier|later)\b",
+    re.IGNORECASE,
+)
 # "Them" and "their" are as often a company's, so only these point back at a person.
 _THIRD_PERSON = re.compile(r"\b(?:him|her|his|he|she)\b", re.IGNORECASE)
 
@@ -163,6 +172,12 @@ class Stated:
         """Whether the user points back at someone else ("order him a laptop", "give her
         access"), without naming them."""
         return not self.people and bool(_THIRD_PERSON.search(self.text))
+
+    @property
+    def moves(self) -> bool:
+        """Whether the request moves something already made to other days ("move it to
+        Friday", "make it the 17th") rather than asking for another one."""
+        return bool(_MOVES.search(self.text))
 
     def mentions(self, *words: str) -> bool:
         lowered = f" {self.text.lower()} "

@@ -358,6 +358,10 @@ class World:
         if refused:
             return Outcome(None, recipe.noun, message=refused)
         stated = recipe.stated(ctx)
+        if made is not None and recipe.movable and ctx.stated.moves:
+            moved = _moved(recipe, ctx, made, given, stated, fixed)
+            if moved is not None:
+                return moved
         offered, given = given, recipe.applicable(given, stated, held)
         for name in recipe.worded_fields & given.keys():
             stated.pop(name, None)
@@ -948,6 +952,26 @@ def _says_instead(text: str, held: Any, asked: str) -> bool:
         return re.search(rf"(?<!\w){re.escape(name)}(?!\w)", text, re.IGNORECASE) is not None
 
     return says(str(held)) and not says(asked)
+
+
+def _moved(
+    recipe: Recipe, ctx: Context, made: Record, given: Record, stated: Record, fixed: Record
+) -> Outcome | None:
+    """The booking this agent made here, moved as the request says ("move it to Friday": the
+    same trip as long as it was, from Friday), or None when the request is about another
+    booking (another city) or moves nothing. Merging the new first day with the old last one
+    made a trip that came back the day it left."""
+    if any(stated.get(f) and not _same(made.get(f), stated[f]) for f in recipe.about_fields):
+        return None
+    base = {**given, **made}
+    changes = recipe.change(base, ctx)
+    if not changes:
+        return None
+    record = {**base, **changes, **fixed}
+    recipe.fill(record, ctx)
+    return Outcome(
+        record, recipe.noun, changed=sorted(k for k in record if made.get(k) != record[k])
+    )
 
 
 def _same(a: Any, b: Any) -> bool:

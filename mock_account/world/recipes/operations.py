@@ -57,10 +57,11 @@ _ASSET_WORDS: dict[str, tuple[str, ...]] = {kind: (kind,) for kind in ASSET_MODE
 
 
 # A service the request names that the catalogue does not have ("our payroll service is
-# down"): its own word and what it is, as written.
+# down", "our payroll run for December failed"): its own word and what it is, as written.
 _NAMED_SERVICE = re.compile(
-    r"\b(?!(?:our|the|my|a|an|this|that|whole|entire)\b)([A-Za-z][\w-]*) "
-    r"(service|system|api|app|portal|gateway|platform|server|database|website|site)\b",
+    r"\b(?!(?:our|the|my|a|an|this|that|whole|entire|nightly|daily)\b)([A-Za-z][\w-]*) "
+    r"(service|system|api|app|portal|gateway|platform|server|database|website|site|run|job|"
+    r"batch|sync|export|import|integration|pipeline|queue|cluster|feed)\b",
     re.IGNORECASE,
 )
 
@@ -306,9 +307,31 @@ class Assets(Recipe):
             out["assigned_to"] = holders[0].shown
         elif stated.speaks_of_self:
             out["assigned_to"] = ctx.user_name  # "and one for me": not the new hire's again
+        # "3 monitors for the new starters": three, not one.
+        count = next((q.count for q in stated.quantities if not q.unit and q.count >= 2), None)
+        if count is not None and count == int(count):
+            out["count"] = int(count)
         return out
 
+    def phrased(self, record: Record) -> Record:
+        # What an order of accessories was, as its answer says it: "3 monitors (LG 27UP850)
+        # for Anna Kowalski, tracked as AST-17631".
+        count, kind = record.get("count") or 1, str(record.get("kind") or "device")
+        what = f"{count} {_plural(kind)}" if count > 1 else f"a {kind}"
+        holder = f" for {record['assigned_to']}" if record.get("assigned_to") else ""
+        return {
+            "ordered": f"{what} ({record.get('model')}){holder}, tracked as {record.get('tag')}"
+        }
+
     def made_already(self, made: Record) -> str:
+        if (made.get("count") or 1) > 1:
+            holder = f" for {made['assigned_to']}" if made.get("assigned_to") else ""
+            return (
+                f"The {made['count']} {_plural(str(made.get('kind') or 'device'))}{holder} "
+                f"({made.get('model')}, tracked as {made.get('tag')}) are already ordered in "
+                "this conversation, so I did not order them again; say what should be different "
+                "to get more."
+            )
         return (
             f"{made.get('assigned_to') or 'This conversation'} already has {made['tag']} "
             f"({made.get('model') or made.get('kind')}) reserved here, so I did not reserve a "

@@ -147,6 +147,7 @@ class Trips(Recipe):
     noun = "trip"
     name_field = "destination"
     about_fields = ("destination",)
+    movable = True
 
     def name_question(self) -> str | None:
         return "where you are going"
@@ -332,31 +333,7 @@ class Trips(Recipe):
         ):
             out["destination"] = destination.name
             out["hotel"] = _hotel_in(destination.name, ctx)["name"]
-        old_start, old_end = text_date(base.get("start_date")), text_date(base.get("end_date"))
-        length = (old_end - old_start) if old_start and old_end else timedelta(days=2)
-        start, end = _stated_dates(ctx)
-        lowered = f" {stated.text.lower()} "
-        if start is not None and end is not None:
-            out["start_date"], out["end_date"] = start.isoformat(), end.isoformat()
-        elif start is not None:
-            if old_start and any(w in lowered for w in _END_WORDS) and start >= old_start:
-                out["end_date"] = start.isoformat()
-            else:
-                out["start_date"] = start.isoformat()
-                out["end_date"] = (start + length).isoformat()
-        elif stated.shift_days and old_start and old_end:
-            shift = timedelta(days=stated.shift_days)
-            target = stated.shift_target or "both"
-            if target in ("start", "both"):
-                out["start_date"] = (old_start + shift).isoformat()
-            if target in ("end", "both"):
-                out["end_date"] = (old_end + shift).isoformat()
-        elif stated.nights and old_start and any(w in lowered for w in _END_WORDS):
-            out["end_date"] = (old_end + timedelta(days=stated.nights)).isoformat()
-        elif any(w in lowered for w in _NEXT_DEPARTURE):
-            # "Get me on the next one": tomorrow's flight, the stay as long as it was.
-            leave = ctx.today + timedelta(days=1)
-            out["start_date"], out["end_date"] = leave.isoformat(), (leave + length).isoformat()
+        out.update(_moved_days(base, ctx, "start_date", "end_date"))
         if ("start_date" in out or "end_date" in out) and not stated.amount:
             # New dates mean a new flight (or train); the fare stays, a difference is reported
             # apart.
@@ -364,6 +341,50 @@ class Trips(Recipe):
         if stated.amount is not None:
             out["cost"], out["currency"] = stated.amount.amount, stated.amount.currency
         return {k: v for k, v in out.items() if base.get(k) != v}
+
+
+def _moved_days(base: Record, ctx: Context, first: str, last: str) -> Record:
+    """The new first and last day of a booking (a trip, a stay, a car) that a request moves:
+    a new first day keeps its length ("move it to Friday"), unless the request says the end
+    is what changes ("come back on Friday"); a shift moves what it says ("two days later");
+    nights added go on the end ("stay two nights longer"); "the next one" leaves tomorrow."""
+    stated = ctx.stated
+    old_start, old_end = text_date(base.get(first)), text_date(base.get(last))
+    length = (old_end - old_start) if old_start and old_end else timedelta(days=2)
+    start, end = _stated_dates(ctx)
+    lowered = f" {stated.text.lower()} "
+    out: Record = {}
+    if start is not None and end is not None:
+        out[first], out[last] = start.isoformat(), end.isoformat()
+    elif start is not None:
+        if old_start and any(w in lowered for w in _END_WORDS) and start >= old_start:
+            out[last] = start.isoformat()
+        else:
+            out[first], out[last] = start.isoformat(), (start + length).isoformat()
+    elif stated.shift_days and old_start and old_end:
+        shift = timedelta(days=stated.shift_days)
+        target = stated.shift_target or "both"
+        if target in ("start", "both"):
+            out[first] = (old_start + shift).isoformat()
+        if target in ("end", "both"):
+            out[last] = (old_end + shift).isoformat()
+    elif stated.nights and old_start and old_end:
+        # "Stay two nights longer" adds them; "make it three nights" is the new length.
+        longer = any(w in lowered for w in _END_WORDS)
+        out[last] = ((old_end if longer else old_start) + timedelta(days=stated.nights)).isoformat()
+    elif any(w in lowered for w in _NEXT_DEPARTURE):
+        # "Get me on the next one": tomorrow's flight, the stay as long as it was.
+        leave = ctx.today + timedelta(days=1)
+        out[first], out[last] = leave.isoformat(), (leave + length).isoformat()
+    return out
+
+
+def _changed_days(recipe: Recipe, base: Record, ctx: Context, first: str, last: str) -> Record:
+    """What a request changes in a stay or a car: what it states, with its days moved as
+    ``_moved_days`` moves them (a stay moved to the 16th keeps its nights)."""
+    stated = {k: v for k, v in recipe.stated(ctx).items() if k not in (first, last)}
+    changes = {**stated, **_moved_days(base, ctx, first, last)}
+    return {k: v for k, v in changes.items() if base.get(k) != v}
 
 
 def _fill_days(
@@ -431,6 +452,7 @@ class HotelStays(Recipe):
     name_field = "city"
     about_fields = ("city",)
     at_trip = True
+    movable = True
 
     def asked(self, ctx: Context) -> Asked | None:
         place = ctx.stated.destination
@@ -454,15 +476,18 @@ class HotelStays(Recipe):
         return out
 
     def made_already(self, made: Record) -> str:
-        # What the room is, not "this conversation already has hotel London"; a stay is not
-        # changed here, so the answer says how to add nights instead.
+        # What the room is, not "this conversation already has hotel London", and how to
+        # change it (a follow-up that moves it changes this booking: ``World._create``).
         stay = f"{made.get('stay')} at {made.get('nightly_rate')} {made.get('currency')} a night"
         return (
             f"A room at {made.get('name')} in {made.get('city')} from {made.get('check_in')} to "
             f"{made.get('check_out')} ({stay}) is already booked in this conversation, so I did "
-            "not book a second one. A booking is not changed here: to stay longer, book the "
-            f"nights to add (a hotel in {made.get('city')} from {made.get('check_out')})."
+            'not book a second one. To change it, say how: "move it to the 18th", "make it '
+            'three nights", "stay two nights longer".'
         )
+
+    def change(self, base: Record, ctx: Context) -> Record:
+        return _changed_days(self, base, ctx, "check_in", "check_out")
 
     def applicable(self, given: Record, stated: Record, held: Mapping[str, str]) -> Record:
         given = super().applicable(given, stated, held)
@@ -519,6 +544,7 @@ class CarRentals(Recipe):
     name_field = "city"
     about_fields = ("city",)
     at_trip = True
+    movable = True
 
     def describe(self, record: Record) -> str:
         return f"{record.get('car_class', '')} car in {record.get('city', '')}".strip()
@@ -532,6 +558,9 @@ class CarRentals(Recipe):
             f"{made.get('total')} {made.get('currency')} in all), so I did not reserve a second "
             "one; say what should change (the dates, the place, the car) to get another."
         )
+
+    def change(self, base: Record, ctx: Context) -> Record:
+        return _changed_days(self, base, ctx, "pick_up", "drop_off")
 
     def stated(self, ctx: Context) -> Record:
         stated = ctx.stated

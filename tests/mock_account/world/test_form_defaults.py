@@ -119,6 +119,10 @@ def test_a_multiple_choice_opens_at_every_option_the_request_names(deployment, u
         # Not in the catalogue of services: the one the request names, as it names it.
         ("Our payroll service is down since 9am", "Payroll service"),
         ("The HR system is down for the whole company", "HR system"),
+        # A run or a job that failed is the service: it was declared on one picked at random
+        # ("Search service").
+        ("Our payroll run for December failed, open an incident with priority P1", "Payroll run"),
+        ("The nightly invoice export crashed, declare a sev2 incident", "Invoice export"),
         # In the catalogue: its catalogue name.
         ("Our checkout service is down", "Checkout API"),
     ],

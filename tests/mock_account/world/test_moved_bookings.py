@@ -1,0 +1,102 @@
+"""A booking moved by a follow-up is the same booking on new days: "Move it to Friday" after a
+trip of four days is four days from Friday, not a trip that comes back the day it leaves.
+
+Such a follow-up matches no agent of its own, so it goes back to the agent that made the
+booking, which changes what it made instead of merging the new first day with the old last
+one. A booking elsewhere is still another booking."""
+
+from __future__ import annotations
+
+from handoff_journeys import run_agent, state_of
+
+
+def _routed(deployment, user, query: str, convid: str) -> tuple[str, str]:
+    """(agent, answer) of a follow-up routed as the server routes it."""
+    agent, _ = deployment.account.route(user, query, convid)
+    assert agent is not None, query
+    return agent, run_agent(deployment, user, agent, query, convid).parts[0]["text"]
+
+
+def test_a_trip_moved_to_another_day_keeps_its_length_and_fare(deployment, user) -> None:
+    booked = run_agent(
+        deployment,
+        user,
+        "BookBusinessFlight",
+        "Book me a flight to Lisbon on 14 December, back on the 18th",
+        None,
+    )
+    before = state_of(deployment, user, booked.convid)["conv"]["trip"]
+    agent, text = _routed(deployment, user, "Move it to the 16th", booked.convid)
+    trip = state_of(deployment, user, booked.convid)["conv"]["trip"]
+    assert agent == "BookBusinessFlight"
+    assert (trip["start_date"], trip["end_date"]) == ("2026-12-16", "2026-12-20"), trip
+    assert trip["destination"] == "Lisbon" and trip["hotel"] == before["hotel"]
+    # New days mean a new flight, at the fare of the trip.
+    assert trip["flight"] != before["flight"] and trip["cost"] == before["cost"]
+    assert "leaving 2026-12-16 and returning 2026-12-20" in text, text
+    assert f"for {before['cost']:g} {before['currency']}" in text, text
+    # Moved again, by a shift: the whole trip two days later.
+    agent, text = _routed(deployment, user, "Actually push it back two days", booked.convid)
+    trip = state_of(deployment, user, booked.convid)["conv"]["trip"]
+    assert (trip["start_date"], trip["end_date"]) == ("2026-12-18", "2026-12-22"), (agent, text)
+
+
+def test_a_stay_moved_keeps_its_nights_and_its_trip_moves_with_it(deployment, user) -> None:
+    booked = run_agent(
+        deployment,
+        user,
+        "BookHotelStay",
+        "I need to go to Lisbon on 14 December for three nights",
+        None,
+    )
+    assert "from 2026-12-14 to 2026-12-17, 3 nights" in booked.parts[0]["text"], booked.parts
+    agent, text = _routed(deployment, user, "Move it to the 16th", booked.convid)
+    assert agent == "BookHotelStay"
+    assert "from 2026-12-16 to 2026-12-19, 3 nights" in text, text
+    # The trip that is only this stay moves with it: what is suggested next ("travelling on
+    # 16 December") and what a flight "for that trip" flies on read these days.
+    trip = state_of(deployment, user, booked.convid)["conv"]["trip"]
+    assert (trip["start_date"], trip["end_date"]) == ("2026-12-16", "2026-12-19"), trip
+    agent, text = _routed(deployment, user, "Stay two nights longer", booked.convid)
+    assert agent == "BookHotelStay"
+    assert "from 2026-12-16 to 2026-12-21, 5 nights" in text, text
+
+
+def test_a_stay_made_longer_is_changed_and_asked_about_it_is_described(deployment, user) -> None:
+    agent = "BookHotelStay"
+    booked = run_agent(
+        deployment, user, agent, "Book me a hotel in London from 8 to 10 December", None
+    )
+    room = booked.parts[0]["text"]
+    hotel = room.removeprefix("I reserved a room at ").split(" in London")[0]
+    longer = run_agent(deployment, user, agent, "Actually make it three nights", booked.convid)
+    assert longer.parts[0]["text"].startswith(f"I reserved a room at {hotel} in London"), longer
+    assert "from 2026-12-08 to 2026-12-11, 3 nights" in longer.parts[0]["text"], longer.parts
+    again = run_agent(deployment, user, agent, "What hotel am I staying in?", booked.convid)
+    assert again.parts[0]["text"].startswith(
+        f"A room at {hotel} in London from 2026-12-08 to 2026-12-11 (3 nights at "
+    ), again.parts
+    assert 'To change it, say how: "move it to the 18th"' in again.parts[0]["text"]
+
+
+def test_a_rental_car_moved_keeps_its_days(deployment, user) -> None:
+    agent = "ReserveRentalCar"
+    booked = run_agent(
+        deployment, user, agent, "I need a rental car in Madrid from 7 to 9 December", None
+    )
+    assert "pick-up on 2026-12-07 and drop-off on 2026-12-09" in booked.parts[0]["text"]
+    moved = run_agent(deployment, user, agent, "Move it to the 20th", booked.convid)
+    text = moved.parts[0]["text"]
+    assert "pick-up on 2026-12-20 and drop-off on 2026-12-22: 2 days" in text, text
+
+
+def test_a_booking_elsewhere_is_another_booking_not_a_move(deployment, user) -> None:
+    agent = "BookHotelStay"
+    booked = run_agent(
+        deployment, user, agent, "Book me a hotel in London from 8 to 10 December", None
+    )
+    other = run_agent(
+        deployment, user, agent, "Book me a hotel in Paris instead, from the 10th", booked.convid
+    )
+    text = other.parts[0]["text"]
+    assert " in Paris " in text and "from 2026-12-10" in text, text
