@@ -667,7 +667,15 @@ class _Run:
             saved = self._saved(held)
             self.named = named = self._named_instead(request, args.source, held, saved)
             try:
-                base = self.render(frame, args.base) if args.base is not None else None
+                if args.base is not None:
+                    base = self.render(frame, args.base)
+                else:
+                    # A lookup that names nothing is about what this agent found last here
+                    # ("Send it to them" after a list price): "which product? there is none
+                    # in this conversation" would contradict the answer just given. (The
+                    # user's own records go by ``made``: the world's requester path.)
+                    found_here = args.action == "find" and not args.requester
+                    base = self._made(args) if found_here else None
                 given = self.present(frame, given_templates)
                 fixed = self.present(frame, fixed_templates)
                 # Filters of missing values are left out (``present``), not matched as empty.

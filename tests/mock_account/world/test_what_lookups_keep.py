@@ -186,3 +186,25 @@ def test_a_customer_looked_into_through_its_case_is_the_one_called_back(deployme
     assert answer.startswith(f"A callback to {orion['contact']} at Orion Retail is scheduled."), (
         answer
     )
+
+
+def test_a_lookup_followed_up_without_a_name_is_about_what_it_found(deployment, user) -> None:
+    agent = "CheckProductListPrice"
+    first = run_agent(deployment, user, agent, "How much is the ergonomic chair?", None)
+    product = first.parts[0]["text"].split(" (SKU-")[0]
+    # A follow-up that matches no agent goes back to this one: it answered "Which product?
+    # There is none in this conversation yet" right after naming the product.
+    name, _ = deployment.account.route(user, "Send it to them", first.convid)
+    assert name == agent
+    text = answer_of(deployment, user, agent, "Send it to them", first.convid)
+    assert text.startswith(f"{product} (SKU-"), text
+    assert "There is none in this conversation" not in text, text
+
+
+def test_a_customer_asking_for_a_quote_gets_a_quote_for_them(deployment, user) -> None:
+    request = "Customer Nordic Steel wants a quote for 40 ergonomic chairs"
+    name, _ = deployment.account.route(user, request, None)
+    # It went to the list price agent: one unit's price, for nobody.
+    assert name == "CreateSalesQuote"
+    text = answer_of(deployment, user, name, request, None)
+    assert text.startswith("I drafted a quote for Nordic Steel: 40 x "), text
