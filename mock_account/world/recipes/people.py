@@ -112,9 +112,21 @@ _ROLE_SAID = re.compile(
 )
 
 
+# A role named by hiring for it: "hire a senior data engineer", "recruit two backend
+# developers" (a job title ends on one of these nouns; "hire Anthony Smith" names a person).
+_HIRED_AS = re.compile(
+    r"\b(?:hire|hiring|recruit|recruiting)\s+(?:a|an|another|one|two|three|a\s+second|more)?\s*"
+    r"((?:[\w/+-]+\s){0,3}?(?:engineers?|developers?|analysts?|designers?|managers?|"
+    r"executives?|specialists?|technicians?|recruiters?|consultants?|accountants?|lawyers?|"
+    r"scientists?|architects?|administrators?|officers?|assistants?|coordinators?))\b",
+    re.IGNORECASE,
+)
+
+
 def _role_said(text: str) -> str | None:
-    """A role the company does not list, as the request names it ("the DevOps job")."""
-    found = _ROLE_SAID.search(text)
+    """A role the company does not list, as the request names it ("the DevOps job", "hire
+    a senior data engineer")."""
+    found = _ROLE_SAID.search(text) or _HIRED_AS.search(text)
     if not found:
         return None
     words = found.group(1).split()
@@ -275,6 +287,28 @@ class Candidates(Recipe):
                 "arranged for a new hire before they accept one."
             )
         return None
+
+    def preferred(self, given: Record, ctx: Context) -> Record:
+        # A role the request names narrows the candidates to those for it (one nobody is in
+        # the pipeline for is said to be none: ``differs``).
+        role = self.stated(ctx).get("role")
+        if not role or given.get("name"):
+            return {}
+        return {"role": role} if ctx.data.lookup("candidates", where={"role": role}) else {}
+
+    def differs(self, record: Record, ctx: Context) -> str | None:
+        # "Hire a senior data engineer" is not answered with the Senior Software Engineer
+        # opening: a role nobody is in the pipeline for is said to be none.
+        role = self.stated(ctx).get("role")
+        if not role or not record.get("role") or ctx.stated.names_of("candidate"):
+            return None
+        if str(role).casefold() == str(record["role"]).casefold():
+            return None
+        roles = ", ".join(sorted({str(c["role"]) for c in ctx.data.records("candidates")}))
+        return (
+            f"No one in our hiring pipeline is for a {role} role, and it is no opening of "
+            f"ours yet; the roles we are hiring for: {roles}."
+        )
 
     def stated(self, ctx: Context) -> Record:
         stated = ctx.stated

@@ -446,6 +446,10 @@ def _stay_city(place: Place, ctx: Context) -> str:
     return next((c for c in cities if ctx.places.country_of(c) == place.country), place.name)
 
 
+# A table, not a room: "book a table for 6 at a restaurant in Madrid" booked two nights.
+_TABLE_SAID = re.compile(r"\b(?:restaurant|table\s+for|dinner\s+reservation|lunch\s+for)\b", re.I)
+
+
 class HotelStays(Recipe):
     source = "hotels"
     noun = "hotel"
@@ -488,6 +492,15 @@ class HotelStays(Recipe):
 
     def change(self, base: Record, ctx: Context) -> Record:
         return _changed_days(self, base, ctx, "check_in", "check_out")
+
+    def not_for(self, ctx: Context, given: Record) -> str | None:
+        text = ctx.stated.text
+        if not _TABLE_SAID.search(text) or _STAY_SAID.search(text):
+            return None
+        return (
+            "I book hotel rooms for work trips, not restaurant tables, so I booked nothing. "
+            "Book the table with the restaurant, and claim the meal afterwards as an expense."
+        )
 
     def applicable(self, given: Record, stated: Record, held: Mapping[str, str]) -> Record:
         given = super().applicable(given, stated, held)

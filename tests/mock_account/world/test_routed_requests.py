@@ -50,6 +50,22 @@ def test_a_meeting_room_is_not_booked_as_an_av_ticket(deployment, user) -> None:
     assert result.error.startswith("I fix the screens, cameras and speakerphones of meeting rooms")
 
 
+def test_a_restaurant_table_is_not_booked_as_a_hotel_room(deployment, user) -> None:
+    # No agent books restaurants; the hotel agent reserved two nights in Madrid for it.
+    request_text = "Book a table for 6 at a restaurant in Madrid on Friday evening"
+    routed, _ = deployment.account.route(user, request_text, None)
+    result = deployment.account.exec_agent(user, routed, {"query": request_text}, None)
+    assert routed == "BookHotelStay", routed
+    assert result.parts[0]["text"].startswith(
+        "I book hotel rooms for work trips, not restaurant tables, so I booked nothing."
+    ), result.parts
+    assert "trip" not in deployment.account.state_view(user, result.convid)["state"]["conv"]
+    # A hotel near a restaurant is still a room.
+    near = "Book me a hotel near the Botin restaurant in Madrid for two nights from Friday"
+    room = deployment.account.exec_agent(user, "BookHotelStay", {"query": near}, None)
+    assert room.parts[0]["text"].startswith("I reserved a room at "), room.parts
+
+
 @pytest.mark.parametrize(
     ("request_text", "agent"),
     [

@@ -208,3 +208,17 @@ def test_a_customer_asking_for_a_quote_gets_a_quote_for_them(deployment, user) -
     assert name == "CreateSalesQuote"
     text = answer_of(deployment, user, name, request, None)
     assert text.startswith("I drafted a quote for Nordic Steel: 40 x "), text
+
+
+def test_a_role_nobody_is_hired_for_is_said_to_be_none(deployment, user) -> None:
+    agent = "CheckHiringBudget"
+    text = answer_of(
+        deployment, user, agent, "I need to hire a senior data engineer in Berlin", None
+    )
+    # It answered for the Senior Software Engineer opening.
+    assert text.startswith("No one in our hiring pipeline is for a Senior Data Engineer role"), text
+    assert "Senior Software Engineer position" not in text
+    analyst = answer_of(
+        deployment, user, agent, "Do we have budget to hire a second data analyst?", None
+    )
+    assert analyst.startswith("The Data Analyst position is in the headcount plan"), analyst
