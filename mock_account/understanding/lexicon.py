@@ -44,6 +44,11 @@ REQUEST_WORDS: frozenset[str] = frozenset(
     """.split()
 )
 
+# Given names that also start a request as its verb: "Bill Kestrel for the training",
+# "Chase Orion Retail for payment" name no person before a known name ("Bill Smith joins
+# us", a name nobody knows, still is one).
+GIVEN_NAME_VERBS: frozenset[str] = frozenset("bill chase mark page grant".split())
+
 # Last words of an organisation's name: legal forms and industry words. A capitalised run that
 # ends with one of these names an organisation even when the business data does not know it.
 LEGAL_FORMS: frozenset[str] = frozenset(

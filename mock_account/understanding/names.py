@@ -35,6 +35,7 @@ from .facts import ORGANISATION_KINDS, PERSON_KINDS, NameFact
 from .lexicon import (
     DOTTED_LEGAL_FORMS,
     FUNCTION_WORDS,
+    GIVEN_NAME_VERBS,
     HIRING_VERBS,
     INDUSTRY_WORDS,
     LEGAL_FORMS,
@@ -263,7 +264,9 @@ def _name_precedes(analysis: Analysis, i: int) -> bool:
         return False
     if not _GAP_RE.fullmatch(analysis.text[before.end : words[i].start]):
         return False
-    return not before.sentence_start or _is_place_or_given_name(before.folded)
+    if not before.sentence_start:
+        return True
+    return _is_place_or_given_name(before.folded) and before.folded not in GIVEN_NAME_VERBS
 
 
 def _same_sentence(analysis: Analysis, k: int) -> bool:

@@ -70,6 +70,37 @@ _CATEGORY_WORDS: dict[str, tuple[str, ...]] = {
 }
 # What a kilometre driven in one's own car is paid, in US dollars.
 MILEAGE_USD_PER_KM = 0.32
+# A price said per unit of time or per item ("150 EUR per hour"), and the count it is
+# billed for ("5 hours of consulting"): the invoice is for both, not for one hour.
+_RATE = re.compile(
+    r"\b(?:per|an?|each|/)\s*(hour|hr|h|day|month|unit|seat|licen[cs]e|user)s?\b", re.IGNORECASE
+)
+_BILLED = re.compile(
+    r"\b(\d+(?:\.\d+)?)\s+(hour|hr|day|month|unit|seat|licen[cs]e|user)s?\b", re.IGNORECASE
+)
+_UNIT_NAMES = {"hr": "hour", "h": "hour", "licence": "license"}
+
+
+def _billed_at_a_rate(text: str, rate: float, currency: str) -> tuple[float, str] | None:
+    """The amount and what it bills for, when the request gives a rate and a count of the
+    same unit ("5 hours of consulting at 150 EUR per hour": 750, "5 hours at 150 EUR")."""
+    per, count = _RATE.search(text), _BILLED.search(text)
+    if per is None or count is None:
+        return None
+    unit = _UNIT_NAMES.get(per.group(1).lower(), per.group(1).lower())
+    if _UNIT_NAMES.get(count.group(2).lower(), count.group(2).lower()) != unit:
+        return None
+    number = float(count.group(1))
+    return round(rate * number, 2), f"{number:g} {unit}s at {rate:g} {currency} per {unit}"
+
+
+# A customer charged too much: what the request says is the excess, to credit back.
+_OVERCHARGED = re.compile(
+    r"\b(?:double[- ]charged|charged\s+twice|overcharged|over-charged|billed\s+twice|"
+    r"duplicate\s+charge)\b",
+    re.IGNORECASE,
+)
+
 _STATUS_WORDS: dict[str, tuple[str, ...]] = {
     "overdue": ("overdue", "late payment", "not paid", "unpaid", "chase"),
     "paid": (" paid ", "payment received", "settled"),
@@ -248,6 +279,9 @@ class Invoices(Recipe):
         if stated.amount is not None:
             out["amount"] = stated.amount.amount
             out["currency"] = stated.amount.currency
+            billed = _billed_at_a_rate(stated.text, stated.amount.amount, stated.amount.currency)
+            if billed is not None:
+                out["amount"], out["items"] = billed
         else:
             quantity = next((q for q in stated.quantities if not q.unit), None)
             product = best_product(quantity.item, ctx) if quantity is not None else None
@@ -279,7 +313,15 @@ class Invoices(Recipe):
             out["status"] = status
         if stated.amount is not None:
             correcting = stated.mentions("should be", "correct", "instead", "wrong amount")
-            if correcting:
+            said = stated.amount
+            if _OVERCHARGED.search(stated.text) and said.currency == base.get("currency"):
+                # "Double charged 250 EUR": a credit note for the 250, the invoice less it
+                # (it was recorded as a payment of 250 received).
+                left = round(float(base.get("amount") or 0) - said.amount, 2)
+                if left >= 0:
+                    out["amount"] = left
+                    out["credit_note"] = f" of {said.amount:g} {said.currency}"
+            elif correcting:
                 out["amount"], out["currency"] = stated.amount.amount, stated.amount.currency
             else:
                 out["payment"] = f"{stated.amount.amount:g} {stated.amount.currency}"

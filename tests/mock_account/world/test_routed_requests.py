@@ -80,6 +80,10 @@ def test_a_restaurant_table_is_not_booked_as_a_hotel_room(deployment, user) -> N
         ("Order her a laptop", "SetUpNewHireEquipment"),
         # It raised the campaign's budget ("The budget of … is now 20000 EUR").
         ("How is the campaign doing?", "ReportCampaignResults"),
+        # The marketing calendar ("Next up on the calendar is …").
+        ("I'm going to Tokyo next month for a week, can you book it?", "BookBusinessFlight"),
+        # One unit's list price, for nobody.
+        ("Customer Nordic Steel wants a quote for 40 ergonomic chairs", "CreateSalesQuote"),
     ],
 )
 def test_a_follow_up_goes_to_the_agent_that_does_what_it_asks(
