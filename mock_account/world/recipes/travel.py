@@ -116,6 +116,43 @@ def _stated_dates(ctx: Context) -> tuple[Any, Any]:
     return start, end
 
 
+# Cabins a request may ask for (best first), and what they cost next to economy.
+_CABINS: dict[str, tuple[str, ...]] = {
+    "first class": ("first class",),
+    "business class": ("business class", "fly business", "in business"),
+    "premium economy": ("premium economy",),
+}
+_CABIN_FARES = {"premium economy": 1.7, "business class": 3.2, "first class": 5.0}
+# The travel policy (TravelPolicyQuestion): business class on flights over 8 hours, premium
+# economy from 5, never first; a flight's hours are its kilometres at 800 km/h, plus half an
+# hour.
+_CABIN_FROM_HOURS = {"business class": 8.0, "premium economy": 5.0}
+
+
+def _cabin(asked: str, km: float) -> tuple[str, str]:
+    """The cabin booked for the one asked (it, or the best the policy allows for a flight
+    that long) and what the answer says of it: " in business class", or " in economy
+    (business class is for flights over 8 hours; this one is about 3)"."""
+    hours = km / 800 + 0.5
+    allowed = next(
+        (
+            c
+            for c in list(_CABINS)[list(_CABINS).index(asked) :]
+            if hours > _CABIN_FROM_HOURS.get(c, 99)
+        ),
+        "economy",
+    )
+    if allowed == asked:
+        return allowed, f" in {allowed}"
+    rule = (
+        "first class is not in our travel policy"
+        if asked == "first class"
+        else f"{asked} is for flights over {_CABIN_FROM_HOURS[asked]:g} hours; this one takes "
+        f"about {hours:.0f}"
+    )
+    return allowed, f" in {allowed} ({rule})"
+
+
 # How far a train goes for a business trip (Madrid-Paris is some 1,050 km).
 _TRAIN_KM = 1500
 
@@ -198,7 +235,12 @@ class Trips(Recipe):
     def phrased(self, record: Record) -> Record:
         transport = _transport(record)
         stay = f"the stay at {record['hotel']}" if record.get("hotel") else ""
-        return {"transport": transport, "bookings": " and ".join(filter(None, (transport, stay)))}
+        return {
+            "transport": transport,
+            "bookings": " and ".join(filter(None, (transport, stay))),
+            # Saved before cabins were asked for, or none asked: nothing is said of it.
+            "in_cabin": "",
+        }
 
     def partial(self, record: Record, ctx: Context) -> str | None:
         # "Cancel the hotel" names the room alone; the flight that goes with it is kept, and
@@ -278,6 +320,9 @@ class Trips(Recipe):
         purpose = _purpose(stated.text)
         if purpose:
             out["purpose"] = purpose
+        cabin = next((c for c, words in _CABINS.items() if stated.mentions(*words)), None)
+        if cabin:
+            out["cabin_asked"] = cabin
         return out
 
     def fill(self, record: Record, ctx: Context) -> None:
@@ -306,9 +351,11 @@ class Trips(Recipe):
             record["currency"] = offices.get(record["origin"]) or ctx.places.currency_of(
                 record["origin"], office_currency
             )
+        km = ctx.places.distance_km(record["origin"], record["destination"]) or 1500.0
+        if record.get("cabin_asked") and not record.get("cabin"):
+            record["cabin"], record["in_cabin"] = _cabin(record["cabin_asked"], km)
         if record.get("cost") is None:
-            km = ctx.places.distance_km(record["origin"], record["destination"]) or 1500.0
-            fare = 140 + 0.12 * km
+            fare = (140 + 0.12 * km) * _CABIN_FARES.get(record.get("cabin", ""), 1.0)
             price = ctx.price(fare * 0.85, fare * 1.2, record["currency"])
             record["cost"] = _within(price, record["currency"], ctx)
         if record.get("status") != "cancelled":
