@@ -441,11 +441,19 @@ class _Run:
             if not self._asks_about_made():
                 return ("ask", args)
             # A question about what this agent already made here ("What's the status?" after
-            # declaring the incident) asks nothing again: its data command answers it.
+            # declaring the incident), or a change of it ("Make it a sev1"), asks nothing
+            # again: its data command answers it. The form's answers are those given for it
+            # then, but for a fact the request states anew (the request itself, the form's
+            # free-text default, describes no field of it: "What is broken: Make it a sev1").
+            earlier = self._earlier_answers()
             frame["locals"][args.into] = {
-                spec.name: shown["default"]
-                for spec in args.inputs
-                if "default" in (shown := _with_default(self, frame, spec))
+                **earlier,
+                **{
+                    spec.name: shown["default"]
+                    for spec in args.inputs
+                    if "default" in (shown := _with_default(self, frame, spec))
+                    and not (spec.name in earlier and spec.default == _REQUEST_NOTE)
+                },
             }
         elif isinstance(args, FailArgs):
             return ("failCommand", self.text(frame, args.message))
@@ -566,6 +574,15 @@ class _Run:
         today = date.fromisoformat(self.sys["today"])
         query = str(self.sys.get("query", ""))
         return self.engine.world.asks_about_made(creating.source, query, today, made)
+
+    def _earlier_answers(self) -> dict[str, Any]:
+        """The answers this agent was last given to its form here (runs that skipped the
+        form have none)."""
+        for run in reversed(self.state.get("runs") or ()):
+            answers = (run.get("inputs") or {}).get("answers")
+            if run.get("agent") == self.agent.name and isinstance(answers, dict):
+                return dict(answers)
+        return {}
 
     def _made(self, args: DataArgs) -> dict[str, Any] | None:
         """The record of ``args.source`` this agent made earlier in the conversation: the one
@@ -918,6 +935,8 @@ def _resume(
 
 
 _HELD_CACHE: dict[int, tuple[DataArgs, Held]] = {}
+#: The default of a free-text form field that is the request itself, as a note.
+_REQUEST_NOTE = "{sys.stated.note}"
 
 
 def _held_by(args: DataArgs) -> Held:

@@ -179,9 +179,6 @@ class Recipe:
     # Booked where the saved trip goes (a room, a car): a request that points back to the
     # trip counts its relative dates from the trip ("there for the weekend").
     at_trip: ClassVar[bool] = False
-    # A booking on days (a trip, a stay, a car): a follow-up to the agent that made it which
-    # moves it ("move it to Friday") changes it (``change``) instead of making another one.
-    movable: ClassVar[bool] = False
 
     # --- hooks ------------------------------------------------------------------
 
@@ -314,6 +311,12 @@ class Recipe:
             f"This conversation already has {said}, so I did not make a second one; say what "
             "should be different to make another."
         )
+
+    def changes_made(self, made: Record, ctx: Context) -> bool:
+        """Whether a follow-up to the agent that made ``made`` in this conversation changes it
+        (``change``) rather than asks for another one: a booking moved ("move it to Friday"),
+        an incident raised to sev1."""
+        return False
 
     def change(self, base: Record, ctx: Context) -> Record:
         """The fields a request changes in an existing record (update)."""

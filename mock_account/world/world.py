@@ -277,6 +277,8 @@ class World:
             return False
         stated = self.understand(request, today)
         ctx = Context(stated, today, random.Random(0), self.data, self.places)
+        if recipe.changes_made(made, ctx):
+            return True  # a change of it: its form is not asked again either
         return _asks_about(made, request, recipe.stated(ctx), recipe.worded_fields)
 
     def named_instead(
@@ -358,10 +360,10 @@ class World:
         if refused:
             return Outcome(None, recipe.noun, message=refused)
         stated = recipe.stated(ctx)
-        if made is not None and recipe.movable and ctx.stated.moves:
-            moved = _moved(recipe, ctx, made, given, stated, fixed)
-            if moved is not None:
-                return moved
+        if made is not None and recipe.changes_made(made, ctx):
+            changed = _changed_made(recipe, ctx, made, given, stated, fixed)
+            if changed is not None:
+                return changed
         offered, given = given, recipe.applicable(given, stated, held)
         for name in recipe.worded_fields & given.keys():
             stated.pop(name, None)
@@ -954,13 +956,13 @@ def _says_instead(text: str, held: Any, asked: str) -> bool:
     return says(str(held)) and not says(asked)
 
 
-def _moved(
+def _changed_made(
     recipe: Recipe, ctx: Context, made: Record, given: Record, stated: Record, fixed: Record
 ) -> Outcome | None:
-    """The booking this agent made here, moved as the request says ("move it to Friday": the
-    same trip as long as it was, from Friday), or None when the request is about another
-    booking (another city) or moves nothing. Merging the new first day with the old last one
-    made a trip that came back the day it left."""
+    """What this agent made here, changed as the request says (``Recipe.changes_made``):
+    "move it to Friday" is the same trip as long as it was, from Friday; or None when the
+    request is about another record (another city) or changes nothing. Merging the new first
+    day with the old last one made a trip that came back the day it left."""
     if any(stated.get(f) and not _same(made.get(f), stated[f]) for f in recipe.about_fields):
         return None
     base = {**given, **made}

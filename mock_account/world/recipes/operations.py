@@ -209,6 +209,14 @@ class Incidents(Recipe):
             out["summary"] = summary
         return out
 
+    def changes_made(self, made: Record, ctx: Context) -> bool:
+        # "Make it a sev1" after declaring it: the same incident, not a second one; a sev1
+        # on another service is another incident.
+        severity, service = ctx.stated.severity, _service(ctx.stated.text)
+        if not severity or severity == made.get("severity"):
+            return False
+        return service is None or service.casefold() == str(made.get("service", "")).casefold()
+
     def change(self, base: Record, ctx: Context) -> Record:
         out: Record = {}
         if ctx.stated.severity and ctx.stated.severity != base.get("severity"):

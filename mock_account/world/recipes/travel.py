@@ -184,7 +184,6 @@ class Trips(Recipe):
     noun = "trip"
     name_field = "destination"
     about_fields = ("destination",)
-    movable = True
 
     def name_question(self) -> str | None:
         return "where you are going"
@@ -369,6 +368,9 @@ class Trips(Recipe):
         record.setdefault("purpose", ctx.pick(TRIP_PURPOSES))
         record.setdefault("status", "booked")
 
+    def changes_made(self, made: Record, ctx: Context) -> bool:
+        return ctx.stated.moves
+
     def change(self, base: Record, ctx: Context) -> Record:
         stated = ctx.stated
         out: Record = {}
@@ -503,7 +505,6 @@ class HotelStays(Recipe):
     name_field = "city"
     about_fields = ("city",)
     at_trip = True
-    movable = True
 
     def asked(self, ctx: Context) -> Asked | None:
         place = ctx.stated.destination
@@ -536,6 +537,9 @@ class HotelStays(Recipe):
             'not book a second one. To change it, say how: "move it to the 18th", "make it '
             'three nights", "stay two nights longer".'
         )
+
+    def changes_made(self, made: Record, ctx: Context) -> bool:
+        return ctx.stated.moves
 
     def change(self, base: Record, ctx: Context) -> Record:
         return _changed_days(self, base, ctx, "check_in", "check_out")
@@ -604,7 +608,6 @@ class CarRentals(Recipe):
     name_field = "city"
     about_fields = ("city",)
     at_trip = True
-    movable = True
 
     def describe(self, record: Record) -> str:
         return f"{record.get('car_class', '')} car in {record.get('city', '')}".strip()
@@ -618,6 +621,9 @@ class CarRentals(Recipe):
             f"{made.get('total')} {made.get('currency')} in all), so I did not reserve a second "
             "one; say what should change (the dates, the place, the car) to get another."
         )
+
+    def changes_made(self, made: Record, ctx: Context) -> bool:
+        return ctx.stated.moves
 
     def change(self, base: Record, ctx: Context) -> Record:
         return _changed_days(self, base, ctx, "pick_up", "drop_off")

@@ -272,3 +272,42 @@ def test_accessories_ordered_by_the_number_are_ordered_and_recalled_as_many(
     assert again.parts[0]["text"].startswith("The 3 monitors for Anna Kowalski ("), again.parts
     one = run_agent(deployment, user, agent, "I'd like a second monitor for my desk", None)
     assert one.parts[0]["text"].startswith("I ordered a monitor ("), one.parts
+
+
+def test_an_incident_made_a_sev1_is_the_same_incident_at_sev1(deployment, user) -> None:
+    agent = "DeclareProductionIncident"
+    declared = deployment.account.exec_agent(
+        user, agent, {"query": "Declare a sev2 incident: the customer portal is slow"}, None
+    )
+    assert declared.result_code == "ask", declared.parts
+    answered = deployment.account.exec_agent(
+        user,
+        agent,
+        {"severity": "sev2", "impact": "Portal pages take 30 s to load"},
+        declared.convid,
+    )
+    incident = state_of(deployment, user, answered.convid)["conv"]["incident"]
+    for request_text in ("Upgrade it to sev1", "Make it a sev1"):
+        # "Upgrade" went to the flight seat agent ("Which trip?"), "Make it a sev1" to the
+        # supplier quotes; back at this agent, it asked the form again for a second incident.
+        routed, _ = deployment.account.route(user, request_text, answered.convid)
+        assert routed == agent, (request_text, routed)
+    raised = deployment.account.exec_agent(
+        user, agent, {"query": "Make it a sev1"}, answered.convid
+    )
+    assert raised.result_code == "success" and raised.ask_input is None, raised.ask_input
+    text = raised.parts[0]["text"]
+    assert text.startswith(
+        f"I declared incident {incident['id']} for Customer portal at severity sev1"
+    ), text
+    # What is broken is what was said of it, not the request that raised it.
+    assert "What is broken: Portal pages take 30 s to load." in text, text
+    assert state_of(deployment, user, answered.convid)["conv"]["incident"] == {
+        **incident,
+        "severity": "sev1",
+    }
+    # A sev1 on another service is another incident.
+    other = run_agent(
+        deployment, user, agent, "Declare a sev1 incident for the VPN gateway too", answered.convid
+    )
+    assert " for VPN gateway at severity sev1" in other.parts[0]["text"], other.parts
