@@ -226,10 +226,11 @@ class Recipe:
         instead when it asks for a kind of record the data has none of (or None)."""
         return {}, None
 
-    def phrased(self, record: Record) -> Record:
+    def phrased(self, record: Record, today: date) -> Record:
         """What an answer says of a record that its fields give only in parts ("train IC 578"
-        from a trip's mode and train), for the records that do not carry it yet (saved before
-        it existed); applied to every record an action returns."""
+        from a trip's mode and train), or that depends on ``today`` (a campaign that ran, or
+        is still to start), for the records that do not carry it yet (saved before it
+        existed); applied to every record an action returns."""
         return {}
 
     def unsampled(self, ctx: Context) -> str | None:

@@ -217,6 +217,17 @@ class World:
             and requester
             and made is not None
             and base is None
+            and recipe.changes_made(made, ctx)
+            and (changed := _changed_made(recipe, ctx, made, given, recipe.stated(ctx), fixed))
+        ):
+            # The user's own record this agent worked on here, changed ("move it to January
+            # 4" after a leave request: the same days off, from the 4th).
+            outcome = changed
+        elif (
+            action == "find"
+            and requester
+            and made is not None
+            and base is None
             and _states_nothing_else(made, recipe.stated(ctx), recipe.worded_fields)
         ):
             # The user's own record this agent worked on here is the one a request that names
@@ -261,7 +272,7 @@ class World:
             outcome = self._closed(source, held, saved, outcome)
         outcome.set_aside = sorted({*outcome.set_aside, *unfit})
         if outcome.record is not None:
-            for key, value in recipe.phrased(outcome.record).items():
+            for key, value in recipe.phrased(outcome.record, today).items():
                 outcome.record.setdefault(key, value)
             outcome.record.setdefault("when", _when(stated))
             outcome.record.setdefault("to", _to(stated))
@@ -965,7 +976,8 @@ def _changed_made(
     day with the old last one made a trip that came back the day it left."""
     if any(stated.get(f) and not _same(made.get(f), stated[f]) for f in recipe.about_fields):
         return None
-    base = {**given, **made}
+    # How the earlier request's answer phrased it ("when", "for") is said anew.
+    base = {k: v for k, v in {**given, **made}.items() if k not in _PHRASES}
     changes = recipe.change(base, ctx)
     if not changes:
         return None

@@ -94,6 +94,16 @@ _BARE_AMOUNT = re.compile(rf"(?<![\w.,])({DIGITS_NUMBER}(?:{MULTIPLIER})?)(?![\w
 _SHARES = {"half": 0.5, "a third": 1 / 3, "one third": 1 / 3, "a quarter": 0.25, "a fifth": 0.2}
 
 
+# What a budget is multiplied by when a request says it in a word ("double the budget").
+_FACTORS = {"double": 2.0, "triple": 3.0, "halve": 0.5, "half": 0.5}
+
+
+def _factor(text: str) -> float | None:
+    """The factor a request multiplies a budget by in a word ("double", "halve"), if any."""
+    words = set(re.findall(r"[a-z]+", text.lower()))
+    return next((v for k, v in _FACTORS.items() if k in words), None)
+
+
 def _share(text: str, percent: float | None) -> float | None:
     """The part of a budget a request changes it by: its percentage, or a part in words."""
     if percent is not None:
@@ -398,6 +408,22 @@ class Campaigns(Recipe):
             out["audience"] = f"all {broad.group(1).lower()}"
         return out
 
+    def phrased(self, record: Record, today: date) -> Record:
+        # How it stands, as a results report says it: a campaign still to start has none
+        # ("ran from 2027-03-01 …; I sent you its report of clicks" was said in December).
+        start = text_date(record.get("start_date"))
+        budget = f"with a budget of {record.get('budget')} {record.get('currency', '')}".strip()
+        if start is not None and start > today:
+            return {
+                "standing": f"starts on {start.isoformat()} {budget}, so it has no results yet; "
+                "its clicks, conversions and cost per lead come in once it runs"
+            }
+        since = f"ran from {start.isoformat()} " if start is not None else ""
+        return {
+            "standing": f"{since}{budget}; I sent you its report of clicks, conversions and cost "
+            "per lead"
+        }
+
     def unchanged(self, record: Record) -> str | None:
         # "The budget is now …" of a budget nobody changed would say it was changed.
         budget = record.get("budget")
@@ -431,6 +457,8 @@ class Campaigns(Recipe):
         elif (share := _share(stated.text, stated.percent)) is not None and base.get("budget"):
             sign = -1 if less else 1
             out["budget"] = round(base["budget"] * (1 + sign * share), 2)
+        elif (factor := _factor(stated.text)) is not None and base.get("budget"):
+            out["budget"] = round(float(base["budget"]) * factor, 2)
         when = stated.first_date
         if when is not None:
             out["start_date"] = when.isoformat()

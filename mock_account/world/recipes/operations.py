@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import random
 import re
+from datetime import date
 
 from mock_account.business.vocab import ASSET_MODELS, INCIDENT_SYMPTOMS, SERVICES, TICKET_SUBJECTS
 from mock_account.understanding.lexicon import HIRING_VERBS
@@ -116,7 +117,7 @@ class Tickets(Recipe):
             "if the problem is back."
         )
 
-    def phrased(self, record: Record) -> Record:
+    def phrased(self, record: Record, today: date) -> Record:
         # A survey of the user's own IT ticket goes to them: it has no customer.
         return {"reporter": "the customer" if record.get("customer_id") else "you"}
 
@@ -321,7 +322,7 @@ class Assets(Recipe):
             out["count"] = int(count)
         return out
 
-    def phrased(self, record: Record) -> Record:
+    def phrased(self, record: Record, today: date) -> Record:
         # What an order of accessories was, as its answer says it: "3 monitors (LG 27UP850)
         # for Anna Kowalski, tracked as AST-17631".
         count, kind = record.get("count") or 1, str(record.get("kind") or "device")

@@ -13,6 +13,7 @@ from mock_account.business.data import person_email
 from mock_account.business.vocab import CANDIDATE_ROLES, COMPANY_DOMAIN, DEPARTMENTS
 
 from ..recipe import CHANGES, Asked, Context, Recipe, Record, fits, keyword_choice
+from .travel import moved_days
 
 _STAGE_WORDS: dict[str, tuple[str, ...]] = {
     "interview": ("interview",),
@@ -200,6 +201,23 @@ class Employees(Recipe):
             out["department"] = department
         _dates(ctx, out)
         return out
+
+    def changes_made(self, made: Record, ctx: Context) -> bool:
+        # Leave, a sick day or a start date moved ("move it to January 4").
+        return ctx.stated.moves and bool(made.get("start_date"))
+
+    def change(self, base: Record, ctx: Context) -> Record:
+        changes = super().change(base, ctx)
+        if not (base.get("start_date") and self.changes_made(base, ctx)):
+            return changes
+        # Days off moved: as long as they were, from the day said.
+        moved = moved_days(base, ctx, "start_date", "end_date", unknown_length=timedelta(0))
+        changes.update(moved)
+        start = moved.get("start_date", base["start_date"])
+        end = moved.get("end_date") or base.get("end_date") or start
+        # The days an answer names are the days moved to, not the ones the request said.
+        changes["when"] = f" from {start} to {end}" if end != start else f" on {start}"
+        return {k: v for k, v in changes.items() if base.get(k) != v}
 
     def requester(self, ctx: Context) -> Record:
         """The user as an employee: the same record for the same user, every time, with the

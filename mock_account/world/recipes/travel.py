@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from datetime import timedelta
+from datetime import date, timedelta
 from typing import Any
 
 from mock_account.business.vocab import (
@@ -231,7 +231,7 @@ class Trips(Recipe):
     def describe(self, record: Record) -> str:
         return f"{record['destination']} ({record['start_date']} to {record['end_date']})"
 
-    def phrased(self, record: Record) -> Record:
+    def phrased(self, record: Record, today: date) -> Record:
         transport = _transport(record)
         stay = f"the stay at {record['hotel']}" if record.get("hotel") else ""
         return {
@@ -382,7 +382,7 @@ class Trips(Recipe):
         ):
             out["destination"] = destination.name
             out["hotel"] = _hotel_in(destination.name, ctx)["name"]
-        out.update(_moved_days(base, ctx, "start_date", "end_date"))
+        out.update(moved_days(base, ctx, "start_date", "end_date"))
         if ("start_date" in out or "end_date" in out) and not stated.amount:
             # New dates mean a new flight (or train); the fare stays, a difference is reported
             # apart.
@@ -392,14 +392,21 @@ class Trips(Recipe):
         return {k: v for k, v in out.items() if base.get(k) != v}
 
 
-def _moved_days(base: Record, ctx: Context, first: str, last: str) -> Record:
+def moved_days(
+    base: Record,
+    ctx: Context,
+    first: str,
+    last: str,
+    unknown_length: timedelta = timedelta(days=2),
+) -> Record:
     """The new first and last day of a booking (a trip, a stay, a car) that a request moves:
     a new first day keeps its length ("move it to Friday"), unless the request says the end
     is what changes ("come back on Friday"); a shift moves what it says ("two days later");
-    nights added go on the end ("stay two nights longer"); "the next one" leaves tomorrow."""
+    nights added go on the end ("stay two nights longer"); "the next one" leaves tomorrow.
+    ``unknown_length``: how long a booking without a last day is taken to be."""
     stated = ctx.stated
     old_start, old_end = text_date(base.get(first)), text_date(base.get(last))
-    length = (old_end - old_start) if old_start and old_end else timedelta(days=2)
+    length = (old_end - old_start) if old_start and old_end else unknown_length
     start, end = _stated_dates(ctx)
     lowered = f" {stated.text.lower()} "
     out: Record = {}
@@ -430,9 +437,9 @@ def _moved_days(base: Record, ctx: Context, first: str, last: str) -> Record:
 
 def _changed_days(recipe: Recipe, base: Record, ctx: Context, first: str, last: str) -> Record:
     """What a request changes in a stay or a car: what it states, with its days moved as
-    ``_moved_days`` moves them (a stay moved to the 16th keeps its nights)."""
+    ``moved_days`` moves them (a stay moved to the 16th keeps its nights)."""
     stated = {k: v for k, v in recipe.stated(ctx).items() if k not in (first, last)}
-    changes = {**stated, **_moved_days(base, ctx, first, last)}
+    changes = {**stated, **moved_days(base, ctx, first, last)}
     return {k: v for k, v in changes.items() if base.get(k) != v}
 
 

@@ -1,0 +1,69 @@
+"""Changes said in a word are made, and what a request names is what its form opens at:
+a leave request moved keeps its days, a budget doubled is doubled, a campaign still to start
+has no results, and an NDA "under German law" opens at German law."""
+
+from __future__ import annotations
+
+from handoff_journeys import answer_of, run_agent, state_of
+
+
+def _routed(deployment, user, query: str, convid: str) -> tuple[str, str]:
+    agent, _ = deployment.account.route(user, query, convid)
+    assert agent is not None, query
+    return agent, run_agent(deployment, user, agent, query, convid).parts[0]["text"]
+
+
+def test_a_leave_request_moved_keeps_its_days(deployment, user) -> None:
+    asked = run_agent(
+        deployment, user, "RequestTimeOff", "Request 3 days of leave from December 28 to 30", None
+    )
+    assert asked.parts[0]["text"].startswith("Your leave request from 2026-12-28 to 2026-12-30")
+    agent, text = _routed(deployment, user, "Move it to January 4", asked.convid)
+    # It became one day off, on 2027-01-04.
+    assert agent == "RequestTimeOff"
+    assert text.startswith("Your leave request from 2027-01-04 to 2027-01-06 was sent"), text
+
+
+def test_a_budget_doubled_is_doubled_and_a_campaign_to_come_has_no_results(
+    deployment, user
+) -> None:
+    launched = deployment.account.exec_agent(
+        user,
+        "LaunchMarketingCampaign",
+        {"query": "Launch a spring sale campaign with a budget of 15000 EUR starting March 1"},
+        None,
+    )
+    answered = deployment.account.exec_agent(
+        user,
+        "LaunchMarketingCampaign",
+        {"campaign_name": "Spring sale", "channel": "email", "segments": ["existing customers"]},
+        launched.convid,
+    )
+    convid = answered.convid
+    assert state_of(deployment, user, convid)["conv"]["campaign"]["budget"] == 15000
+    # "Double the budget" matched no agent, went back to the launch and asked its form again;
+    # at the budget agent it said the budget was "as it was".
+    agent, text = _routed(deployment, user, "Double the budget", convid)
+    assert agent == "ChangeCampaignBudget"
+    assert state_of(deployment, user, convid)["conv"]["campaign"]["budget"] == 30000, text
+    # It "ran from 2027-03-01" and its report of clicks was sent, in December.
+    agent, text = _routed(deployment, user, "How is the campaign doing?", convid)
+    assert agent == "ReportCampaignResults"
+    assert text.startswith('"Spring sale" on email starts on 2027-03-01 with a budget of 30000'), text
+    assert "so it has no results yet" in text, text
+
+
+def test_an_nda_form_opens_at_the_law_the_request_names(deployment, user) -> None:
+    asked = deployment.account.exec_agent(
+        user,
+        "DraftNondisclosureAgreement",
+        {"query": "Draft a mutual NDA with Zephyr Analytics under German law"},
+        None,
+    )
+    fields = {i["name"]: i for i in asked.ask_input["inputs"]}
+    # It opened at England and Wales.
+    assert fields["governing_law"]["default"] == "German law"
+    plain = answer_of(
+        deployment, user, "DraftNondisclosureAgreement", "Draft an NDA with Zephyr Analytics", None
+    )
+    assert "Governing law: English law" in plain, plain
