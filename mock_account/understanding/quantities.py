@@ -34,8 +34,8 @@ _NOT_ITEMS = frozenset(
     dollars euros pounds yen francs per than or and to of
     """.split()
 )
-# Adjectives of amount dropped from the front of an item ("5 more monitors").
-_DROP_FIRST = frozenset({"more", "extra", "additional", "further", "other", "spare"})
+# Adjectives of amount dropped from the front of an item ("5 more monitors", "20 new chairs").
+_DROP_FIRST = frozenset({"more", "extra", "additional", "further", "other", "spare", "new"})
 _IRREGULAR = {
     "people": "person",
     "children": "child",

@@ -49,7 +49,9 @@ def test_a_budget_doubled_is_doubled_and_a_campaign_to_come_has_no_results(
     # It "ran from 2027-03-01" and its report of clicks was sent, in December.
     agent, text = _routed(deployment, user, "How is the campaign doing?", convid)
     assert agent == "ReportCampaignResults"
-    assert text.startswith('"Spring sale" on email starts on 2027-03-01 with a budget of 30000'), text
+    assert text.startswith('"Spring sale" on email starts on 2027-03-01 with a budget of 30000'), (
+        text
+    )
     assert "so it has no results yet" in text, text
 
 

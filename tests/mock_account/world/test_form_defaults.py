@@ -176,3 +176,23 @@ def test_an_answer_that_is_no_number_is_asked_again_not_made_up(deployment, user
     answers = {"distance_km": "about 120 km", "vehicle": "car"}
     text = _answered(deployment, user, "ClaimMileageAllowance", "Claim my mileage", answers)
     assert text.startswith("Your mileage claim of ") and " for 120 km on " in text, text
+
+
+def test_a_form_opens_at_what_the_request_says_of_it(deployment, user) -> None:
+    # "20 new chairs": "new" stopped the count from being read, and the form opened empty.
+    form = _form(
+        deployment,
+        user,
+        "CreatePurchaseRequisition",
+        "We need 20 new chairs for the Berlin office, raise a purchase requisition",
+    )
+    assert form["item"]["default"] == "chair"
+    case = _form(
+        deployment,
+        user,
+        "OpenSupportCase",
+        "Orion Retail says their dashboard shows no data since this morning, open a case",
+    )
+    assert case["details"]["default"] == (
+        "Orion Retail says their dashboard shows no data since this morning"
+    )
