@@ -69,7 +69,7 @@ VERBS = frozenset(
     block book build buy calculate call cancel change charge chase check choose claim clear
     close compare compute confirm contact copy correct create deactivate decline declare
     delete deploy diagnose disable dispute download draft email enable enrol enroll escalate
-    estimate expedite explain export extend fetch file find fix forecast forward fulfil
+    estimate expedite explain export extend fetch file find fix fly forecast forward fulfil
     fulfill generate get give grant hire import increase invite invoice issue launch list
     locate lodge log look lower move notify offboard onboard open order organise organize
     page pause pay place plan post prepare print process pull purchase put qualify quote

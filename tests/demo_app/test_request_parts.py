@@ -25,6 +25,11 @@ CASES: list[tuple[str, list[str]]] = [
         "Book a flight to Berlin next Tuesday and then file the expenses for it",
         ["Book a flight to Berlin next Tuesday", "File the expenses for it"],
     ),
+    # "Fly" was no verb of a request: the hotel was booked and the flight dropped.
+    (
+        "Fly me to Madrid from the 4th to the 6th of January and book a hotel near the office",
+        ["Fly me to Madrid from the 4th to the 6th of January", "Book a hotel near the office"],
+    ),
     (
         "Pull up the account for Hoffmann Logistics and show its open orders",
         ["Pull up the account for Hoffmann Logistics", "Show its open orders"],
