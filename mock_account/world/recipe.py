@@ -141,6 +141,7 @@ class Context:
 # What an answer asks when the request points at someone else ("give him access") and
 # nobody is named or saved: it is not the user's, and nobody is guessed.
 WHO_FOR = "Who is it for? Tell me their name and I'll go ahead; I won't guess who you mean."
+WHO_IS_IT = "Who is it? Tell me their name and I'll go ahead; I won't guess who you mean."
 
 # The actions that change a saved record (``Recipe.lacking``): cancelling is one, told apart
 # because a record may be cancelled that cannot be otherwise changed (a trip that is a stay).

@@ -28,6 +28,12 @@ _MOVES = re.compile(
     r"instead|extend|extended|longer|shorten|shorter|earlier|later)\b",
     re.IGNORECASE,
 )
+# Someone the request does not name: "someone in my team resigned", "a colleague is leaving".
+_SOMEONE = re.compile(
+    r"\b(?:someone|somebody|a colleague|a co-worker|a coworker|one of my (?:reports|team)|"
+    r"a team member|a member of (?:my|our|the) team|an employee of mine)\b",
+    re.IGNORECASE,
+)
 # "Them" and "their" are as often a company's, so only these point back at a person.
 _THIRD_PERSON = re.compile(r"\b(?:him|her|his|he|she)\b", re.IGNORECASE)
 
@@ -178,6 +184,12 @@ class Stated:
         """Whether the request moves something already made to other days ("move it to
         Friday", "make it the 17th") rather than asking for another one."""
         return bool(_MOVES.search(self.text))
+
+    @property
+    def speaks_of_someone(self) -> bool:
+        """Whether the request is about a person it does not name ("someone in my team
+        resigned"), who is then not the user."""
+        return not self.people and bool(_SOMEONE.search(self.text))
 
     def mentions(self, *words: str) -> bool:
         lowered = f" {self.text.lower()} "

@@ -44,6 +44,7 @@ from .places import Gazetteer, gazetteer
 from .recipe import (
     CHANGES,
     WHO_FOR,
+    WHO_IS_IT,
     Asked,
     Context,
     Recipe,
@@ -477,6 +478,9 @@ class World:
         # "I", "my": the user's own record, whatever the conversation holds; a colleague the
         # request names, theirs. Otherwise what the conversation holds comes first.
         speaks = ctx.stated.speaks_of_self or bool(ctx.stated.names_of("employee"))
+        if requester and not base and ctx.stated.speaks_of_someone:
+            # "Someone in my team resigned": not the user's own resignation ("my" is the team).
+            return Outcome(None, recipe.noun, message=WHO_IS_IT)
         if requester and not base and not speaks and ctx.stated.speaks_of_another:
             # "Give him access to Salesforce": not the user's own access, and nobody here
             # says who he is.

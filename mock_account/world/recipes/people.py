@@ -6,8 +6,10 @@ import hashlib
 import random
 import re
 from collections.abc import Mapping
-from datetime import timedelta
+from datetime import date, timedelta
 from typing import Any
+
+from dateutil.relativedelta import relativedelta
 
 from mock_account.business.data import person_email
 from mock_account.business.vocab import CANDIDATE_ROLES, COMPANY_DOMAIN, DEPARTMENTS
@@ -201,6 +203,13 @@ class Employees(Recipe):
             out["department"] = department
         _dates(ctx, out)
         return out
+
+    def phrased(self, record: Record, today: date) -> Record:
+        # The notice a resignation handed in today gives: one month, to the same day.
+        return {
+            "notice_from": today.isoformat(),
+            "notice_last_day": (today + relativedelta(months=1)).isoformat(),
+        }
 
     def changes_made(self, made: Record, ctx: Context) -> bool:
         # Leave, a sick day or a start date moved ("move it to January 4").

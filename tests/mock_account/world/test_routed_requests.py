@@ -84,6 +84,11 @@ def test_a_restaurant_table_is_not_booked_as_a_hotel_room(deployment, user) -> N
         ("I'm going to Tokyo next month for a week, can you book it?", "BookBusinessFlight"),
         # One unit's list price, for nobody.
         ("Customer Nordic Steel wants a quote for 40 ergonomic chairs", "CreateSalesQuote"),
+        # Its billing schedule.
+        (
+            "Hoffmann Logistics wants to renew their contract for two more years",
+            "AmendSignedContract",
+        ),
     ],
 )
 def test_a_follow_up_goes_to_the_agent_that_does_what_it_asks(
