@@ -142,6 +142,16 @@ class Capability:
     # reply says it where it has ``{verdict}``.
     verdicts: tuple[Verdict, ...] = ()
 
+    @property
+    def acts(self) -> bool:
+        """Whether the agent does something (makes or changes a record, sends a request for the
+        user) rather than only looks something up: a question about how to do it ("How do I
+        report a phishing email?") must not do it. An agent with verdicts answers its
+        questions itself."""
+        if self.verdicts:
+            return False
+        return self.action in ("create", "update") or (self.action == "find" and self.requester)
+
 
 @dataclass(frozen=True)
 class Department:

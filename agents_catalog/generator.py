@@ -281,6 +281,8 @@ def _agent_document(
                 }
             }
         )
+    if cap.acts:
+        main.append(_asked_how(cap))
     reply = cap.reply or f"{cap.title}: done."
     if cap.ask:
         ask = {"message": cap.ask["message"], "inputs": cap.ask["inputs"], "into": "answers"}
@@ -381,6 +383,28 @@ def _write_command(cap: Capability, var: str, scheme: NamingScheme) -> dict[str,
     if cross.present is None:
         return write
     return {"if": {"when": {"exists": cross.present}, "then": [write]}}
+
+
+def _asked_how(cap: Capability) -> dict[str, Any]:
+    """What an agent that acts answers a question about how to do what it does ("How do I
+    report a phishing email?"): how to ask for it, with nothing done (it reported one)."""
+    plain = [e for e in cap.examples if not e.rstrip().endswith("?") and '"' not in e]
+    example = (plain or list(cap.examples))[0]
+    said = f"{cap.title[:1].lower()}{cap.title[1:]}"
+    reply = (
+        f'I can do that for you here ({said}): say it as a request, such as "{example}", and '
+        "I will. Nothing was done yet."
+    )
+    return {
+        "if": {
+            "when": {"exists": "sys.stated.asks_how"},
+            "then": [
+                {"llm": {"prompt": "chat", "reply": reply}},
+                {"output": "{result}"},
+                {"end": {}},
+            ],
+        }
+    }
 
 
 def _updates(var: str, values: dict[str, str]) -> list[dict[str, Any]]:

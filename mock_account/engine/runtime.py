@@ -217,10 +217,15 @@ class _Run:
                 # What the request states, read once and only when a template asks for it.
                 if self._stated is None:
                     day = date.fromisoformat(self.sys["today"])
-                    stated = self.engine.world.understand(self.sys["query"], day).summary()
+                    parsed = self.engine.world.understand(self.sys["query"], day)
                     # What happened, as a note, without the ask around it ("Our payroll
-                    # service is down", not "..., declare a sev1 incident").
-                    self._stated = {**stated, "note": first_sentence(self.sys["query"])}
+                    # service is down", not "..., declare a sev1 incident"); whether it asks
+                    # how a thing is done rather than for it (agents that act then do nothing).
+                    self._stated = {
+                        **parsed.summary(),
+                        "note": first_sentence(self.sys["query"]),
+                        **({"asks_how": True} if parsed.asks_how else {}),
+                    }
                 return lookup({"stated": self._stated}, rest)
             if root == "sys":
                 base: Any = self.sys

@@ -28,6 +28,16 @@ _MOVES = re.compile(
     r"instead|extend|extended|longer|shorten|shorter|earlier|later)\b",
     re.IGNORECASE,
 )
+# A question about how something is done, or what the rule is, rather than a request to do
+# it: "How do I report a phishing email?", "What is the process to request a new laptop?".
+_ASKS_HOW = re.compile(
+    r"^\s*(?:how\s+(?:do|can|should|would)\s+(?:i|we|you|one)\b|"
+    r"what(?:'s|’s|\s+is)\s+the\s+(?:process|procedure|policy|rule)\b|"
+    r"how\s+long\s+does\b|what\s+happens\s+if\b|do\s+(?:i|we)\s+need\s+(?:approval|permission)\b|"
+    r"is\s+there\s+a\s+(?:policy|process|limit|rule)\b|"
+    r"how\s+many\s+(?:days|hours|times)\s+(?:can|may)\s+(?:i|we)\b)",
+    re.IGNORECASE,
+)
 # Someone the request does not name: "someone in my team resigned", "a colleague is leaving".
 _SOMEONE = re.compile(
     r"\b(?:someone|somebody|a colleague|a co-worker|a coworker|one of my (?:reports|team)|"
@@ -184,6 +194,12 @@ class Stated:
         """Whether the request moves something already made to other days ("move it to
         Friday", "make it the 17th") rather than asking for another one."""
         return bool(_MOVES.search(self.text))
+
+    @property
+    def asks_how(self) -> bool:
+        """Whether the request asks how something is done or what the rule is ("How do I
+        declare an incident?"), rather than asks for it to be done."""
+        return bool(_ASKS_HOW.match(self.text))
 
     @property
     def speaks_of_someone(self) -> bool:

@@ -12,8 +12,14 @@ from handoff_journeys import run_agent, state_of
     ("agent", "request_text", "answer"),
     [
         (
+            # How it is done, not a request to do it (``test_how_questions``).
             "OnboardNewSupplier",
             "How do I get a new vendor set up so I can buy from them?",
+            "I can do that for you here (register a new supplier in the purchasing system)",
+        ),
+        (
+            "OnboardNewSupplier",
+            "We need to get a new vendor set up so we can buy from them",
             "Which supplier is it? Tell me its name and I will go ahead",
         ),
         (

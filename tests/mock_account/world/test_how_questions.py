@@ -1,0 +1,55 @@
+"""A question about how a thing is done does not do it: "How do I report a phishing email?"
+opened a security ticket, "What is the process to request a new laptop?" requested one, and
+"How many days can I be off sick before I need a doctor's note?" recorded an absence."""
+
+from __future__ import annotations
+
+import pytest
+from handoff_journeys import run_agent, state_of
+
+from agents_catalog.capabilities import load_departments
+
+CAPABILITIES = {c.name: c for d in load_departments() for c in d.capabilities}
+
+
+@pytest.mark.parametrize(
+    ("agent", "request_text"),
+    [
+        ("ReportPhishingEmail", "How do I report a phishing email?"),
+        ("RequestLaptopRefresh", "What is the process to request a new laptop?"),
+        ("DeclareProductionIncident", "How do I declare an incident?"),
+        ("CancelBusinessTrip", "What happens if I cancel my trip?"),
+        ("OnboardNewSupplier", "How long does it take to onboard a new supplier?"),
+    ],
+)
+def test_a_how_question_says_how_and_does_nothing(deployment, user, agent, request_text) -> None:
+    routed, _ = deployment.account.route(user, request_text, None)
+    assert routed == agent, routed
+    result = run_agent(deployment, user, agent, request_text, None)
+    text = result.parts[0]["text"]
+    title = CAPABILITIES[agent].title
+    assert text.startswith(f"I can do that for you here ({title[:1].lower()}{title[1:]}): "), text
+    assert text.endswith("Nothing was done yet."), text
+    state = state_of(deployment, user, result.convid)
+    # Nothing saved but the exchange itself: no variable, and no form was asked.
+    assert state["conv"] == {} and result.ask_input is None
+
+
+def test_a_question_about_sick_days_records_no_absence(deployment, user) -> None:
+    text = run_agent(
+        deployment,
+        user,
+        "ReportSickLeave",
+        "How many days can I be off sick before I need a doctor's note?",
+        None,
+    ).parts[0]["text"]
+    assert text.startswith("You can be off sick for up to three days without a doctor's note")
+    assert "I recorded no absence" in text and "Get well soon" not in text
+
+
+def test_a_request_put_as_a_question_is_still_done(deployment, user) -> None:
+    # "Can I …" asks for it: the request is done, as before.
+    text = run_agent(
+        deployment, user, "OrderDeskAccessories", "Can I get a headset for calls?", None
+    ).parts[0]["text"]
+    assert text.startswith("I ordered a headset ("), text
