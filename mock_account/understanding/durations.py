@@ -53,6 +53,10 @@ _DIRECTIONS_AFTER = frozenset({"later", "earlier", "early", "sooner", "late"})
 _WORD_AFTER_RE = re.compile(r"\s+(\w+)")
 _PLAIN_RE = re.compile(r"[a-z\s'’-]*")
 _FEWER = frozenset({"fewer", "less"})
+# The end of a price ("150 EUR", "€150", "150 euros") right before "a night", "a day".
+_AFTER_PRICE = re.compile(
+    r"(?:\b[A-Z]{3}|[€$£¥]\s?\d[\d.,]*|\d[\d.,]*\s?(?:[€$£¥]|euros?|dollars?|pounds?))\s*$"
+)
 
 
 def find_durations(analysis: Analysis) -> tuple[list[DurationFact], list[ShiftFact]]:
@@ -74,6 +78,10 @@ def find_durations(analysis: Analysis) -> tuple[list[DurationFact], list[ShiftFa
             unit = _UNIT_NAMES.get(unit, unit)
         if amount is None:
             continue
+        if m.group("n") and m.group("n").lower() in ("a", "an") and _AFTER_PRICE.search(
+            text[: m.start()]
+        ):
+            continue  # "150 EUR a night" is a rate, not a stay of one night
         days = _days(amount, unit)
         shift = _shift(analysis, m, days)
         if shift is not None:

@@ -513,6 +513,11 @@ class HotelStays(Recipe):
     about_fields = ("city",)
     at_trip = True
 
+    def preferred(self, given: Record, ctx: Context) -> Record:
+        # A hotel rate nobody said the city of, with no trip here, is the user's own city's
+        # (the policy limit "for hotels in Warsaw" answered "What is the daily per diem?").
+        return {} if given.get("city") else {"city": ctx.home_office()[0]}
+
     def asked(self, ctx: Context) -> Asked | None:
         place = ctx.stated.destination
         if place is not None:
@@ -553,6 +558,12 @@ class HotelStays(Recipe):
 
     def not_for(self, ctx: Context, given: Record) -> str | None:
         text = ctx.stated.text
+        if not given.get("city") and ctx.stated.destination is None:
+            # "Book me a hotel for next week" was booked in Chicago.
+            return (
+                "Which city do you need the hotel in? Tell me and I will book it; I won't "
+                "pick one for you."
+            )
         if not _TABLE_SAID.search(text) or _STAY_SAID.search(text):
             return None
         return (

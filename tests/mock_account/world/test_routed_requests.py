@@ -5,6 +5,7 @@ a gesture nobody asked for."""
 from __future__ import annotations
 
 import pytest
+from handoff_journeys import run_agent
 
 
 @pytest.mark.parametrize(
@@ -96,3 +97,32 @@ def test_a_follow_up_goes_to_the_agent_that_does_what_it_asks(
 ) -> None:
     routed, _ = deployment.account.route(user, request_text, None)
     assert routed == agent
+
+
+def test_a_hotel_nobody_said_the_city_of_is_not_picked_at_random(deployment, user) -> None:
+    # It booked a room in Chicago, and gave the policy limit "for hotels in Warsaw".
+    booked = run_agent(deployment, user, "BookHotelStay", "Book me a hotel for next week", None)
+    assert booked.parts[0]["text"].startswith("Which city do you need the hotel in?"), booked
+    policy = run_agent(deployment, user, "CheckTravelPolicy", "What is the daily per diem?", None)
+    # The user's own city, not one picked at random.
+    assert "the hotel in Singapore is paid separately" in policy.parts[0]["text"], policy.parts
+    london = run_agent(
+        deployment,
+        user,
+        "CheckTravelPolicy",
+        "How much can I spend per night on a hotel in London?",
+        None,
+    )
+    assert london.parts[0]["text"].startswith("The policy limit for hotels in London is"), london
+
+
+def test_a_price_a_night_is_no_stay_of_one_night(deployment, user) -> None:
+    # "150 EUR a night" was read as one night: a room for next week was booked for one.
+    text = run_agent(
+        deployment,
+        user,
+        "BookHotelStay",
+        "Find me a hotel in Berlin under 150 EUR a night for next week",
+        None,
+    ).parts[0]["text"]
+    assert "in Berlin" in text and "from 2026-12-07 to 2026-12-11, 4 nights" in text, text
