@@ -148,6 +148,16 @@ def answer_of(deployment: Deployment, user: Any, agent: str, query: str, convid:
     return run_agent(deployment, user, agent, query, convid).parts[0]["text"]
 
 
+def routed_answer(
+    deployment: Deployment, user: Any, query: str, convid: str | None
+) -> tuple[str, str]:
+    """(agent, answer) of a request routed as the server routes it (a follow-up that matches
+    no agent goes back to the one that answered last)."""
+    agent, _ = deployment.account.route(user, query, convid)
+    assert agent is not None, query
+    return agent, answer_of(deployment, user, agent, query, convid)
+
+
 def state_of(deployment: Deployment, user: Any, convid: str) -> dict:
     return deployment.account.state_view(user, convid)["state"]
 

@@ -4,13 +4,7 @@ has no results, and an NDA "under German law" opens at German law."""
 
 from __future__ import annotations
 
-from handoff_journeys import answer_of, run_agent, state_of
-
-
-def _routed(deployment, user, query: str, convid: str) -> tuple[str, str]:
-    agent, _ = deployment.account.route(user, query, convid)
-    assert agent is not None, query
-    return agent, run_agent(deployment, user, agent, query, convid).parts[0]["text"]
+from handoff_journeys import answer_of, routed_answer, run_agent, state_of
 
 
 def test_a_leave_request_moved_keeps_its_days(deployment, user) -> None:
@@ -18,7 +12,7 @@ def test_a_leave_request_moved_keeps_its_days(deployment, user) -> None:
         deployment, user, "RequestTimeOff", "Request 3 days of leave from December 28 to 30", None
     )
     assert asked.parts[0]["text"].startswith("Your leave request from 2026-12-28 to 2026-12-30")
-    agent, text = _routed(deployment, user, "Move it to January 4", asked.convid)
+    agent, text = routed_answer(deployment, user, "Move it to January 4", asked.convid)
     # It became one day off, on 2027-01-04.
     assert agent == "RequestTimeOff"
     assert text.startswith("Your leave request from 2027-01-04 to 2027-01-06 was sent"), text
@@ -43,11 +37,11 @@ def test_a_budget_doubled_is_doubled_and_a_campaign_to_come_has_no_results(
     assert state_of(deployment, user, convid)["conv"]["campaign"]["budget"] == 15000
     # "Double the budget" matched no agent, went back to the launch and asked its form again;
     # at the budget agent it said the budget was "as it was".
-    agent, text = _routed(deployment, user, "Double the budget", convid)
+    agent, text = routed_answer(deployment, user, "Double the budget", convid)
     assert agent == "ChangeCampaignBudget"
     assert state_of(deployment, user, convid)["conv"]["campaign"]["budget"] == 30000, text
     # It "ran from 2027-03-01" and its report of clicks was sent, in December.
-    agent, text = _routed(deployment, user, "How is the campaign doing?", convid)
+    agent, text = routed_answer(deployment, user, "How is the campaign doing?", convid)
     assert agent == "ReportCampaignResults"
     assert text.startswith('"Spring sale" on email starts on 2027-03-01 with a budget of 30000'), (
         text

@@ -6,30 +6,22 @@ it makes that."""
 from __future__ import annotations
 
 import pytest
-from handoff_journeys import run_agent, state_of
+from handoff_journeys import routed_answer, run_agent, state_of
 
 ORDER = "Our customer Orion Retail wants 20 standing desks"
 TRIP = "Book me a flight to Lisbon on 14 December, back on the 18th"
 
 
-def _answer(deployment, user, query: str, convid: str | None) -> tuple[str, str]:
-    """(agent, answer) of a request routed as the server routes it."""
-    agent, _ = deployment.account.route(user, query, convid)
-    assert agent is not None, query
-    result = run_agent(deployment, user, agent, query, convid)
-    return agent, result.parts[0]["text"]
-
-
 def test_a_question_after_an_invoice_does_not_bill_the_order_twice(deployment, user) -> None:
     placed = run_agent(deployment, user, "PlaceCustomerOrder", ORDER, None)
     convid = placed.convid
-    agent, billed = _answer(deployment, user, "Invoice them for that order", convid)
+    agent, billed = routed_answer(deployment, user, "Invoice them for that order", convid)
     assert agent == "CreateCustomerInvoice" and billed.startswith("I raised invoice"), billed
     conv = state_of(deployment, user, convid)["conv"]
     invoice, order = conv["invoice"], conv["order"]
     assert order["currency"] == "GBP" and invoice["amount"] == order["total"]
     # "pay" names no agent clearly: the follow-up goes back to the invoicing agent.
-    agent, again = _answer(deployment, user, "When will they pay?", convid)
+    agent, again = routed_answer(deployment, user, "When will they pay?", convid)
     assert agent == "CreateCustomerInvoice"
     assert again.startswith(
         # In the British customer's pounds, as their order is.
@@ -59,7 +51,7 @@ def test_the_same_trip_asked_again_is_not_booked_twice(deployment, user) -> None
 
 def test_a_hotel_asked_for_after_a_flight_is_booked_by_the_hotel_agent(deployment, user) -> None:
     booked = run_agent(deployment, user, "BookBusinessFlight", TRIP, None)
-    agent, text = _answer(deployment, user, "I also need a hotel there", booked.convid)
+    agent, text = routed_answer(deployment, user, "I also need a hotel there", booked.convid)
     assert agent == "BookHotelStay"
     assert "in Lisbon" in text and "from 2026-12-14 to 2026-12-18" in text, text
 
@@ -67,7 +59,7 @@ def test_a_hotel_asked_for_after_a_flight_is_booked_by_the_hotel_agent(deploymen
 def test_a_question_about_a_ticket_opens_no_second_ticket(deployment, user) -> None:
     opened = run_agent(deployment, user, "ReportBrokenLaptop", "My laptop screen is cracked", None)
     ticket = state_of(deployment, user, opened.convid)["conv"]["ticket"]
-    agent, text = _answer(deployment, user, "When will it arrive?", opened.convid)
+    agent, text = routed_answer(deployment, user, "When will it arrive?", opened.convid)
     assert agent == "ReportBrokenLaptop"
     assert text.startswith(
         f"Ticket {ticket['id']} ({ticket['priority']} priority) is already "

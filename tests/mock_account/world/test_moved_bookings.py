@@ -7,14 +7,7 @@ one. A booking elsewhere is still another booking."""
 
 from __future__ import annotations
 
-from handoff_journeys import run_agent, state_of
-
-
-def _routed(deployment, user, query: str, convid: str) -> tuple[str, str]:
-    """(agent, answer) of a follow-up routed as the server routes it."""
-    agent, _ = deployment.account.route(user, query, convid)
-    assert agent is not None, query
-    return agent, run_agent(deployment, user, agent, query, convid).parts[0]["text"]
+from handoff_journeys import routed_answer, run_agent, state_of
 
 
 def test_a_trip_moved_to_another_day_keeps_its_length_and_fare(deployment, user) -> None:
@@ -26,7 +19,7 @@ def test_a_trip_moved_to_another_day_keeps_its_length_and_fare(deployment, user)
         None,
     )
     before = state_of(deployment, user, booked.convid)["conv"]["trip"]
-    agent, text = _routed(deployment, user, "Move it to the 16th", booked.convid)
+    agent, text = routed_answer(deployment, user, "Move it to the 16th", booked.convid)
     trip = state_of(deployment, user, booked.convid)["conv"]["trip"]
     assert agent == "BookBusinessFlight"
     assert (trip["start_date"], trip["end_date"]) == ("2026-12-16", "2026-12-20"), trip
@@ -36,7 +29,7 @@ def test_a_trip_moved_to_another_day_keeps_its_length_and_fare(deployment, user)
     assert "leaving 2026-12-16 and returning 2026-12-20" in text, text
     assert f"for {before['cost']:g} {before['currency']}" in text, text
     # Moved again, by a shift: the whole trip two days later.
-    agent, text = _routed(deployment, user, "Actually push it back two days", booked.convid)
+    agent, text = routed_answer(deployment, user, "Actually push it back two days", booked.convid)
     trip = state_of(deployment, user, booked.convid)["conv"]["trip"]
     assert (trip["start_date"], trip["end_date"]) == ("2026-12-18", "2026-12-22"), (agent, text)
 
@@ -50,14 +43,14 @@ def test_a_stay_moved_keeps_its_nights_and_its_trip_moves_with_it(deployment, us
         None,
     )
     assert "from 2026-12-14 to 2026-12-17, 3 nights" in booked.parts[0]["text"], booked.parts
-    agent, text = _routed(deployment, user, "Move it to the 16th", booked.convid)
+    agent, text = routed_answer(deployment, user, "Move it to the 16th", booked.convid)
     assert agent == "BookHotelStay"
     assert "from 2026-12-16 to 2026-12-19, 3 nights" in text, text
     # The trip that is only this stay moves with it: what is suggested next ("travelling on
     # 16 December") and what a flight "for that trip" flies on read these days.
     trip = state_of(deployment, user, booked.convid)["conv"]["trip"]
     assert (trip["start_date"], trip["end_date"]) == ("2026-12-16", "2026-12-19"), trip
-    agent, text = _routed(deployment, user, "Stay two nights longer", booked.convid)
+    agent, text = routed_answer(deployment, user, "Stay two nights longer", booked.convid)
     assert agent == "BookHotelStay"
     assert "from 2026-12-16 to 2026-12-21, 5 nights" in text, text
 
