@@ -184,6 +184,9 @@ class Trips(Recipe):
     noun = "trip"
     name_field = "destination"
     about_fields = ("destination",)
+    # A trip nobody said the destination of, with none here, is asked for: "Move it to
+    # Tuesday" after a refused booking booked a flight to London.
+    named_only = True
 
     def name_question(self) -> str | None:
         return "where you are going"

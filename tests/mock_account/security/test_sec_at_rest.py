@@ -100,7 +100,9 @@ class Journey:
         first = self.run(
             {
                 "agentName": "BookBusinessFlight",
-                "inputs": {"query": f"I need to fly to {place} next week for the workshop"},
+                # A real city (a trip to one nobody knows is asked about, not booked), with
+                # the marker in what the user typed all the same.
+                "inputs": {"query": f"I need to fly to Lisbon next week for the {place} workshop"},
             },
             key=self.marker("trip-key-"),
         )
@@ -140,7 +142,7 @@ class Journey:
         answer = self.run(
             {
                 "agentName": "BookBusinessFlight",
-                "inputs": {"query": f"please book me a flight to {place} for the client visit"},
+                "inputs": {"query": f"please book me a flight to Porto for the {place} visit"},
             },
             key=self.marker("flight-key-"),
         )

@@ -93,3 +93,21 @@ def test_a_booking_elsewhere_is_another_booking_not_a_move(deployment, user) -> 
     )
     text = other.parts[0]["text"]
     assert " in Paris " in text and "from 2026-12-10" in text, text
+
+
+def test_a_move_with_no_booking_here_books_no_trip_to_a_place_nobody_named(
+    deployment, user
+) -> None:
+    refused = run_agent(
+        deployment,
+        user,
+        "BookBusinessFlight",
+        "Book a flight for Anna Schmidt to Vienna on Monday, back Wednesday",
+        None,
+    )
+    assert refused.parts[0]["text"].startswith("Anna Schmidt is the one travelling")
+    agent, text = routed_answer(deployment, user, "Move it to Tuesday", refused.convid)
+    # It booked a flight from Singapore to London for Tuesday.
+    assert agent == "BookBusinessFlight"
+    assert text.startswith("Which trip is it? Tell me where you are going"), text
+    assert "trip" not in state_of(deployment, user, refused.convid)["conv"]
