@@ -59,10 +59,23 @@ _AFTER_PRICE = re.compile(
 )
 
 
+# "Make it the week after", "the day before": a move of a saved date by one unit (a date of
+# its own, "the day after tomorrow", was read before and is not free any more).
+_ONE_AFTER_RE = re.compile(r"\bthe\s+(?P<u>day|week|month)\s+(?P<way>after|before)\b(?!\s+\w)")
+
+
 def find_durations(analysis: Analysis) -> tuple[list[DurationFact], list[ShiftFact]]:
     text = analysis.text
     durations: list[DurationFact] = []
     shifts: list[ShiftFact] = []
+    for m in _ONE_AFTER_RE.finditer(text.lower()):
+        if not analysis.is_free(m.start(), m.end()):
+            continue
+        days = _days(Decimal(1), m.group("u"))
+        if days:
+            sign = 1 if m.group("way") == "after" else -1
+            analysis.claim(*m.span())
+            shifts.append(ShiftFact(sign * days, "both", text[m.start() : m.end()], m.span()))
     for m in _DURATION_RE.finditer(text):
         if not analysis.is_free(m.start(), m.end()):
             continue

@@ -647,7 +647,11 @@ class CarRentals(Recipe):
         return ctx.stated.moves
 
     def change(self, base: Record, ctx: Context) -> Record:
-        return _changed_days(self, base, ctx, "pick_up", "drop_off")
+        changes = _changed_days(self, base, ctx, "pick_up", "drop_off")
+        if "car_class" in changes and "daily_rate" not in changes:
+            # Another class of car has its own rate ("Make it an SUV" kept the compact's).
+            changes["daily_rate"] = None
+        return changes
 
     def stated(self, ctx: Context) -> Record:
         stated = ctx.stated

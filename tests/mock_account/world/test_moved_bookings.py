@@ -111,3 +111,30 @@ def test_a_move_with_no_booking_here_books_no_trip_to_a_place_nobody_named(
     assert agent == "BookBusinessFlight"
     assert text.startswith("Which trip is it? Tell me where you are going"), text
     assert "trip" not in state_of(deployment, user, refused.convid)["conv"]
+
+
+def test_a_trip_made_the_week_after_and_a_car_made_an_suv(deployment, user) -> None:
+    booked = run_agent(
+        deployment,
+        user,
+        "BookBusinessFlight",
+        "Get me on a plane to Toronto from 14 to 18 December for the site visit",
+        None,
+    )
+    # "the week after" was not read: the trip was "already booked" and nothing moved.
+    agent, _ = routed_answer(deployment, user, "Actually make it the week after", booked.convid)
+    trip = state_of(deployment, user, booked.convid)["conv"]["trip"]
+    assert (trip["start_date"], trip["end_date"]) == ("2026-12-21", "2026-12-25"), trip
+    car = run_agent(
+        deployment,
+        user,
+        "ReserveRentalCar",
+        "Reserve a compact car in Munich from 11 to 13 December",
+        None,
+    )
+    compact = car.parts[0]["text"]
+    suv = run_agent(deployment, user, "ReserveRentalCar", "Make it an SUV", car.convid).parts[0]
+    # The SUV kept the compact's day rate.
+    rate = compact.split(" at ")[1].split(" a day")[0]
+    said = suv["text"].split(" (As I said before")[0]
+    assert said.startswith("I reserved an SUV ") and f" at {rate} a day" not in said, said
