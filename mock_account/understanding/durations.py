@@ -91,8 +91,10 @@ def find_durations(analysis: Analysis) -> tuple[list[DurationFact], list[ShiftFa
             unit = _UNIT_NAMES.get(unit, unit)
         if amount is None:
             continue
-        if m.group("n") and m.group("n").lower() in ("a", "an") and _AFTER_PRICE.search(
-            text[: m.start()]
+        if (
+            m.group("n")
+            and m.group("n").lower() in ("a", "an")
+            and _AFTER_PRICE.search(text[: m.start()])
         ):
             continue  # "150 EUR a night" is a rate, not a stay of one night
         days = _days(amount, unit)

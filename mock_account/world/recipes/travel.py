@@ -123,7 +123,7 @@ _CABINS: dict[str, tuple[str, ...]] = {
     "premium economy": ("premium economy",),
 }
 _CABIN_FARES = {"premium economy": 1.7, "business class": 3.2, "first class": 5.0}
-# The travel policy (TravelPolicyQuestion): business class on flights over 8 hours, premium
+# The travel policy (CheckTravelPolicy): business class on flights over 8 hours, premium
 # economy from 5, never first; a flight's hours are its kilometres at 800 km/h, plus half an
 # hour.
 _CABIN_FROM_HOURS = {"business class": 8.0, "premium economy": 5.0}
@@ -132,7 +132,7 @@ _CABIN_FROM_HOURS = {"business class": 8.0, "premium economy": 5.0}
 def _cabin(asked: str, km: float) -> tuple[str, str]:
     """The cabin booked for the one asked (it, or the best the policy allows for a flight
     that long) and what the answer says of it: " in business class", or " in economy
-    (business class is for flights over 8 hours; this one is about 3)"."""
+    (business class is for flights over 8 hours; this one takes about 3)"."""
     hours = km / 800 + 0.5
     allowed = next(
         (
