@@ -930,7 +930,8 @@ _POINTS_BACK = re.compile(r"\b(?:for|about|on)\s+(?:it|that|this)\b", re.I)
 
 # How a record stands: its status, whether it is done or approved.
 _STANDING = re.compile(
-    r"\b(?:status|progress|ready|done|finished|fixed|resolved|approved|update on|news on)\b",
+    r"\b(?:status|progress|ready|done|finished|fixed|resolved|approved|update on|news on|"
+    r"happens next)\b",
     re.IGNORECASE,
 )
 

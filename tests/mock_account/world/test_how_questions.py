@@ -53,3 +53,15 @@ def test_a_request_put_as_a_question_is_still_done(deployment, user) -> None:
         deployment, user, "OrderDeskAccessories", "Can I get a headset for calls?", None
     ).parts[0]["text"]
     assert text.startswith("I ordered a headset ("), text
+
+
+def test_what_happens_next_opens_nothing_where_nothing_was_made(deployment, user) -> None:
+    agent = "ReportDamagedDelivery"
+    refused = run_agent(
+        deployment, user, agent, "Lakeside Dental's order ORD-000009 arrived damaged", None
+    )
+    assert "has not shipped yet" in refused.parts[0]["text"], refused.parts
+    # It opened ticket "What happens next" and requested a replacement shipment.
+    text = run_agent(deployment, user, agent, "What happens next?", refused.convid).parts[0]
+    assert text["text"].startswith("Which ticket? There is none in this conversation yet"), text
+    assert "ticket" not in state_of(deployment, user, refused.convid)["conv"]
