@@ -217,7 +217,7 @@ class Employees(Recipe):
 
     def change(self, base: Record, ctx: Context) -> Record:
         changes = super().change(base, ctx)
-        if not (base.get("start_date") and self.changes_made(base, ctx)):
+        if not self.changes_made(base, ctx):
             return changes
         # Days off moved: as long as they were, from the day said.
         moved = moved_days(base, ctx, "start_date", "end_date", unknown_length=timedelta(0))
