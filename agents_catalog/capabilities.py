@@ -110,6 +110,9 @@ class Capability:
     writes: tuple[str, ...] = ()
     reads: tuple[str, ...] = ()
     reply: str = ""
+    # The reply when the request changed what this agent made here earlier ("move it to
+    # Friday", "make it a sev1"): the record is the same one, changed, not a second one.
+    changed_reply: str = ""
     ask: dict[str, Any] | None = None
     refuses: tuple[str, ...] = ()
     refusal: str = ""
@@ -191,6 +194,7 @@ def _capability(tag: str, raw: dict[str, Any]) -> Capability:
         writes=(*(raw.get("writes") or ()), *_saved_finds(raw)),
         reads=tuple(raw.get("reads") or ()),
         reply=" ".join(str(raw.get("reply", "")).split()),
+        changed_reply=" ".join(str(raw.get("changed_reply", "")).split()),
         ask=raw.get("ask"),
         refuses=tuple(str(r) for r in raw.get("refuses") or ()),
         refusal=" ".join(str(raw.get("refusal", "")).split()),

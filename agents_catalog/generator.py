@@ -284,6 +284,9 @@ def _agent_document(
     if cap.acts:
         main.append(_asked_how(cap))
     reply = cap.reply or f"{cap.title}: done."
+    # What every answer adds after its own first sentence (form answers noted, hand-offs
+    # used), whether the record was made or changed.
+    added: list[str] = []
     if cap.ask:
         ask = {"message": cap.ask["message"], "inputs": cap.ask["inputs"], "into": "answers"}
         main.append({"ask": ask})
@@ -315,7 +318,7 @@ def _agent_document(
                 )
                 for i in shown[:3]
             )
-            reply = f"{reply} Noted - {noted}."
+            added.append(f"Noted - {noted}.")
     if cap.data:
         main.extend(_data_commands(cap, scheme))
     for var in cap.reads:
@@ -325,7 +328,8 @@ def _agent_document(
         if same is not None:
             said = [{"if": {"when": same, "then": said}}]
         main.append({"if": {"when": {"exists": f"conv.{var}"}, "then": said}})
-        reply = f"{reply} {{handoff_{var}}}"
+        added.append(f"{{handoff_{var}}}")
+    reply = " ".join([reply, *added])
     for var in cap.writes:
         main.append(_write_command(cap, var, scheme))
     main.extend(_verdict_commands(cap))
@@ -334,6 +338,8 @@ def _agent_document(
         main.append({"var": {"name": "agent.last_request", "value": "{sys.query}"}})
     elif cap.extra_prompt == "local":
         main.append({"llm": {"prompt": "draft", "reply": reply, "into": "draft"}})
+    if cap.changed_reply:
+        main.append(_changed_answer(" ".join([cap.changed_reply, *added])))
     main.append({"llm": {"prompt": "chat", "reply": reply}})
     main.append({"output": "{result}"})
     main.append({"end": {}})
@@ -395,16 +401,19 @@ def _asked_how(cap: Capability) -> dict[str, Any]:
         f'I can do that for you here ({said}): say it as a request, such as "{example}", and '
         "I will. Nothing was done yet."
     )
-    return {
-        "if": {
-            "when": {"exists": "sys.stated.asks_how"},
-            "then": [
-                {"llm": {"prompt": "chat", "reply": reply}},
-                {"output": "{result}"},
-                {"end": {}},
-            ],
-        }
-    }
+    return _answer_when({"exists": "sys.stated.asks_how"}, reply)
+
+
+def _changed_answer(reply: str) -> dict[str, Any]:
+    """The answer when the world changed the record this agent made here earlier (the
+    outcome names the fields changed): the booking moved, not a second one booked."""
+    return _answer_when({"exists": "outcome.changed.0"}, reply)
+
+
+def _answer_when(when: dict[str, str], reply: str) -> dict[str, Any]:
+    """Answer ``reply`` and end the run, when ``when`` holds."""
+    then = [{"llm": {"prompt": "chat", "reply": reply}}, {"output": "{result}"}, {"end": {}}]
+    return {"if": {"when": when, "then": then}}
 
 
 def _updates(var: str, values: dict[str, str]) -> list[dict[str, Any]]:
@@ -535,18 +544,7 @@ def _data_commands(cap: Capability, scheme: NamingScheme) -> list[dict[str, Any]
     # Every action may find nothing to act on, a creator too: a company already registered,
     # a saved record it takes values from that is closed (an invoice for a cancelled order),
     # or a request for no record of its kind (headsets for a customer, from the IT desk).
-    commands.append(
-        {
-            "if": {
-                "when": {"missing": "record"},
-                "then": [
-                    {"llm": {"prompt": "chat", "reply": "{outcome.message}"}},
-                    {"output": "{result}"},
-                    {"end": {}},
-                ],
-            }
-        }
-    )
+    commands.append(_answer_when({"missing": "record"}, "{outcome.message}"))
     return commands
 
 

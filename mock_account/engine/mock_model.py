@@ -19,7 +19,8 @@ _SENTENCE = re.compile(
 )
 # Where an earlier answer's own recollections begin: a quote of it quotes what it said.
 _RECALLED = re.compile(
-    r"\s*(?:\((?:Earlier in this conversation, |As I said before: )|Known so far: )"
+    r"\s*(?:\((?:Earlier in this conversation, |As I said before: |Before the change: )|"
+    r"Known so far: )"
 )
 _GAPS = re.compile(r" {2,}")
 _FACT_KEYS = ("destination", "name", "id", "number", "subject", "service", "counterparty", "role")
@@ -59,6 +60,21 @@ def _facts(messages: list[dict[str, Any]], current: Any = None) -> list[str]:
     return list(latest.values())[-3:]
 
 
+def _changes_its_own(messages: list[dict[str, Any]], agent: str) -> bool:
+    """Whether this answer is about a record the agent changed (its data call of this turn
+    names the fields changed: "move it to Friday" after its booking)."""
+    if len(messages) < 2 or messages[-1].get("role") != "tool_result":
+        return False
+    call = messages[-2]
+    arguments = call.get("arguments")
+    return (
+        call.get("role") == "tool_call"
+        and call.get("agent") == agent
+        and isinstance(arguments, dict)
+        and bool(arguments.get("changed"))
+    )
+
+
 class MockModel:
     """Deterministic stand-in for a language model."""
 
@@ -69,7 +85,10 @@ class MockModel:
         if earlier:
             last = earlier[-1]
             who = last.get("agent") or "an earlier agent"
-            if who == agent:
+            if who == agent and _changes_its_own(messages, agent):
+                # The same record changed: what was said of it is what it was, not a second one.
+                text += f' (Before the change: "{_first_sentence(str(last.get("content", "")))}")'
+            elif who == agent:
                 text += f' (As I said before: "{_first_sentence(str(last.get("content", "")))}")'
             else:
                 text += (

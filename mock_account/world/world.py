@@ -955,8 +955,22 @@ def _asks_about(made: Record, text: str, stated: Record, worded: frozenset[str])
 
 
 def _states_nothing_else(made: Record, stated: Record, worded: frozenset[str]) -> bool:
-    """Whether what a request states (its wording aside) is all as ``made`` has it."""
-    return all(_same(v, made[k]) for k, v in stated.items() if k in made and k not in worded)
+    """Whether what a request states (its wording aside) is all as ``made`` has it; a name
+    said short is the same name ("our NDA with Zephyr" after one with Zephyr Analytics)."""
+    return all(
+        _same(v, made[k]) or _said_short(v, made[k])
+        for k, v in stated.items()
+        if k in made and k not in worded
+    )
+
+
+def _said_short(said: Any, name: Any) -> bool:
+    """Whether ``said`` is the first words of the name ``name`` ("Zephyr", "Zephyr
+    Analytics")."""
+    if not isinstance(said, str) or not isinstance(name, str):
+        return False
+    short, whole = said.casefold().split(), name.casefold().split()
+    return 0 < len(short) < len(whole) and whole[: len(short)] == short
 
 
 def _says_instead(text: str, held: Any, asked: str) -> bool:
@@ -981,8 +995,9 @@ def _changed_made(
     day with the old last one made a trip that came back the day it left."""
     if any(stated.get(f) and not _same(made.get(f), stated[f]) for f in recipe.about_fields):
         return None
-    # How the earlier request's answer phrased it ("when", "for") is said anew.
-    base = {k: v for k, v in {**given, **made}.items() if k not in _PHRASES}
+    # How the earlier request's answer phrased it ("when", "for", "3 monitors") is said anew.
+    said = _PHRASES | recipe.phrased(made, ctx.today).keys()
+    base = {k: v for k, v in {**given, **made}.items() if k not in said}
     changes = recipe.change(base, ctx)
     if not changes:
         return None

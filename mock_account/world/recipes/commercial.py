@@ -217,6 +217,20 @@ class Contracts(Recipe):
             out["renewal_date"] = when.isoformat()
         return out
 
+    def made_already(self, made: Record) -> str:
+        # "Is our NDA with Zephyr still valid?" after drafting it: what it is and where it
+        # stands ("This conversation already has contract Zephyr Analytics" answered nothing).
+        kind = "NDA" if made.get("kind") == "nda" else "contract"
+        number, party = made.get("id", ""), made.get("counterparty", "them")
+        if made.get("status", "draft") == "draft":
+            stands = (
+                "was drafted in this conversation and is not signed yet, so it is not in force; "
+                "send it out for signature when the terms look right."
+            )
+        else:
+            stands = _STAGES.get(str(made.get("status")), f"is {made.get('status')}.")
+        return f"{kind} {number} with {party} {stands} I did not draft a second one."
+
     def closed(self, saved: Record, source: str) -> str | None:
         # An NDA sets no prices or supply; a customer's contract has no prices of a supplier
         # to renegotiate, and a supplier's no sale to quote for.

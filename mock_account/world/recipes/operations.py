@@ -9,6 +9,7 @@ from datetime import date
 
 from mock_account.business.vocab import ASSET_MODELS, INCIDENT_SYMPTOMS, SERVICES, TICKET_SUBJECTS
 from mock_account.understanding.lexicon import HIRING_VERBS
+from mock_account.understanding.numbers import NUMBER, parse_number
 
 from ..recipe import (
     CHANGES,
@@ -347,6 +348,20 @@ class Assets(Recipe):
             f"second {made.get('kind') or 'device'}; say what should be different to get another."
         )
 
+    def changes_made(self, made: Record, ctx: Context) -> bool:
+        # "Add 5 more" after "Order 3 monitors": the same order, of 8 (it ordered one monitor
+        # more, under a new tag); more of another kind is another order.
+        kind = keyword_choice(ctx.stated.text, _ASSET_WORDS)
+        return _count_said(ctx.stated.text) is not None and kind in (None, made.get("kind"))
+
+    def change(self, base: Record, ctx: Context) -> Record:
+        said = _count_said(ctx.stated.text)
+        if said is None:
+            return {}
+        count, more = said
+        total = (base.get("count") or 1) + count if more else count
+        return {"count": total} if total != (base.get("count") or 1) and total >= 1 else {}
+
     def fill(self, record: Record, ctx: Context) -> None:
         record.setdefault("tag", self.new_id(ctx))
         if not record.get("kind"):
@@ -357,6 +372,26 @@ class Assets(Recipe):
             # Equipment for a new hire goes to them; anything else to the person asking.
             record["assigned_to"] = record.get("new_hire") or ctx.user_name
         record.setdefault("status", "in use")
+
+
+# "5 more", "another 2", "another one", "make it 6 in all".
+_MORE = re.compile(rf"\b(?:(?P<n>{NUMBER})\s+more|another(?:\s+(?P<m>{NUMBER}))?)\b", re.I)
+_IN_ALL = re.compile(rf"\b(?:make\s+it|change\s+it\s+to)\s+(?P<n>{NUMBER})\b(?!\s*%)", re.I)
+
+
+def _count_said(text: str) -> tuple[int, bool] | None:
+    """The count a follow-up to an order says, and whether it comes on top: "add 5 more" is
+    (5, True), "make it 6" (6, False); None when it says no count."""
+    more = _MORE.search(text)
+    if more:
+        number = more.group("n") or more.group("m")
+        value = parse_number(number) if number else 1
+        return (int(value), True) if value is not None and value == int(value) else None
+    total = _IN_ALL.search(text)
+    if total:
+        value = parse_number(total.group("n"))
+        return (int(value), False) if value is not None and value == int(value) else None
+    return None
 
 
 def _model_named(ctx: Context, kind: str) -> str | None:

@@ -345,3 +345,34 @@ def test_choices_in_text_read_as_words_and_other_values_as_json() -> None:
     values = {"picked": ["flight", "hotel near the venue"], "mixed": [1, "a"], "none": []}
     assert render_text("Noted - {picked}.", values.get) == "Noted - flight, hotel near the venue."
     assert render_text("{mixed}|{none}", values.get) == '[1, "a"]|'
+
+
+def test_the_model_recalls_a_changed_record_as_it_was_before_the_change() -> None:
+    def call(changed: list[str]) -> dict:
+        arguments = {"action": "create", "changed": changed} if changed else {"action": "create"}
+        return {"role": "tool_call", "name": "data.flights", "arguments": arguments, "agent": "F"}
+
+    booked = "I booked flight DL 1 to Berlin, leaving 2026-12-08. It is paid."
+    messages = [
+        {"role": "user", "content": "fly to Berlin", "agent": "F"},
+        call([]),
+        {"role": "tool_result", "name": "data.flights", "content": {}, "agent": "F"},
+        {"role": "assistant", "content": booked, "agent": "F"},
+        {"role": "user", "content": "move it to Friday", "agent": "F"},
+        call(["flight", "start_date"]),
+        {"role": "tool_result", "name": "data.flights", "content": {}, "agent": "F"},
+    ]
+    moved = MockModel().answer(agent="F", system="", messages=messages, reply="Moved.")
+    # "As I said before" of the old days read as a second booking next to the new one.
+    assert moved == (
+        'Moved. (Before the change: "I booked flight DL 1 to Berlin, leaving 2026-12-08.")'
+    )
+    # Asked again without a change, it is what it said before; quoted, the recollection is cut.
+    again = [*messages[:5], call([]), messages[-1]]
+    assert "(As I said before: " in MockModel().answer(
+        agent="F", system="", messages=again, reply="Booked."
+    )
+    quoted = [*messages, {"role": "assistant", "content": moved, "agent": "F"}, *messages[4:]]
+    assert MockModel().answer(agent="F", system="", messages=quoted, reply="Ok.") == (
+        'Ok. (Before the change: "Moved.")'
+    )

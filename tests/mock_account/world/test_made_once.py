@@ -266,6 +266,21 @@ def test_accessories_ordered_by_the_number_are_ordered_and_recalled_as_many(
     assert one.parts[0]["text"].startswith("I ordered a monitor ("), one.parts
 
 
+def test_more_of_what_was_ordered_changes_the_order(deployment, user) -> None:
+    agent = "OrderDeskAccessories"
+    ordered = run_agent(deployment, user, agent, "Order 3 monitors", None)
+    said = ordered.parts[0]["text"]
+    model, tag = said.split(" (")[1].split(")")[0], said.split("tracked as ")[1].rstrip(".")
+    # "Add 5 more" ordered one monitor more, under a new tag.
+    routed, text = routed_answer(deployment, user, "Add 5 more", ordered.convid)
+    assert routed == agent
+    assert text.startswith(
+        f"I changed your order as asked: 8 monitors ({model}) for {user.name}, tracked as {tag}."
+    ), text
+    routed, text = routed_answer(deployment, user, "Make it 6", ordered.convid)
+    assert text.startswith(f"I changed your order as asked: 6 monitors ({model})"), text
+
+
 def test_an_incident_made_a_sev1_is_the_same_incident_at_sev1(deployment, user) -> None:
     agent = "DeclareProductionIncident"
     declared = deployment.account.exec_agent(
@@ -289,9 +304,14 @@ def test_an_incident_made_a_sev1_is_the_same_incident_at_sev1(deployment, user) 
     )
     assert raised.result_code == "success" and raised.ask_input is None, raised.ask_input
     text = raised.parts[0]["text"]
+    # Said as the change it is: "I declared incident … and opened the incident channel" read
+    # as a second incident.
     assert text.startswith(
-        f"I declared incident {incident['id']} for Customer portal at severity sev1"
+        f"Incident {incident['id']} for Customer portal is now at severity sev1; the incident "
+        "channel stays open."
     ), text
+    assert f'(Before the change: "I declared incident {incident["id"]} ' in text, text
+    assert "severity sev2" in text.split("(Before the change")[1], text
     # What is broken is what was said of it, not the request that raised it.
     assert "What is broken: Portal pages take 30 s to load." in text, text
     assert state_of(deployment, user, answered.convid)["conv"]["incident"] == {

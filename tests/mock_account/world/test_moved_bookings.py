@@ -27,6 +27,10 @@ def test_a_trip_moved_to_another_day_keeps_its_length_and_fare(deployment, user)
     # New days mean a new flight, at the fare of the trip.
     assert trip["flight"] != before["flight"] and trip["cost"] == before["cost"]
     assert "leaving 2026-12-16 and returning 2026-12-20" in text, text
+    # Said as the change it is, with what it was: "I booked flight …" twice read as two trips.
+    said, before_said = text.split(" (Before the change: ")
+    assert said.startswith(f"I changed your booking as asked: flight {trip['flight']} "), said
+    assert f"I booked flight {before['flight']} " in before_said, text
     assert f"for {before['cost']:g} {before['currency']}" in text, text
     # Moved again, by a shift: the whole trip two days later.
     agent, text = routed_answer(deployment, user, "Actually push it back two days", booked.convid)
@@ -63,7 +67,9 @@ def test_a_stay_made_longer_is_changed_and_asked_about_it_is_described(deploymen
     room = booked.parts[0]["text"]
     hotel = room.removeprefix("I reserved a room at ").split(" in London")[0]
     longer = run_agent(deployment, user, agent, "Actually make it three nights", booked.convid)
-    assert longer.parts[0]["text"].startswith(f"I reserved a room at {hotel} in London"), longer
+    assert longer.parts[0]["text"].startswith(
+        f"I changed your reservation as asked: the room at {hotel} in London"
+    ), longer
     assert "from 2026-12-08 to 2026-12-11, 3 nights" in longer.parts[0]["text"], longer.parts
     again = run_agent(deployment, user, agent, "What hotel am I staying in?", booked.convid)
     assert again.parts[0]["text"].startswith(
@@ -136,5 +142,6 @@ def test_a_trip_made_the_week_after_and_a_car_made_an_suv(deployment, user) -> N
     suv = run_agent(deployment, user, "ReserveRentalCar", "Make it an SUV", car.convid).parts[0]
     # The SUV kept the compact's day rate.
     rate = compact.split(" at ")[1].split(" a day")[0]
-    said = suv["text"].split(" (As I said before")[0]
-    assert said.startswith("I reserved an SUV ") and f" at {rate} a day" not in said, said
+    said = suv["text"].split(" (Before the change")[0]
+    assert said.startswith("I changed your reservation as asked: an SUV "), said
+    assert f" at {rate} a day" not in said, said
