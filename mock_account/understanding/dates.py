@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import calendar
 import datetime as dt
+import itertools
 import re
 from dataclasses import dataclass
 from functools import lru_cache
@@ -93,6 +94,10 @@ _ATOM_RE = re.compile(
             # "between 3 and 5 December"
             rf"(?P<r3>between\s+(?:the\s+)?(?P<r3a>{_DAY})\s+and\s+(?:the\s+)?(?P<r3b>{_DAY})"
             rf"(?:\s+of)?\s+(?P<r3m>{_MONTH})(?:,?\s*(?P<r3y>{_YEAR}))?)",
+            # "10 and 11 December", "the 9th, 10th and 11th of June": days in a row
+            rf"(?P<r4>(?:the\s+)?(?P<r4a>{_DAY})(?P<r4mid>(?:\s*,\s*(?:the\s+)?{_DAY})*)"
+            rf"\s*,?\s+and\s+(?:the\s+)?(?P<r4b>{_DAY})(?:\s+of)?\s+(?P<r4m>{_MONTH})"
+            rf"(?:,?\s*(?P<r4y>{_YEAR}))?)",
             # "December 7-9", "Dec 7th to 9th, 2027"
             rf"(?P<r2>(?P<r2m>{_MONTH})\s*(?:the\s+)?(?P<r2a>{_DAY}){_SEP}(?P<r2b>{_DAY})"
             rf"(?:,?\s*(?P<r2y>{_YEAR}))?)",
@@ -363,6 +368,10 @@ def _atoms(analysis: Analysis, today: dt.date) -> list[_Atom]:
         if not analysis.is_free(m.start(), m.end()):
             continue
         atom = _atom(m, today)
+        if atom is None and m.lastgroup == "r4":
+            # Days not in a row ("3 and 5 December"): the day that names the month stands.
+            last = _ATOM_RE.match(text, m.start("r4b"))
+            atom = _atom(last, today) if last is not None else None
         if atom is None:
             continue
         if atom.kind != "range" and atom.part_of_day is None:
@@ -400,6 +409,8 @@ def _atom(m: re.Match[str], today: dt.date) -> _Atom | None:
             year=int(year) if year else None,
             end_day=last_day,
         )
+    if group == "r4":
+        return _days_in_a_row(m, start, end)
     if group in ("a1", "a2"):
         if not _month_ok(m.group(f"{group}m"), with_day=True):
             return None
@@ -454,6 +465,29 @@ def _atom(m: re.Match[str], today: dt.date) -> _Atom | None:
             value = today + dt.timedelta(days=(4 - today.weekday()) % 7)
         return _Atom(start, end, "day", value, value, role="deadline")
     return None
+
+
+def _days_in_a_row(m: re.Match[str], start: int, end: int) -> _Atom | None:
+    """ "10 and 11 December" is the two days; days that are not in a row ("3 and 5 December")
+    are no range, and read as before (the day that names the month)."""
+    name = m.group("r4m")
+    month = _month_number(name)
+    if month is None or not _month_ok(name, with_day=True):
+        return None
+    middle = re.findall(_DAY, re.sub(r"\bthe\b", " ", m.group("r4mid")))
+    days = [_day_number(d) for d in (m.group("r4a"), *middle, m.group("r4b"))]
+    if any(b - a != 1 for a, b in itertools.pairwise(days)):
+        return None
+    year = m.group("r4y")
+    return _Atom(
+        start,
+        end,
+        "range",
+        day=days[0],
+        month=month,
+        year=int(year) if year else None,
+        end_day=days[-1],
+    )
 
 
 def _numeric(start: int, end: int, text: str) -> _Atom | None:
@@ -732,10 +766,11 @@ def _join(analysis: Analysis, today: dt.date, a: _Atom, b: _Atom) -> DateRangeFa
     if not _RANGE_GAP_RE.match(text[a.end : b.start]):
         return None
     lead = _RANGE_LEAD_RE.search(text, max(0, a.start - 15), a.start)
-    if text[a.end : b.start].strip().lower() == "and" and not (
+    # "Thursday and Friday" are two days in a row: a range, as "between Monday and Friday" is.
+    # Days apart ("Monday and Wednesday") are two days, not the days between them.
+    in_a_row = text[a.end : b.start].strip().lower() == "and" and not (
         lead and lead.group("lead").lower() == "between"
-    ):
-        return None
+    )
     months = a.period == "month" and b.period == "month" and "range" == a.kind == b.kind
     if not months and (a.kind == "range" or b.kind == "range"):
         return None  # "next week to Friday" and the like are not read as one range
@@ -745,6 +780,8 @@ def _join(analysis: Analysis, today: dt.date, a: _Atom, b: _Atom) -> DateRangeFa
         return None
     last = _range_end(b, first)
     if last is None or last < first:
+        return None
+    if in_a_row and (months or (last - first).days != 1):
         return None
     span = (lead.start() if lead else a.start, b.end)
     return DateRangeFact(first, last, text[span[0] : span[1]], span, "month" if months else "dates")

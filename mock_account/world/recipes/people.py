@@ -220,7 +220,9 @@ class Employees(Recipe):
         if not self.changes_made(base, ctx):
             return changes
         # Days off moved: as long as they were, from the day said.
-        moved = moved_days(base, ctx, "start_date", "end_date", unknown_length=timedelta(0))
+        # The last day off is one of them: a day alone ends where it starts.
+        zero = timedelta(0)
+        moved = moved_days(base, ctx, "start_date", "end_date", unknown_length=zero, one_day=zero)
         changes.update(moved)
         start = moved.get("start_date", base["start_date"])
         end = moved.get("end_date") or base.get("end_date") or start

@@ -44,6 +44,9 @@ _WHOLE_SAID = re.compile(
 _NEXT_DEPARTURE = (" next one", "next flight", "next available", "as soon as possible", " asap")
 # Phrases that say the return is what changes ("come back on Friday").
 _END_WORDS = (" back ", " return", " home ", " extend", " stay ", " longer", " later back")
+# Words that make the one day said the whole of it ("make it the Friday only").
+_ALONE_WORDS = (" only ", " only.", " just ")
+_WEEKDAY = re.compile(r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b")
 
 
 def _purpose(text: str) -> str | None:
@@ -347,6 +350,10 @@ class Trips(Recipe):
             start = end - timedelta(days=2) if end else ctx.day_after_today(7, 21)
         if end is None or end < start:
             end = start + timedelta(days=ctx.stated.nights or ctx.rng.randint(1, 3))
+            if not ctx.stated.nights and end.weekday() >= 5:
+                # A return nobody said comes back on a working day: a Friday flight "and a car
+                # for the weekend" came back on the Saturday, before the car was returned.
+                end += timedelta(days=7 - end.weekday())
         record["start_date"], record["end_date"] = start.isoformat(), end.isoformat()
         if not record.get("currency"):
             offices = dict(ctx.places.offices)
@@ -401,12 +408,15 @@ def moved_days(
     first: str,
     last: str,
     unknown_length: timedelta = timedelta(days=2),
+    one_day: timedelta | None = None,
 ) -> Record:
     """The new first and last day of a booking (a trip, a stay, a car) that a request moves:
     a new first day keeps its length ("move it to Friday"), unless the request says the end
     is what changes ("come back on Friday"); a shift moves what it says ("two days later");
     nights added go on the end ("stay two nights longer"); "the next one" leaves tomorrow.
-    ``unknown_length``: how long a booking without a last day is taken to be."""
+    ``unknown_length``: how long a booking without a last day is taken to be; ``one_day``: how
+    long one of a single day is, for bookings that can be ("make it the Friday only" after two
+    days off is that Friday, not two days from it)."""
     stated = ctx.stated
     old_start, old_end = text_date(base.get(first)), text_date(base.get(last))
     length = (old_end - old_start) if old_start and old_end else unknown_length
@@ -416,7 +426,10 @@ def moved_days(
     if start is not None and end is not None:
         out[first], out[last] = start.isoformat(), end.isoformat()
     elif start is not None:
-        if old_start and any(w in lowered for w in _END_WORDS) and start >= old_start:
+        if one_day is not None and any(w in lowered for w in _ALONE_WORDS):
+            day = _one_of_its_days(start, old_start, old_end, lowered)
+            out[first], out[last] = day.isoformat(), (day + one_day).isoformat()
+        elif old_start and any(w in lowered for w in _END_WORDS) and start >= old_start:
             out[last] = start.isoformat()
         else:
             out[first], out[last] = start.isoformat(), (start + length).isoformat()
@@ -436,6 +449,15 @@ def moved_days(
         leave = ctx.today + timedelta(days=1)
         out[first], out[last] = leave.isoformat(), (leave + length).isoformat()
     return out
+
+
+def _one_of_its_days(day: date, first: date | None, last: date | None, lowered: str) -> date:
+    """The day a request keeps alone: "the Friday only" is the Friday among the days it had,
+    not the next Friday from today."""
+    if first is None or last is None or first <= day <= last or not _WEEKDAY.search(lowered):
+        return day
+    days = (first + timedelta(days=n) for n in range((last - first).days + 1))
+    return next((d for d in days if d.weekday() == day.weekday()), day)
 
 
 def _changed_days(recipe: Recipe, base: Record, ctx: Context, first: str, last: str) -> Record:

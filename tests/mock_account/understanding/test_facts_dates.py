@@ -119,6 +119,12 @@ RANGES = [
     ("from 9 to 12 December", "2026-12-09", "2026-12-12"),
     ("between 3 and 5 December", "2026-12-03", "2026-12-05"),
     ("between 3 December and 5 December", "2026-12-03", "2026-12-05"),
+    # Days in a row joined by "and" are the days ("next Thursday and Friday off" was Thursday).
+    ("I'd like to take next Thursday and Friday off", "2026-12-10", "2026-12-11"),
+    ("Book me Monday and Tuesday off", "2026-12-07", "2026-12-08"),
+    ("I need 10 and 11 December off", "2026-12-10", "2026-12-11"),
+    ("I'm off 9, 10 and 11 December", "2026-12-09", "2026-12-11"),
+    ("off on the 10th and the 11th", "2026-12-10", "2026-12-11"),
     ("from 28 December to 3 January", "2026-12-28", "2027-01-03"),
     ("Dec 31 - Jan 2", "2026-12-31", "2027-01-02"),
     ("from 28 December to 3 January 2028", "2027-12-28", "2028-01-03"),
@@ -169,6 +175,21 @@ RANGES = [
 def test_ranges(text: str, start: str, end: str) -> None:
     found = _range(text)
     assert (found.start, found.end) == (D(start), D(end))
+
+
+@pytest.mark.parametrize(
+    ("text", "days"),
+    [
+        # Days apart are those two days, not the days between them.
+        ("Off Tuesday and Thursday", ["2026-12-01", "2026-12-03"]),
+        # Not in a row with a shared month: the day that names it stands, as it did.
+        ("Off 3 and 5 December", ["2026-12-05"]),
+    ],
+)
+def test_days_apart_joined_by_and_are_no_range(text: str, days: list[str]) -> None:
+    facts = extract_facts(text, TODAY)
+    assert not facts.date_ranges, facts.date_ranges
+    assert [d.date for d in facts.dates] == [D(day) for day in days]
 
 
 def test_nights_and_days_of_a_stay() -> None:

@@ -18,6 +18,19 @@ def test_a_leave_request_moved_keeps_its_days(deployment, user) -> None:
     assert text.startswith("Your leave request from 2027-01-04 to 2027-01-06 was sent"), text
 
 
+def test_two_days_in_a_row_are_both_off_and_one_of_them_alone_is_one(deployment, user) -> None:
+    asked = run_agent(
+        deployment, user, "RequestTimeOff", "I'd like to take next Thursday and Friday off", None
+    )
+    # It was a leave request on the Thursday alone.
+    said = asked.parts[0]["text"]
+    assert said.startswith("Your leave request from 2026-12-10 to 2026-12-11 was sent"), said
+    agent, text = routed_answer(deployment, user, "Actually make it the Friday only", asked.convid)
+    # Moved as long as it was, it ran into the Saturday.
+    assert agent == "RequestTimeOff"
+    assert text.startswith("Your leave request on 2026-12-11 was sent"), text
+
+
 def test_a_budget_doubled_is_doubled_and_a_campaign_to_come_has_no_results(
     deployment, user
 ) -> None:
@@ -63,3 +76,24 @@ def test_an_nda_form_opens_at_the_law_the_request_names(deployment, user) -> Non
         deployment, user, "DraftNondisclosureAgreement", "Draft an NDA with Zephyr Analytics", None
     )
     assert "Governing law: English law" in plain, plain
+
+
+def test_a_question_about_the_nda_drafted_here_says_where_it_stands(deployment, user) -> None:
+    agent = "DraftNondisclosureAgreement"
+    asked = deployment.account.exec_agent(
+        user, agent, {"query": "We need an NDA with Zephyr Analytics under German law"}, None
+    )
+    drafted = deployment.account.exec_agent(
+        user, agent, {"nda_type": "mutual", "governing_law": "German law"}, asked.convid
+    )
+    nda = state_of(deployment, user, drafted.convid)["conv"]["contract"]
+    # The party said short ("Zephyr") asked the form again, at English law, for a second NDA.
+    answer = deployment.account.exec_agent(
+        user, agent, {"query": "Is our NDA with Zephyr still valid?"}, drafted.convid
+    )
+    assert answer.result_code == "success" and answer.ask_input is None, answer.ask_input
+    assert answer.parts[0]["text"].startswith(
+        f"NDA {nda['id']} with Zephyr Analytics was drafted in this conversation and is not "
+        "signed yet, so it is not in force"
+    ), answer.parts
+    assert state_of(deployment, user, drafted.convid)["conv"]["contract"] == nda

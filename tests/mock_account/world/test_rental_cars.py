@@ -5,6 +5,7 @@ second one."""
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 
 from handoff_journeys import run_agent, state_of
@@ -88,3 +89,17 @@ def test_a_car_there_for_the_weekend_is_for_the_trips_weekend(deployment, user) 
         ]
     )
     assert (alone["pick_up"], alone["drop_off"]) == ("2026-12-05", "2026-12-07")
+
+
+def test_a_trip_whose_return_nobody_said_covers_the_weekend_of_its_car(deployment, user) -> None:
+    # A Friday flight with no return came back on the Saturday or the Sunday, while the car
+    # "for the weekend" was returned on the Monday. Returns made up are on working days.
+    for day in ("4", "11", "18"):  # Fridays: the made-up length differs with the request
+        trip = f"Book me a flight to Paris on {day} December"
+        booked = run_agent(deployment, user, "BookBusinessFlight", trip, None)
+        saved = state_of(deployment, user, booked.convid)["conv"]["trip"]
+        back = dt.date.fromisoformat(saved["end_date"])
+        assert back.weekday() < 5, saved
+        text = "Book me a rental car there for the weekend"
+        car = _reserved(run_agent(deployment, user, AGENT, text, booked.convid).parts[0]["text"])
+        assert car["drop_off"] <= saved["end_date"], (car.group(0), saved)
