@@ -246,6 +246,11 @@ class Recipe:
         instead), or None when it can."""
         return None
 
+    def unworkable(self, record: Record, ctx: Context, action: str) -> str | None:
+        """Why a record the request names (of several by that name) is not the one a change
+        means, or None when it can be: by default, what ``lacking`` says of it."""
+        return self.lacking(record, action)
+
     def partial(self, record: Record, ctx: Context) -> str | None:
         """Why a request to cancel ``record`` asks for a part of it that is not cancelled
         alone (the room of a trip whose flight stays), as the answer says it; None when it

@@ -465,12 +465,24 @@ class World:
             # Of the records by that name, one of the agent's kind ("the Globex agreement" to
             # sign: Globex's draft, not its contract in force).
             own = {k: v for k, v in clean(where).items() if k not in held_where}
+            # A change looks at every record by that name, for one that can still be changed.
+            many = {"limit": _NAMED_MANY} if action in CHANGES and not by_id else {}
             found = (
-                self.data.lookup(recipe.source, where={**filters, **own}) if own else []
-            ) or self.data.lookup(recipe.source, where=filters)
+                self.data.lookup(recipe.source, where={**filters, **own}, **many) if own else []
+            ) or self.data.lookup(recipe.source, where=filters, **many)
             other = _of_another_party(recipe, ctx.stated, found[0]) if by_id and found else None
             if other:
                 return Outcome(None, recipe.noun, asked=asked.said, message=other)
+            if found and action in CHANGES and not by_id:
+                # Of the records by that name, one that can still be changed: "their overdue
+                # invoice" is not one they paid (a reminder went out for a paid invoice).
+                workable = [r for r in found if recipe.unworkable(r, ctx, action) is None]
+                if not workable:
+                    why = recipe.unworkable(found[0], ctx, action) or ""
+                    if len(found) > 1:
+                        why += f" So is every other {recipe.noun} {asked.said}."
+                    return Outcome(None, recipe.noun, asked=asked.said, message=why)
+                found = workable
             if found:
                 unused = _unused(held or Held(), where, asked, kept=not by_id)
                 return Outcome(found[0], recipe.noun, asked=asked.said, set_aside=unused)
@@ -712,6 +724,8 @@ _THERE = re.compile(
     re.IGNORECASE,
 )
 _UNTIL = re.compile(r"\b(?:until|till|through to)\b", re.IGNORECASE)
+# How many records of one name a change looks through for one it can still change.
+_NAMED_MANY = 50
 # The phrases an outcome's record carries for its answer, from the request that found it.
 _PHRASES = frozenset({"when", "to", "for"})
 

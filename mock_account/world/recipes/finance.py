@@ -238,7 +238,9 @@ class Invoices(Recipe):
         if action not in CHANGES or saved.get("status") != "paid" or not saved.get("number"):
             return None
         amount = f" ({_amount(saved)})" if saved.get("amount") else ""
-        party = f" from {saved['party']}" if saved.get("party") else ""
+        # An invoice we issued went to its party; a bill came from it.
+        towards = "to" if saved.get("direction") == "receivable" else "from"
+        party = f" {towards} {saved['party']}" if saved.get("party") else ""
         return (
             f"Invoice {saved['number']}{amount}{party} is already paid; there is nothing left "
             "to chase or change."
@@ -251,6 +253,12 @@ class Invoices(Recipe):
             f"Invoice {made.get('number', '')} to {made.get('party') or 'the customer'}{amount} "
             f"is already raised in this conversation{due}, so I did not bill it twice."
         )
+
+    def unworkable(self, record: Record, ctx: Context, action: str) -> str | None:
+        # A paid invoice charged twice is credited back; it is only not chased again.
+        if _OVERCHARGED.search(ctx.stated.text):
+            return None
+        return self.lacking(record, action)
 
     def outside(self, record: Record, kind: Mapping[str, Any]) -> str:
         number, party = record.get("number", "This invoice"), record.get("party") or "the party"

@@ -68,6 +68,30 @@ _NAMED_SERVICE = re.compile(
 )
 
 
+# How an incident stands, as people say it.
+_INCIDENT_STATUS_WORDS: dict[str, tuple[str, ...]] = {
+    "investigating": ("investigating", "looking into"),
+    "identified": ("identified", "found the cause", "root cause is"),
+    "monitoring": ("monitoring", "fix is deployed", "fix deployed", "fix is out"),
+    "resolved": (
+        "resolved",
+        "operational again",
+        "back up",
+        " is fixed",
+        "fixed now",
+        "all clear",
+        "all-clear",
+        "close the incident",
+        "outage is over",
+    ),
+}
+_BARE_SERVICE = re.compile(
+    r"\b(?:our|the)\s+(website|web\s*site|web\s*shop|online\s+shop|intranet|wiki|"
+    r"helpdesk|crm|erp|network|wi-?fi|phone\s+system)\b",
+    re.IGNORECASE,
+)
+
+
 def _service(text: str) -> str | None:
     lowered = text.lower()
     best: tuple[int, int, str] | None = None
@@ -80,7 +104,12 @@ def _service(text: str) -> str | None:
         return best[2]
     named = _NAMED_SERVICE.search(text)
     if named is None:
-        return None
+        # "Our website is down": the thing itself, not a service picked at random.
+        bare = _BARE_SERVICE.search(text)
+        if bare is None:
+            return None
+        said = " ".join(bare.group(1).split())
+        return said if said.isupper() else said.capitalize()  # "CRM" stays
     word, kind = named.groups()
     word = word if word.isupper() else word.lower()  # "HR" stays, "Payroll" is a word
     kind = "API" if kind.lower() == "api" else kind.lower()
@@ -223,6 +252,10 @@ class Incidents(Recipe):
         out: Record = {}
         if ctx.stated.severity and ctx.stated.severity != base.get("severity"):
             out["severity"] = ctx.stated.severity
+        # "Post a status page update that we are investigating": that status, not another.
+        status = keyword_choice(ctx.stated.text, _INCIDENT_STATUS_WORDS)
+        if status and status != base.get("status"):
+            out["status"] = status
         return out
 
     def fill(self, record: Record, ctx: Context) -> None:

@@ -340,6 +340,23 @@ def customer_asked(ctx: Context) -> Asked | None:
 
 
 # A product named by a model number ("the X200 scanner", "releasing the X300").
+# An amount said of the whole ("for about 18,000 EUR", "12k in total") or of each one ("at
+# 1,200 EUR", "1,200 EUR each").
+_AMOUNT = (
+    r"(?:[€$£]\s?\d"
+    r"|\d[\d,.]*\s*(?:k\b|m\b)?\s*(?:(?-i:[A-Z]{3})\b|euros?\b|dollars?\b|pounds?\b))"
+)
+_TOTAL_SAID = re.compile(
+    rf"\b(?:for|total(?:ling)?|budget(?:\s+of)?|worth)\s+(?:of\s+)?"
+    rf"(?:about\s+|around\s+|roughly\s+|approximately\s+|some\s+)?{_AMOUNT}"
+    rf"|{_AMOUNT}\s+(?:in\s+all|in\s+total|all\s+in|altogether)\b",
+    re.IGNORECASE,
+)
+_EACH_SAID = re.compile(
+    r"\b(?:each|apiece|a\s+piece|per\s+(?:unit|piece|item|one|seat|licen[cs]e))\b"
+    rf"|\bat\s+(?:about\s+|around\s+)?{_AMOUNT}",
+    re.IGNORECASE,
+)
 _MODEL = re.compile(r"\b([A-Z]{1,3}-?\d{2,4}[A-Za-z]?)(\s+[a-z]{3,})?\b")
 # What a request buys or runs out of, when it gives no count ("we're out of printer paper").
 _ITEM = re.compile(
@@ -480,7 +497,12 @@ class Products(Recipe):
             product = best_product(item.group(1), ctx)
             out["name"] = product["name"] if product else _title(item.group(1))
         if stated.amount is not None:
-            out["price"], out["currency"] = stated.amount.amount, stated.amount.currency
+            price = stated.amount.amount
+            count = out.get("quantity", 1)
+            if count > 1 and _TOTAL_SAID.search(stated.text) and not _EACH_SAID.search(stated.text):
+                # "15 laptops for about 18,000 EUR" is the whole of it (it was 270,000 EUR).
+                price = round(price / count, 2)
+            out["price"], out["currency"] = price, stated.amount.currency
         elif stated.currency_named:
             out["currency"] = stated.currency_named  # "a quote ... in SEK"
         return out

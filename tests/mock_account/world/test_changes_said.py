@@ -97,3 +97,27 @@ def test_a_question_about_the_nda_drafted_here_says_where_it_stands(deployment, 
         "signed yet, so it is not in force"
     ), answer.parts
     assert state_of(deployment, user, drafted.convid)["conv"]["contract"] == nda
+
+
+def test_the_status_page_shows_the_status_the_request_says(deployment, user) -> None:
+    declared = run_agent(
+        deployment,
+        user,
+        "DeclareProductionIncident",
+        "Our website is down, open a sev1 incident",
+        None,
+    )
+    incident = state_of(deployment, user, declared.convid)["conv"]["incident"]
+    # Every update said "identified", whatever the request said.
+    for request_text, status in (
+        ("Post a status page update that we are investigating", "investigating"),
+        ("Update statuspage to say the fix is deployed and we're monitoring", "monitoring"),
+        ("It's fixed now, close the incident", "resolved"),
+    ):
+        agent, text = routed_answer(deployment, user, request_text, declared.convid)
+        assert agent == "PostStatusPageUpdate", (request_text, agent)
+        assert text.startswith(
+            f"The status page now shows Website as {status} for incident {incident['id']}."
+        ), text
+        saved = state_of(deployment, user, declared.convid)["conv"]["incident"]
+        assert saved == {**incident, "status": status}, saved

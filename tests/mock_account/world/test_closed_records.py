@@ -109,3 +109,40 @@ def test_a_paid_invoice_is_not_paid_again(deployment, user) -> None:
     assert again.parts[0]["text"].startswith("Invoice INV-000003 (")
     assert "is already paid; there is nothing left to chase or change." in again.parts[0]["text"]
     assert state_of(deployment, user, paid.convid)["conv"]["invoice"] == invoice
+
+
+def test_a_customers_overdue_invoice_is_one_they_have_not_paid(deployment, user) -> None:
+    data = deployment.account.engine.world.data
+
+    def receivable(party: str) -> list[dict]:
+        return [
+            r
+            for r in data.records("invoices")
+            if r["party"] == party and r["direction"] == "receivable"
+        ]
+
+    paid_all = next(
+        party
+        for party in sorted({r["party"] for r in data.records("invoices")})
+        if len(receivable(party)) > 1 and all(r["status"] == "paid" for r in receivable(party))
+    )
+    text = f"Send a payment reminder to {paid_all} for their overdue invoice"
+    chased = run_agent(deployment, user, "ChaseOverdueInvoice", text, None)
+    said = chased.parts[0]["text"]
+    # A reminder went out for an invoice they had paid.
+    assert "was sent to" not in said, said
+    assert f" to {paid_all} is already paid" in said, said
+    assert said.endswith(f"So is every other invoice for {paid_all}."), said
+    assert "invoice" not in state_of(deployment, user, chased.convid)["conv"]
+    # One that has an unpaid invoice is reminded of that one.
+    mixed = next(
+        party
+        for party in sorted({r["party"] for r in data.records("invoices")})
+        if any(r["status"] == "paid" for r in receivable(party))
+        and any(r["status"] in ("sent", "overdue") for r in receivable(party))
+    )
+    text = f"Send a payment reminder to {mixed} for their overdue invoice"
+    chased = run_agent(deployment, user, "ChaseOverdueInvoice", text, None)
+    invoice = state_of(deployment, user, chased.convid)["conv"]["invoice"]
+    unpaid = {r["number"] for r in receivable(mixed) if r["status"] != "paid"}
+    assert invoice["number"] in unpaid, (invoice, chased.parts)

@@ -123,6 +123,9 @@ def test_a_multiple_choice_opens_at_every_option_the_request_names(deployment, u
         # ("Search service").
         ("Our payroll run for December failed, open an incident with priority P1", "Payroll run"),
         ("The nightly invoice export crashed, declare a sev2 incident", "Invoice export"),
+        # A thing named alone: it was declared on one picked at random ("Data warehouse").
+        ("Our website is down, open a sev1 incident", "Website"),
+        ("Our CRM is down for everyone", "CRM"),
         # In the catalogue: its catalogue name.
         ("Our checkout service is down", "Checkout API"),
     ],

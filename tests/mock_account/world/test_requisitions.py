@@ -15,3 +15,19 @@ def test_a_requisition_is_for_the_quantity_asked(deployment, user) -> None:
     assert text.startswith(
         f"I raised a purchase requisition for 20 x {item['name']} at about {item['total']:g} "
     ), text
+
+
+def test_an_amount_said_for_all_of_them_is_the_total_and_one_said_each_the_price(
+    deployment, user
+) -> None:
+    agent = "CreatePurchaseRequisition"
+    # It was priced at 18,000 EUR a laptop: 270,000 EUR.
+    for request_text, price, total in (
+        ("Raise a purchase order for 15 laptops from Dell for about 18,000 EUR", 1200, 18000),
+        ("Buy 15 laptops at 1,200 EUR each", 1200, 18000),
+        ("Buy 10 monitors at 300 EUR", 300, 3000),
+    ):
+        result = run_agent(deployment, user, agent, request_text, None)
+        item = last_tool_result(state_of(deployment, user, result.convid), agent)
+        assert (item["price"], item["total"]) == (price, total), (request_text, item)
+        assert f" at about {total} EUR " in result.parts[0]["text"], result.parts
