@@ -68,6 +68,7 @@ _NAMED_SERVICE = re.compile(
 )
 
 
+_ESCALATED = re.compile(r"\bescalat", re.IGNORECASE)
 # How an incident stands, as people say it.
 _INCIDENT_STATUS_WORDS: dict[str, tuple[str, ...]] = {
     "investigating": ("investigating", "looking into"),
@@ -176,6 +177,10 @@ class Tickets(Recipe):
     def change(self, base: Record, ctx: Context) -> Record:
         out: Record = {}
         priority = ctx.stated.priority or keyword_choice(ctx.stated.text, _PRIORITY_WORDS)
+        if priority is None and _ESCALATED.search(ctx.stated.text):
+            # An escalation that names no priority is urgent; "escalate it to high priority"
+            # is high (it was always urgent).
+            priority = "urgent"
         if priority and priority != base.get("priority"):
             out["priority"] = priority
         return out

@@ -74,6 +74,30 @@ _TITLE_NOUNS: dict[str, str] = {}
 for _name, _department in sorted(_TITLES.items(), key=lambda item: len(item[0])):
     _TITLE_NOUNS.setdefault(_name.split()[-1].lower(), _department)
 _TITLES_FOLDED = frozenset(t.lower() for t in _TITLES)
+# Nouns that end a job title the company does not have yet ("as a content writer"): its
+# department is the one the request names, not a title of it picked at random.
+for _noun in (
+    "writer",
+    "copywriter",
+    "editor",
+    "designer",
+    "developer",
+    "marketer",
+    "strategist",
+    "producer",
+    "researcher",
+    "planner",
+    "translator",
+    "advisor",
+    "adviser",
+    "intern",
+    "lawyer",
+    "paralegal",
+    "consultant",
+    "architect",
+    "scientist",
+):
+    _TITLE_NOUNS.setdefault(_noun, "")
 # A role said after "as": "hired Tomas as a data engineer", "joining as our new backend engineer".
 _AS_ROLE = re.compile(
     r"\bas\s+(?:an?|our|the)\s+(?:new\s+)?((?:[a-z][\w/+-]*)(?:\s+[a-z][\w/+-]*){0,3})",

@@ -121,3 +121,17 @@ def test_the_status_page_shows_the_status_the_request_says(deployment, user) -> 
         ), text
         saved = state_of(deployment, user, declared.convid)["conv"]["incident"]
         assert saved == {**incident, "status": status}, saved
+
+
+def test_a_case_escalated_at_a_priority_is_at_that_priority(deployment, user) -> None:
+    opened = run_agent(
+        deployment, user, "FixVpnConnection", "The VPN keeps disconnecting on my laptop", None
+    )
+    ticket = state_of(deployment, user, opened.convid)["conv"]["ticket"]
+    # Every escalation was urgent, whatever priority it said.
+    agent, text = routed_answer(deployment, user, "Escalate it to high priority", opened.convid)
+    assert agent == "EscalateSupportCase"
+    assert text.startswith(f"Case {ticket['id']} is escalated to second line with high priority")
+    # One that names none is urgent.
+    agent, text = routed_answer(deployment, user, "Escalate it to a specialist", opened.convid)
+    assert text.startswith(f"Case {ticket['id']} is escalated to second line with urgent priority")

@@ -192,3 +192,16 @@ def test_a_new_hire_keeps_the_role_and_the_start_day_the_request_says(deployment
         "Onboarding is under way for Tomas Novak, joining Engineering as Data Engineer in "
     ), answer
     assert " on 2027-01-11," in answer, answer
+
+
+def test_a_new_hire_in_a_job_we_have_no_title_for_keeps_it(deployment, user) -> None:
+    # "content writer" ends in no noun of our titles: a Marketing title was picked instead
+    # ("as Marketing Analyst").
+    text = (
+        "Onboard our new hire Lena Fischer, she joins Marketing as a content writer on 1 February"
+    )
+    answer = answer_of(deployment, user, "StartNewHireOnboarding", text, None)
+    assert answer.startswith(
+        "Onboarding is under way for Lena Fischer, joining Marketing as Content Writer in "
+    ), answer
+    assert " on 2027-02-01," in answer, answer
