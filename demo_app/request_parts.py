@@ -35,8 +35,10 @@ a request to an agent, while a missed split only leaves the best match to do wha
      first* ("Book me a flight to Paris on Friday and a rental car there") is a request of its
      own, with the first part's verb ("Book me a rental car there"). Only a booking (a car, a
      hotel, a taxi, a train, a flight) that points back (``there``, ``for it``, ``for the
-     trip``): "a flight and a hotel in Oslo" stays one, since cut it would leave the flight
-     without its city.
+     trip``), or one that names no place after a first part that goes to one ("a flight to
+     Lisbon on 14 December and a hotel for 3 nights": the first part takes the length too,
+     "... for 3 nights", so the trip lasts as long as the stay): "a flight and a hotel in
+     Oslo" stays one, since cut it would leave the flight without its city.
 
    So "Rome and Milan" stays (``Milan`` is no verb), "Send the invoice and report to
    finance" stays (``report to`` is no verb with an object), "Check and approve the
@@ -214,6 +216,23 @@ _ANOTHER_BOOKING = re.compile(
     r".*\b(?:there|for\s+it|for\s+(?:the|that)\s+trip)\b",
     re.IGNORECASE,
 )
+# "... a flight to Lisbon on 14 December and a hotel for 3 nights": a booking that names no
+# place of its own after one that goes to a place is for that place too.
+_BOOKING_ALONE = re.compile(
+    r"^(?:a|an|another)\s+(?:rental\s+car|hire\s+car|car|hotel(?:\s+room)?|room|taxi"
+    r"|parking\s+space)\b(?!.*\b(?:in|at|near|to|from)\s+[A-Z])",
+    re.IGNORECASE,
+)
+_GOES_TO_A_PLACE = re.compile(r"\b(?:to|in)\s+[A-Z][a-z]")
+# How long a booking is ("for 3 nights", "for two days"), and a return said of a trip.
+_LENGTH = re.compile(
+    r"\bfor\s+(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten)\s+"
+    r"(?:nights?|days?|weeks?)\b",
+    re.IGNORECASE,
+)
+_RETURN = re.compile(
+    r"\b(?:back|return(?:ing)?|until|till|through)\b|\bto\s+(?:the\s+)?\d", re.IGNORECASE
+)
 _BOOKING_VERBS = frozenset({"book", "reserve", "get", "arrange", "rent", "find"})
 
 
@@ -368,16 +387,18 @@ def split_request(text: str) -> list[str]:
 
     Input without words (blank, or only separators) gives ``[]``. Nothing else is ever
     lost: the parts hold every word of the text except the joiners between them (and a
-    booking verb a part borrows is said again in it).
+    booking verb a part borrows is said again in it, as is the length of a stay the first
+    booking of a trip takes from it).
     """
     stripped = text.strip()
     if not stripped:
         return []
-    # (start, end) of each part in ``stripped``, and the verb it borrows from the part before
-    spans: list[tuple[int, int, str]] = []
+    # (start, end) of each part in ``stripped``, the verb it borrows from the part before, and
+    # the length it borrows from the part after
+    spans: list[tuple[int, int, str, str]] = []
     for piece in _pieces(stripped):
         if not spans:
-            spans.append((piece.start, piece.end, ""))
+            spans.append((piece.start, piece.end, "", ""))
             continue
         current = stripped[spans[-1][0] : spans[-1][1]]
         following = stripped[piece.start : piece.end]
@@ -388,16 +409,36 @@ def split_request(text: str) -> list[str]:
         )
         lead = _booking_lead(current) if piece.before == "joiner" else None
         if fits and opens_request(following, piece.before) and holds_request(current, piece.before):
-            spans.append((piece.start, piece.end, ""))
-        elif fits and lead and _ANOTHER_BOOKING.match(_tidy(following, first=True)):
-            spans.append((piece.start, piece.end, lead))
+            spans.append((piece.start, piece.end, "", ""))
+        elif fits and lead and _another_booking(current, _tidy(following, first=True)):
+            # "a flight to Lisbon on the 14th and a hotel for 3 nights": a trip of 3 nights.
+            length = _LENGTH.search(following)
+            if length and not _LENGTH.search(current) and not _RETURN.search(current):
+                spans[-1] = (*spans[-1][:3], length.group(0))
+            spans.append((piece.start, piece.end, lead, ""))
         else:
-            spans[-1] = (spans[-1][0], piece.end, spans[-1][2])
+            spans[-1] = (spans[-1][0], piece.end, *spans[-1][2:])
     parts = (
-        _borrowing(lead, _tidy(stripped[a:b], first=index == 0))
-        for index, (a, b, lead) in enumerate(spans)
+        _lengthened(_borrowing(lead, _tidy(stripped[a:b], first=index == 0)), length)
+        for index, (a, b, lead, length) in enumerate(spans)
     )
     return [part for part in parts if part]  # "," alone is no request at all
+
+
+def _lengthened(part: str, length: str) -> str:
+    """``part`` with the length of stay it borrows from the booking after it."""
+    if not length or not part:
+        return part
+    return f"{part.rstrip('.!')} {length}"
+
+
+def _another_booking(current: str, following: str) -> bool:
+    """Whether ``following`` books another thing for the place of ``current``: it points
+    back to it ("a rental car there"), or names no place while ``current`` goes to one ("a
+    flight to Lisbon ... and a hotel for 3 nights"; "a flight and a hotel in Oslo" stays one)."""
+    if _ANOTHER_BOOKING.match(following):
+        return True
+    return bool(_GOES_TO_A_PLACE.search(current)) and bool(_BOOKING_ALONE.match(following))
 
 
 def _borrowing(lead: str, part: str) -> str:

@@ -171,8 +171,25 @@ CASES: list[tuple[str, list[str]]] = [
         "Reserve a flight to Oslo and a hotel for the trip",
         ["Reserve a flight to Oslo", "Reserve a hotel for the trip"],
     ),
+    # A booking that names no place after one that goes to a place is for that place, and
+    # its length is the trip's (the hotel was booked alone, the flight dropped).
+    (
+        "Book me a flight to Lisbon on 14 December and a hotel for 3 nights",
+        ["Book me a flight to Lisbon on 14 December for 3 nights", "Book me a hotel for 3 nights"],
+    ),
+    (
+        "Book me a flight to Lisbon on 14 December, back on the 18th, and a hotel for 3 nights",
+        [
+            "Book me a flight to Lisbon on 14 December, back on the 18th",
+            "Book me a hotel for 3 nights",
+        ],
+    ),
     # Without a pointer back, the second thing would take the first's place: one request.
     ("Book a flight and a hotel in Oslo", ["Book a flight and a hotel in Oslo"]),
+    (
+        "Book me a flight to Oslo and a hotel in Bergen",
+        ["Book me a flight to Oslo and a hotel in Bergen"],
+    ),
     (
         "Book a hotel in Rome and Milan for next week",
         ["Book a hotel in Rome and Milan for next week"],

@@ -557,6 +557,8 @@ class HotelStays(Recipe):
             out["check_in"] = start.isoformat()
         if end is not None:
             out["check_out"] = end.isoformat()
+        elif stated.nights:
+            out["nights"] = stated.nights  # "a hotel for 2 nights": two, whatever the trip's
         _price_said(out, stated, "nightly_rate")
         for stars in range(5, 0, -1):
             if stated.mentions(f"{stars}-star", f"{stars} star", f"{stars}*"):
@@ -602,6 +604,10 @@ class HotelStays(Recipe):
         # room ("a 5-star hotel there", "under 150 EUR a night").
         if "name" in given and stated.keys() & {"stars", "nightly_rate"}:
             given = {k: v for k, v in given.items() if k != "name"}
+        if "nights" in stated:
+            # The nights said count from the trip's first day, not up to its last (a hotel
+            # "for 3 nights" on a trip back the next day was 1 night).
+            given = {k: v for k, v in given.items() if k != "check_out"}
         return given
 
     def fill(self, record: Record, ctx: Context) -> None:

@@ -145,3 +145,18 @@ def test_a_trip_made_the_week_after_and_a_car_made_an_suv(deployment, user) -> N
     said = suv["text"].split(" (Before the change")[0]
     assert said.startswith("I changed your reservation as asked: an SUV "), said
     assert f" at {rate} a day" not in said, said
+
+
+def test_a_hotel_for_some_nights_of_a_saved_trip_is_for_those_nights(deployment, user) -> None:
+    trip = "Book me a flight to Madrid from 16 to 21 December"
+    booked = run_agent(deployment, user, "BookBusinessFlight", trip, None)
+    before = state_of(deployment, user, booked.convid)["conv"]["trip"]
+    stay = run_agent(
+        deployment, user, "BookHotelStay", "Book me a hotel there for 2 nights", booked.convid
+    )
+    # It was the trip's five nights.
+    text = stay.parts[0]["text"]
+    assert " in Madrid " in text and "from 2026-12-16 to 2026-12-18, 2 nights" in text, text
+    # The trip keeps its flight's days: the room is part of it.
+    after = state_of(deployment, user, booked.convid)["conv"]["trip"]
+    assert (after["start_date"], after["end_date"]) == (before["start_date"], before["end_date"])
