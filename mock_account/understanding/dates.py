@@ -114,7 +114,9 @@ _ATOM_RE = re.compile(
             rf"(?P<rel>(?:the\s+)?day\s+after\s+tomorrow|(?:the\s+)?day\s+before\s+yesterday"
             rf"|today|tonight|tomorrow|yesterday|this\s+(?={_PART}))",
             # "next Tuesday", "Tuesday next week", "last Friday", "Tuesday after next"
-            rf"(?P<wd>(?:(?P<wdq>next|this\s+coming|this|coming|last|past|previous|on)\s+)?"
+            # ("Black Friday", "Cyber Monday", "Good Friday" are days of their own names)
+            rf"(?P<wd>(?<!black\s)(?<!cyber\s)(?<!good\s)"
+            rf"(?:(?P<wdq>next|this\s+coming|this|coming|last|past|previous|on)\s+)?"
             rf"(?P<wdn>{_WEEKDAY})(?:\s+(?:of\s+)?(?P<wdw>next|this|last)\s+week\b"
             r"|\s+(?P<wdan>after\s+next)\b)?)",
             # "in 3 days", "two weeks ago", "a week from today"

@@ -97,6 +97,10 @@ SINGLE_DAYS = [
     ("Can I take Friday the 11th off?", "2026-12-11"),
     ("Friday the 9th", "2026-12-09"),  # the day of the month wins over the weekday
     ("end of the month", "2026-11-30"),
+    # A day of its own name is no weekday ("a Black Friday campaign" started on a Friday).
+    ("Launch a Black Friday campaign starting 20 November", "2027-11-20"),
+    ("Plan our Cyber Monday email", None),
+    ("The Black Friday sale starts next Friday", "2026-12-11"),
 ]
 
 
