@@ -190,6 +190,15 @@ class CrossWrite(NamedTuple):
     alone: tuple[str, dict[str, str]] | None = None
 
 
+# The room a hotel booking saves on the trip, so that what the trip costs can be told.
+ROOM = {
+    "room_rate": "{record.nightly_rate}",
+    "room_nights": "{record.nights}",
+    "room_currency": "{record.currency}",
+}
+# Fields of a variable a reader carries along when they are there and never needs: a
+# trip with no room saved is still a trip to book a flight for.
+CARRIED_FIELDS: dict[str, frozenset[str]] = {"trip": frozenset(ROOM)}
 # A hotel stay is where a trip goes and when (a later flight "for that trip" flies there); a
 # stay in the saved trip's city names the trip's hotel, one elsewhere, or in the city of a
 # cancelled trip, is a new trip. A quote for a known customer makes that customer the one the
@@ -197,13 +206,14 @@ class CrossWrite(NamedTuple):
 CROSS_WRITES: dict[tuple[str, str], CrossWrite] = {
     ("hotels", "trip"): CrossWrite(
         same={"destination": "{record.city}", "status": "booked"},
-        at_place={"hotel": "{record.name}"},
+        at_place={"hotel": "{record.name}", **ROOM},
         fields={
             "destination": "{record.city}",
             "start_date": "{record.check_in}",
             "end_date": "{record.check_out}",
             "hotel": "{record.name}",
             "status": "booked",
+            **ROOM,
         },
         alone=(
             "transport",
@@ -362,8 +372,26 @@ def _write_command(cap: Capability, var: str, scheme: NamingScheme) -> dict[str,
     cross = CROSS_WRITES.get((cap.data or "", var))
     if cross is None:
         properties = scheme.variables[var].schema.get("properties", {})
-        value = {prop: f"{{record.{prop}}}" for prop in properties}
-        return {"var": {"name": f"conv.{var}", "value": value}}
+        carried = CARRIED_FIELDS.get(var, frozenset())
+        value = {prop: f"{{record.{prop}}}" for prop in properties if prop not in carried}
+        if not carried & properties.keys():
+            return {"var": {"name": f"conv.{var}", "value": value}}
+        # What the record carries along is saved when it has it (no null for "no room").
+        kept = [p for p in properties if p in carried]
+        return {
+            "if": {
+                "when": {"exists": f"record.{kept[0]}"},
+                "then": [
+                    {
+                        "var": {
+                            "name": f"conv.{var}",
+                            "value": {**value, **{p: f"{{record.{p}}}" for p in kept}},
+                        }
+                    }
+                ],
+                "else": [{"var": {"name": f"conv.{var}", "value": value}}],
+            }
+        }
     write = {
         "if": {
             "when": {

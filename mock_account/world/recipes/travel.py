@@ -17,7 +17,7 @@ from mock_account.business.vocab import (
     TRIP_PURPOSES,
 )
 
-from ..recipe import Asked, Context, Recipe, Record, text_date
+from ..recipe import Asked, Context, Recipe, Record, shown_money, text_date
 from ..stated import Place
 
 # Words of a request that name the purpose of a trip, longest first.
@@ -240,11 +240,14 @@ class Trips(Recipe):
     def phrased(self, record: Record, today: date) -> Record:
         transport = _transport(record)
         stay = f"the stay at {record['hotel']}" if record.get("hotel") else ""
+        room = _room(record)
         return {
             "transport": transport,
             "bookings": " and ".join(filter(None, (transport, stay))),
             # Saved before cabins were asked for, or none asked: nothing is said of it.
             "in_cabin": "",
+            # What the room costs, when a hotel booking saved it ("What's the total cost?").
+            "room_cost": f"; the room is {room[2:-1]}" if room else "",
         }
 
     def partial(self, record: Record, ctx: Context) -> str | None:
@@ -305,7 +308,7 @@ class Trips(Recipe):
             return None
         if action == "cancel" and saved.get("hotel"):
             return None
-        stay = f"; you have a room at {saved['hotel']}" if saved.get("hotel") else ""
+        stay = f"; you have a room at {saved['hotel']}{_room(saved)}" if saved.get("hotel") else ""
         return f"No flight is booked yet for your trip to {self.describe(saved)}{stay}."
 
     def stated(self, ctx: Context) -> Record:
@@ -393,6 +396,7 @@ class Trips(Recipe):
             out["destination"] = destination.name
             out["hotel"] = _hotel_in(destination.name, ctx)["name"]
         out.update(moved_days(base, ctx, "start_date", "end_date"))
+        out.update(_room_moved(base, out))
         if ("start_date" in out or "end_date" in out) and not stated.amount:
             # New dates mean a new flight (or train); the fare stays, a difference is reported
             # apart.
@@ -449,6 +453,34 @@ def moved_days(
         leave = ctx.today + timedelta(days=1)
         out[first], out[last] = leave.isoformat(), (leave + length).isoformat()
     return out
+
+
+def _room_moved(base: Record, moved: Record) -> Record:
+    """The room's nights when the trip's days change: a room for the whole trip stays for the
+    whole of it ("make it five nights"); one for some of its nights keeps them."""
+    old_start, old_end = text_date(base.get("start_date")), text_date(base.get("end_date"))
+    start = text_date(moved.get("start_date")) or old_start
+    end = text_date(moved.get("end_date")) or old_end
+    nights = base.get("room_nights")
+    if None in (old_start, old_end, start, end) or not isinstance(nights, int):
+        return {}
+    if nights != (old_end - old_start).days or end <= start:  # type: ignore[operator]
+        return {}
+    return {"room_nights": (end - start).days}  # type: ignore[operator]
+
+
+def _room(trip: Record) -> str:
+    """The room a hotel booking saved on a trip, as an answer says it: " (3 nights at 368.31
+    EUR, 1104.93 EUR in all)", or "" when none did."""
+    rate, nights, currency = (
+        trip.get("room_rate"),
+        trip.get("room_nights"),
+        trip.get("room_currency"),
+    )
+    if not isinstance(rate, int | float) or not isinstance(nights, int) or not currency:
+        return ""
+    total = shown_money(round(rate * nights, 2), currency)
+    return f" ({_counted(nights, 'night')} at {shown_money(rate, currency)}, {total} in all)"
 
 
 def _one_of_its_days(day: date, first: date | None, last: date | None, lowered: str) -> date:

@@ -160,3 +160,14 @@ def test_a_hotel_for_some_nights_of_a_saved_trip_is_for_those_nights(deployment,
     # The trip keeps its flight's days: the room is part of it.
     after = state_of(deployment, user, booked.convid)["conv"]["trip"]
     assert (after["start_date"], after["end_date"]) == (before["start_date"], before["end_date"])
+
+
+def test_a_trip_made_longer_keeps_its_room_for_all_of_it(deployment, user) -> None:
+    trip = "Book me a flight to Lisbon on 14 December, back on the 17th"
+    booked = run_agent(deployment, user, "BookBusinessFlight", trip, None)
+    run_agent(deployment, user, "BookHotelStay", "Book me a hotel there", booked.convid)
+    saved = state_of(deployment, user, booked.convid)["conv"]["trip"]
+    assert saved["room_nights"] == 3, saved
+    run_agent(deployment, user, "ChangeTripDates", "Extend my stay by two days", booked.convid)
+    longer = state_of(deployment, user, booked.convid)["conv"]["trip"]
+    assert (longer["end_date"], longer["room_nights"]) == ("2026-12-19", 5), longer

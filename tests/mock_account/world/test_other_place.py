@@ -78,6 +78,9 @@ def test_a_stay_elsewhere_is_the_trip_a_later_flight_is_booked_for(deployment, u
         "end_date": "2026-12-16",
         "hotel": hotel["name"],
         "status": "booked",
+        "room_rate": hotel["nightly_rate"],
+        "room_nights": 2,
+        "room_currency": hotel["currency"],
     }
     flight = run_agent(
         deployment, user, "BookBusinessFlight", "Book me a flight for that trip", first.convid
@@ -109,7 +112,12 @@ def test_a_stay_in_the_trips_city_becomes_the_trips_hotel(deployment, user) -> N
         before["start_date"],
         before["end_date"],
     )
-    assert state["conv"]["trip"] == {**before, "hotel": hotel["name"]}
+    room = {
+        "room_rate": hotel["nightly_rate"],
+        "room_nights": hotel["nights"],
+        "room_currency": hotel["currency"],
+    }
+    assert state["conv"]["trip"] == {**before, "hotel": hotel["name"], **room}
     assert state["runs"][-1]["reads"] == ["trip"]
 
 
@@ -154,14 +162,23 @@ def test_a_trip_saved_from_a_stay_has_no_flight_to_show_until_one_is_booked(
         shown = run_agent(
             deployment, user, agent, "What about my flight for that trip?", stay.convid
         )
+        # What the room costs, from the booking: "What's the total cost of the hotel?" got
+        # the itinerary without it.
+        rate, currency = hotel["nightly_rate"], hotel["currency"]
+        room = f"(2 nights at {rate:g} {currency}, {round(2 * rate, 2):g} {currency} in all)"
         assert text_of(shown).startswith(
             "No flight is booked yet for your trip to Lisbon (2026-12-14 to 2026-12-16); "
-            f"you have a room at {hotel['name']}."
-        ), agent
+            f"you have a room at {hotel['name']} {room}."
+        ), (agent, text_of(shown))
     run_agent(deployment, user, "BookBusinessFlight", "Book me a flight for that trip", stay.convid)
-    flight = state_of(deployment, user, stay.convid)["conv"]["trip"]["flight"]
-    shown = run_agent(deployment, user, "ShowTripItinerary", "Show my itinerary", stay.convid)
-    assert f"flight {flight} from Singapore to Lisbon on 2026-12-14" in text_of(shown)
+    trip = state_of(deployment, user, stay.convid)["conv"]["trip"]
+    shown = run_agent(deployment, user, "ShowTripItinerary", "What's the total cost?", stay.convid)
+    assert f"flight {trip['flight']} from Singapore to Lisbon on 2026-12-14" in text_of(shown)
+    # The flight's trip keeps the room: the fare and the room, each in its own currency.
+    assert (
+        f"the fare is {trip['cost']:g} {trip['currency']}; the room is 2 nights at "
+        f"{rate:g} {currency}, {round(2 * rate, 2):g} {currency} in all."
+    ) in text_of(shown), text_of(shown)
 
 
 def hoffmann_saved(deployment, user):
