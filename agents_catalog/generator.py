@@ -196,6 +196,22 @@ ROOM = {
     "room_nights": "{record.nights}",
     "room_currency": "{record.currency}",
 }
+# How a change of a record of each source is asked for by what it is about ("Move the trip to
+# the 16th"), where "Move it" came back to an agent that only looks it up.
+CHANGED_AS: dict[str, str] = {
+    "flights": "the trip",
+    "hotels": "the hotel booking",
+    "car_rentals": "the rental car",
+    "orders": "the order",
+    "tickets": "the case",
+    "incidents": "the incident",
+    "invoices": "the invoice",
+    "contracts": "the contract",
+    "campaigns": "the campaign",
+    "expenses": "the expense claim",
+}
+# The first words of the titles of agents that only show a record.
+LOOK_UP_TITLES = ("Check ", "Show ", "Track ", "Find ", "Look up ", "Report on ", "Report how ")
 # Fields of a variable a reader carries along when they are there and never needs: a
 # trip with no room saved is still a trip to book a flight for.
 CARRIED_FIELDS: dict[str, frozenset[str]] = {"trip": frozenset(ROOM)}
@@ -293,6 +309,8 @@ def _agent_document(
         )
     if cap.acts:
         main.append(_asked_how(cap))
+    elif _only_looks_up(cap):
+        main.append(_changes_elsewhere(cap))
     reply = cap.reply or f"{cap.title}: done."
     # What every answer adds after its own first sentence (form answers noted, hand-offs
     # used), whether the record was made or changed.
@@ -430,6 +448,37 @@ def _asked_how(cap: Capability) -> dict[str, Any]:
         "I will. Nothing was done yet."
     )
     return _answer_when({"exists": "sys.stated.asks_how"}, reply)
+
+
+def _only_looks_up(cap: Capability) -> bool:
+    """Whether the agent only shows what a record is (an itinerary, a status), changing
+    nothing, so a change asked of it goes elsewhere (choosing a seat or pausing a campaign
+    does something, though the record is only found)."""
+    shows = cap.title.startswith(LOOK_UP_TITLES)
+    return (
+        cap.action == "find"
+        and not cap.acts
+        and not cap.verdicts
+        and shows
+        and (cap.data in CHANGED_AS)
+    )
+
+
+def _changes_elsewhere(cap: Capability) -> dict[str, Any]:
+    """What an agent that only looks things up answers a change asked of "it" ("Move it to
+    the 16th" after the itinerary, which came back to it as the last agent): nothing was
+    changed, and the change said of the record it is about, which its agent does (it showed
+    the trip again as if moved)."""
+    said = f"{cap.title[:1].lower()}{cap.title[1:]}"
+    example = (
+        f"{{sys.stated.change_of_it.verb}} {CHANGED_AS[cap.data or '']}"
+        "{sys.stated.change_of_it.rest}"
+    )
+    reply = (
+        f"I can't change that here ({said}), so nothing was changed. Ask for it with what it "
+        f'is about, such as "{example}", and the agent that makes the change will.'
+    )
+    return _answer_when({"exists": "sys.stated.change_of_it"}, reply)
 
 
 def _changed_answer(reply: str) -> dict[str, Any]:

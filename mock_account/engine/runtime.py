@@ -225,6 +225,7 @@ class _Run:
                         **parsed.summary(),
                         "note": first_sentence(self.sys["query"]),
                         **({"asks_how": True} if parsed.asks_how else {}),
+                        **({"change_of_it": parsed.change_of_it} if parsed.change_of_it else {}),
                     }
                 return lookup({"stated": self._stated}, rest)
             if root == "sys":

@@ -28,6 +28,14 @@ _MOVES = re.compile(
     r"instead|extend|extended|longer|shorten|shorter|earlier|later)\b",
     re.IGNORECASE,
 )
+# A change asked of what the conversation is about, by a pronoun: "Move it to the 16th",
+# "actually, cancel it", "make that five nights".
+_CHANGE_OF_IT = re.compile(
+    r"^\s*(?:(?:please|actually|ok|okay|and|now|can\s+you|could\s+you)[,\s]+)*"
+    r"(?P<verb>move|shift|push|postpone|reschedule|change|make|extend|shorten|cancel|upgrade|"
+    r"downgrade|bring)\s+(?:it|that|this|them)\b(?P<rest>[^?]*)$",
+    re.IGNORECASE,
+)
 # A question about how something is done, or what the rule is, rather than a request to do
 # it: "How do I report a phishing email?", "What is the process to request a new laptop?".
 _ASKS_HOW = re.compile(
@@ -194,6 +202,16 @@ class Stated:
         """Whether the request moves something already made to other days ("move it to
         Friday", "make it the 17th") rather than asking for another one."""
         return bool(_MOVES.search(self.text))
+
+    @property
+    def change_of_it(self) -> dict[str, str] | None:
+        """A change asked of "it" ("Move it to the 16th", "Cancel it"): its verb and what
+        follows "it", so an agent that only looks things up can say how to ask for it."""
+        found = _CHANGE_OF_IT.match(self.text)
+        if found is None:
+            return None
+        verb = found.group("verb")
+        return {"verb": verb[:1].upper() + verb[1:].lower(), "rest": found.group("rest").rstrip()}
 
     @property
     def asks_how(self) -> bool:

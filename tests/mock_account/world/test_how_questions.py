@@ -5,7 +5,7 @@ opened a security ticket, "What is the process to request a new laptop?" request
 from __future__ import annotations
 
 import pytest
-from handoff_journeys import run_agent, state_of
+from handoff_journeys import routed_answer, run_agent, state_of
 
 from agents_catalog.capabilities import load_departments
 
@@ -65,3 +65,25 @@ def test_what_happens_next_opens_nothing_where_nothing_was_made(deployment, user
     text = run_agent(deployment, user, agent, "What happens next?", refused.convid).parts[0]
     assert text["text"].startswith("Which ticket? There is none in this conversation yet"), text
     assert "ticket" not in state_of(deployment, user, refused.convid)["conv"]
+
+
+def test_a_change_that_comes_back_to_a_look_up_says_how_to_ask_for_it(deployment, user) -> None:
+    booked = run_agent(
+        deployment, user, "BookBusinessFlight", "Book me a flight to Lisbon on 14 December", None
+    )
+    trip = state_of(deployment, user, booked.convid)["conv"]["trip"]
+    agent, _ = routed_answer(deployment, user, "What's the total cost?", booked.convid)
+    assert agent == "ShowTripItinerary"
+    # "Move it" matches no agent, so the itinerary answered it again: the trip as it was, as if
+    # that were the answer to the move.
+    agent, text = routed_answer(deployment, user, "Move it to the 16th", booked.convid)
+    assert agent == "ShowTripItinerary"
+    assert text.startswith(
+        "I can't change that here (show my upcoming trip itinerary), so nothing was changed. "
+        'Ask for it with what it is about, such as "Move the trip to the 16th"'
+    ), text
+    assert state_of(deployment, user, booked.convid)["conv"]["trip"] == trip
+    # Said so, it is moved.
+    agent, text = routed_answer(deployment, user, "Move the trip to the 16th", booked.convid)
+    moved = state_of(deployment, user, booked.convid)["conv"]["trip"]
+    assert agent == "ChangeTripDates" and moved["start_date"] == "2026-12-16", (agent, text)
