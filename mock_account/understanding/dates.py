@@ -192,6 +192,10 @@ _ROLE_BEFORE_RE = re.compile(
 _RANGE_GAP_RE = re.compile(
     r"^\s*(?:-|–|—|to|until|till|through|thru|up\s+to|and)\s*(?:on\s+)?$", re.IGNORECASE
 )
+_WEEK_OF = re.compile(
+    r"\b(?:the\s+)?week\s+(?P<how>of|starting|beginning|commencing)(?:\s+on)?\s+(?:the\s+)?$",
+    re.IGNORECASE,
+)
 _RANGE_LEAD_RE = re.compile(r"\b(?P<lead>from|between|starting|beginning)\s+(?:on\s+)?$", re.I)
 # "three nights from", "for two days starting" right before a day.
 _COUNT_BEFORE_RE = re.compile(
@@ -286,6 +290,17 @@ def find_dates(analysis: Analysis, today: dt.date) -> DateResult:
         said = text[atom.start : atom.end]
         if atom.kind == "range":
             result.ranges.append(DateRangeFact(first, last, said, span, atom.period))
+            continue
+        week = _WEEK_OF.search(text, max(0, atom.start - 40), atom.start)
+        if week is not None and atom.kind in ("day", "partial"):
+            # "the week of 21 December": its working days, Monday to Friday (it was the 21st);
+            # "the week starting 9 December": five days from then.
+            if week.group("how").lower() == "of":
+                first = first - dt.timedelta(days=first.weekday())
+            span = (week.start(), atom.end)
+            result.ranges.append(
+                DateRangeFact(first, first + dt.timedelta(days=4), text[span[0] : span[1]], span)
+            )
             continue
         role = atom.role or _role(text, atom.start)
         if role == "end" and (atom.kind == "partial" or atom.weekday is not None):

@@ -129,6 +129,10 @@ RANGES = [
     ("I need 10 and 11 December off", "2026-12-10", "2026-12-11"),
     ("I'm off 9, 10 and 11 December", "2026-12-09", "2026-12-11"),
     ("off on the 10th and the 11th", "2026-12-10", "2026-12-11"),
+    # A week named by one of its days is the week ("the week of 21 December off" was the 21st).
+    ("I want to take the week of 21 December off", "2026-12-21", "2026-12-25"),
+    ("a hotel for the week of Wednesday 16 December", "2026-12-14", "2026-12-18"),
+    ("the week starting 9 December", "2026-12-09", "2026-12-13"),
     ("from 28 December to 3 January", "2026-12-28", "2027-01-03"),
     ("Dec 31 - Jan 2", "2026-12-31", "2027-01-02"),
     ("from 28 December to 3 January 2028", "2027-12-28", "2028-01-03"),
