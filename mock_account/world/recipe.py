@@ -246,6 +246,12 @@ class Recipe:
         instead), or None when it can."""
         return None
 
+    def held_answer(self, given: Record) -> str | None:
+        """The answer to a question about what the conversation already holds for this kind
+        of record ("Which hotel am I in?" with a trip that holds a room), which a creator
+        answers instead of making one; None when it holds nothing to tell."""
+        return None
+
     def unworkable(self, record: Record, ctx: Context, action: str) -> str | None:
         """Why a record the request names (of several by that name) is not the one a change
         means, or None when it can be: by default, what ``lacking`` says of it."""

@@ -389,6 +389,11 @@ class World:
         ):
             return Outcome(None, recipe.noun, message=recipe.made_already(made))
         from_conversation = any(k in held for k in offered)
+        asking = _QUESTION.match(ctx.stated.text) and not _ASKING_FOR.match(ctx.stated.text)
+        held_answer = recipe.held_answer(given) if made is None and from_conversation else None
+        if asking and held_answer:
+            # "Which hotel am I in?" after a flight that holds a room: that room, not a booking.
+            return Outcome(None, recipe.noun, message=held_answer)
         if made is None and not from_conversation and _asks_how_it_stands(ctx.stated.text):
             # "What's the status of my VPN ticket?" is about one that exists: none is opened.
             return Outcome(None, recipe.noun, message=self._which(recipe))
@@ -932,7 +937,7 @@ def _made_from_the_same(made: Record, asked: Record, fixed: Record) -> bool:
 # A question ("When will it arrive?", "How do I set up a vendor?", "Can I get a loaner?"),
 # not a request; "can you..." and "could you..." ask for something.
 _QUESTION = re.compile(
-    r"^\s*(?:when|what|where|who|why|how|is|are|has|have|did|does|do|will|(?:can|could|may)\s+i)\b",
+    r"^\s*(?:when|what|which|where|who|why|how|is|are|has|have|did|does|do|will|(?:can|could|may)\s+i)\b",
     re.IGNORECASE,
 )
 

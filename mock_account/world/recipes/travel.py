@@ -612,6 +612,18 @@ class HotelStays(Recipe):
     def changes_made(self, made: Record, ctx: Context) -> bool:
         return ctx.stated.moves
 
+    def held_answer(self, given: Record) -> str | None:
+        if not given.get("name"):
+            return None
+        days = ""
+        if given.get("check_in") and given.get("check_out"):
+            days = f" from {given['check_in']} to {given['check_out']}"
+        where = f" in {given['city']}" if given.get("city") else ""
+        return (
+            f"Your trip holds a room at {given['name']}{where}{days}; I booked nothing new. To "
+            'book another, ask for it, such as "Book me a 4-star hotel there".'
+        )
+
     def change(self, base: Record, ctx: Context) -> Record:
         return _changed_days(self, base, ctx, "check_in", "check_out")
 

@@ -171,3 +171,24 @@ def test_a_trip_made_longer_keeps_its_room_for_all_of_it(deployment, user) -> No
     run_agent(deployment, user, "ChangeTripDates", "Extend my stay by two days", booked.convid)
     longer = state_of(deployment, user, booked.convid)["conv"]["trip"]
     assert (longer["end_date"], longer["room_nights"]) == ("2026-12-19", 5), longer
+
+
+def test_which_hotel_the_trip_holds_is_answered_and_nothing_is_booked(deployment, user) -> None:
+    booked = run_agent(
+        deployment, user, "BookBusinessFlight", "Book me a flight to Lisbon on 14 December", None
+    )
+    trip = state_of(deployment, user, booked.convid)["conv"]["trip"]
+    # It reserved the room the flight held: a booking made from a question.
+    agent, text = routed_answer(deployment, user, "Which hotel am I in?", booked.convid)
+    assert agent == "BookHotelStay"
+    assert text.startswith(
+        f"Your trip holds a room at {trip['hotel']} in Lisbon from {trip['start_date']} to "
+        f"{trip['end_date']}; I booked nothing new."
+    ), text
+    state = state_of(deployment, user, booked.convid)
+    assert state["conv"]["trip"] == trip
+    assert not any(
+        m.get("content")
+        for m in state["prompts"]["chat"]["messages"]
+        if m.get("role") == "tool_result" and m.get("agent") == "BookHotelStay"
+    )
