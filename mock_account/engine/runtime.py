@@ -226,6 +226,7 @@ class _Run:
                         "note": first_sentence(self.sys["query"]),
                         **({"asks_how": True} if parsed.asks_how else {}),
                         **({"change_of_it": parsed.change_of_it} if parsed.change_of_it else {}),
+                        **({"when_said": parsed.when_said} if parsed.when_said else {}),
                     }
                 return lookup({"stated": self._stated}, rest)
             if root == "sys":
@@ -1050,9 +1051,15 @@ def _with_default(run: _Run, frame: dict[str, Any], spec: AskInput) -> dict[str,
     """An ask input as sent, its default filled from the request: the form shows what the
     user already said. A template ("{sys.stated.quantities.0.count}") is filled in; a
     choice takes the options the request names ("... to production") over its fixed
-    default."""
+    default; a date (an input named ``*_date``) the date the request states."""
     shown = spec.model_dump(exclude_none=True)
     default = shown.get("default")
+    if spec.type == "str" and spec.name.endswith("_date") and isinstance(default, str):
+        # A date asked for opens at the one the request states ("next Monday at 9am"), not
+        # at the form's usual one ("next Tuesday 09:00", which the record did not take).
+        said = run.text(frame, "{sys.stated.when_said}").strip()
+        if said:
+            return shown | {"default": said}
     if isinstance(default, str) and "{" in default:
         # A default of several values ("{…count} x {…item}") is shown only whole: "x" alone,
         # when the request stated no quantity, is no answer.

@@ -204,6 +204,14 @@ class Stated:
         return bool(_MOVES.search(self.text))
 
     @property
+    def when_said(self) -> str | None:
+        """The first date the request states, as typed ("next Monday at 9am")."""
+        if not self.date_spans:
+            return None
+        start, end = min(self.date_spans)
+        return " ".join(self.text[start:end].split()) or None
+
+    @property
     def change_of_it(self) -> dict[str, str] | None:
         """A change asked of "it" ("Move it to the 16th", "Cancel it"): its verb and what
         follows "it", so an agent that only looks things up can say how to ask for it."""

@@ -199,3 +199,12 @@ def test_a_form_opens_at_what_the_request_says_of_it(deployment, user) -> None:
     assert case["details"]["default"] == (
         "Orion Retail says their dashboard shows no data since this morning"
     )
+
+
+def test_a_date_asked_for_opens_at_the_date_the_request_states(deployment, user) -> None:
+    request_text = "Send a newsletter to all customers next Monday at 9am about the winter sale"
+    form = _form(deployment, user, "ScheduleEmailNewsletter", request_text)
+    # It opened at "next Tuesday 09:00" under a request for next Monday.
+    assert form["send_date"]["default"] == "next Monday at 9am"
+    plain = _form(deployment, user, "ScheduleEmailNewsletter", "Send the October newsletter")
+    assert plain["send_date"]["default"] == "next Tuesday 09:00"
