@@ -470,15 +470,22 @@ def _changes_elsewhere(cap: Capability) -> dict[str, Any]:
     changed, and the change said of the record it is about, which its agent does (it showed
     the trip again as if moved)."""
     said = f"{cap.title[:1].lower()}{cap.title[1:]}"
-    example = (
-        f"{{sys.stated.change_of_it.verb}} {CHANGED_AS[cap.data or '']}"
-        "{sys.stated.change_of_it.rest}"
-    )
+    example = "{sys.stated.change_of_it.verb} {changed_as}{sys.stated.change_of_it.rest}"
     reply = (
         f"I can't change that here ({said}), so nothing was changed. Ask for it with what it "
         f'is about, such as "{example}", and the agent that makes the change will.'
     )
-    return _answer_when({"exists": "sys.stated.change_of_it"}, reply)
+    answer = _answer_when({"exists": "sys.stated.change_of_it"}, reply)
+    named: list[dict[str, Any]] = [
+        {"var": {"name": "changed_as", "value": CHANGED_AS[cap.data or ""]}}
+    ]
+    if cap.data == "flights":
+        # A trip that is only a stay changes with its hotel booking: no flight to move.
+        stay = {"var": {"name": "changed_as", "value": CHANGED_AS["hotels"]}}
+        only_stay = {"if": {"when": {"missing": "conv.trip.transport"}, "then": [stay]}}
+        named.append({"if": {"when": {"exists": "conv.trip.hotel"}, "then": [only_stay]}})
+    answer["if"]["then"][:0] = named
+    return answer
 
 
 def _changed_answer(reply: str) -> dict[str, Any]:

@@ -25,6 +25,8 @@ _IN_CURRENCY = re.compile(r"\bin\s+([A-Z]{3})\b")
 _MOVES = re.compile(
     r"\b(?:move|moved|moving|shift|push|pushed|postpone|postponed|reschedule|rescheduled|"
     r"bring\s+(?:it|them|that)\s+forward|change\s+(?:it|that|the\s+dates?)|make\s+it|"
+    r"make\s+(?:that|this|the\s+(?:trip|stay|booking|hotel(?:\s+booking)?|room|reservation|"
+    r"car|rental(?:\s+car)?|leave))\b|"
     r"instead|extend|extended|longer|shorten|shorter|earlier|later)\b",
     re.IGNORECASE,
 )

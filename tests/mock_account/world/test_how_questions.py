@@ -87,3 +87,25 @@ def test_a_change_that_comes_back_to_a_look_up_says_how_to_ask_for_it(deployment
     agent, text = routed_answer(deployment, user, "Move the trip to the 16th", booked.convid)
     moved = state_of(deployment, user, booked.convid)["conv"]["trip"]
     assert agent == "ChangeTripDates" and moved["start_date"] == "2026-12-16", (agent, text)
+
+
+def test_a_change_of_a_stay_only_trip_is_asked_of_its_hotel_booking(deployment, user) -> None:
+    booked = run_agent(
+        deployment,
+        user,
+        "BookHotelStay",
+        "Book me a hotel in Lisbon for 3 nights from 14 December",
+        None,
+    )
+    routed_answer(deployment, user, "What's the total cost?", booked.convid)
+    agent, text = routed_answer(deployment, user, "Make it four nights", booked.convid)
+    assert agent == "ShowTripItinerary"
+    assert 'such as "Make the hotel booking four nights"' in text, text
+    # Said so, the same room is booked for four nights; "make the trip four nights" was a
+    # second room.
+    agent, text = routed_answer(
+        deployment, user, "Make the hotel booking four nights", booked.convid
+    )
+    assert agent == "BookHotelStay", agent
+    assert text.startswith("I changed your reservation as asked: the room at "), text
+    assert "from 2026-12-14 to 2026-12-18, 4 nights" in text, text
