@@ -177,6 +177,7 @@ _TIME_RE = re.compile(
 # What a day becomes from the words just before it.
 _ROLE_BEFORE_RE = re.compile(
     r"(?:\b(?P<start>from|starting(?:\s+on|\s+from)?|beginning|leaving(?:\s+on)?"
+    r"|starts(?:\s+on)?|begins(?:\s+on)?|joins(?:\s+us)?(?:\s+on)?|joining(?:\s+on)?"
     r"|departing(?:\s+on)?|depart(?:ure)?(?:\s+on)?|out(?:bound)?(?:\s+on)?"
     r"|check(?:ing)?[\s-]in(?:\s+on)?"
     r"|arriv(?:e|ing|al)(?:\s+on)?|as\s+of|effective)"

@@ -68,7 +68,8 @@ def stated_from_facts(facts: RequestFacts) -> Stated:
         span = next((r for r in facts.date_ranges if r.kind != "quarter"), span)
     start = span.start if span else None
     end = span.end if span else None
-    single = tuple(d.date for d in facts.dates)
+    # The day something starts comes first ("signed yesterday and starts Monday 3 March").
+    single = tuple(d.date for d in sorted(facts.dates, key=lambda d: d.role != "start"))
     if span is None and len(facts.dates) == 1 and facts.dates[0].role == "end":
         end, single = facts.dates[0].date, ()
     nights: int | None = None

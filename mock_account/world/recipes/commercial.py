@@ -125,7 +125,12 @@ def _bare_amount(text: str) -> float | None:
 
 
 _QUOTED = re.compile(r"[\"“']([^\"”']{3,60})[\"”']")
-_CAMPAIGN_NAME = re.compile(r"\b((?:[A-Z0-9][\w'&-]*\s){1,5})campaign\b")
+# "the Black Friday campaign", "the Black Friday email campaign" (its channel is no name).
+_CAMPAIGN_NAME = re.compile(
+    r"\b((?:[A-Z0-9][\w'&-]*\s){1,5})"
+    r"(?:(?:email|e-mail|social|search|display|video|print|radio|ads?|paid|newsletter)\s)?"
+    r"campaign\b"
+)
 # "the October newsletter", "the spring promotion", "the Hannover fair".
 _EVENT_NAME = re.compile(
     r"\b(?:the|our|a)\s+((?:[A-Za-z0-9][\w'&-]*\s){1,3}?)"

@@ -68,7 +68,9 @@ _NAMED_SERVICE = re.compile(
 )
 
 
-_ESCALATED = re.compile(r"\bescalat", re.IGNORECASE)
+_ESCALATED = re.compile(
+    r"\bescalat|\b(?:second|third|2nd|3rd)[\s-]line\b|\bspecialist\b", re.IGNORECASE
+)
 # How an incident stands, as people say it.
 _INCIDENT_STATUS_WORDS: dict[str, tuple[str, ...]] = {
     "investigating": ("investigating", "looking into"),

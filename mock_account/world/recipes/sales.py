@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
+from datetime import date
 from functools import lru_cache
 from typing import Any
 
@@ -62,6 +63,12 @@ def _new_product(item: str, ctx: Context) -> Record:
     return {"name": name, "price": ctx.price(low, high, currency), "currency": currency}
 
 
+def _same_person(said: str, contact: str) -> bool:
+    """Whether a name said is the contact's ("Rebecca" for Rebecca Nguyen)."""
+    words, full = said.casefold().split(), contact.casefold().split()
+    return bool(words) and words == full[: len(words)]
+
+
 class Customers(Recipe):
     source = "customers"
     noun = "customer"
@@ -76,6 +83,22 @@ class Customers(Recipe):
         # "A customer briefing for my visit to Paris": a customer in France, if there is one.
         country = ctx.places.country_of(given.get("visit_city"))
         return {"country": country} if country else {}
+
+    def differs(self, record: Record, ctx: Context) -> str | None:
+        # "Jane Doe at Wayne Enterprises asked us to stop sending her promotions": the
+        # preferences of Rebecca Nguyen, the contact on file, were updated instead.
+        company = str(record.get("name") or "")
+        for person in ctx.stated.unknown_people():
+            said = rf"{re.escape(person.shown)}\s+(?:at|from|of)\s+{re.escape(company)}"
+            if company and re.search(said, ctx.stated.text, re.IGNORECASE):
+                if _same_person(person.shown, str(record.get("contact") or "")):
+                    return None
+                return (
+                    f"{person.shown} is not a contact of {company} on file (its contact is "
+                    f"{record.get('contact')}), so I changed nothing. Add them first, such as "
+                    f'"The new contact at {company} is {person.shown}", then ask again.'
+                )
+        return None
 
     def stated(self, ctx: Context) -> Record:
         stated = ctx.stated
@@ -433,6 +456,13 @@ class Products(Recipe):
     id_field = "sku"
     id_prefix = "SKU"
     name_field = "name"
+
+    def phrased(self, record: Record, today: date) -> Record:
+        # "I ordered 20 x Summit Standing Desk": as many as asked ("I ordered Summit Standing
+        # Desk" for twenty).
+        count = record.get("quantity")
+        many = isinstance(count, int) and count > 1
+        return {"items": f"{count} x {record.get('name')}" if many else str(record.get("name"))}
     name_kinds = ("product",)
     named_only = True
 

@@ -136,3 +136,10 @@ def test_a_budget_request_that_names_no_change_changes_nothing(deployment, user)
     assert answer.startswith(f'"{before["name"]}" is as it was at '), answer
     assert "is now" not in answer
     assert state_of(deployment, user, launched.convid)["conv"]["campaign"] == before
+
+
+def test_a_campaign_named_with_its_channel_is_the_one_looked_up(deployment, user) -> None:
+    text = "how did the Black Friday email campaign do? opens, clicks and how many leads"
+    # The results of "UK & Ireland Spring 2027 Brand Awareness" were given for it.
+    answer = run_agent(deployment, user, "ReportCampaignResults", text, None).parts[0]["text"]
+    assert answer.startswith("I found no campaign called Black Friday"), answer

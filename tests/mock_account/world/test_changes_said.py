@@ -135,3 +135,10 @@ def test_a_case_escalated_at_a_priority_is_at_that_priority(deployment, user) ->
     # One that names none is urgent.
     agent, text = routed_answer(deployment, user, "Escalate it to a specialist", opened.convid)
     assert text.startswith(f"Case {ticket['id']} is escalated to second line with urgent priority")
+
+
+def test_a_case_sent_to_second_line_is_urgent_unless_a_priority_is_said(deployment, user) -> None:
+    text = "Hoffmann Logistics's case has been open 9 days, get second line on it"
+    answer = run_agent(deployment, user, "EscalateSupportCase", text, None).parts[0]["text"]
+    # "escalated to second line with normal priority".
+    assert " is escalated to second line with urgent priority;" in answer, answer

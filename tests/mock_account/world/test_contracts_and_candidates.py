@@ -205,3 +205,16 @@ def test_a_new_hire_in_a_job_we_have_no_title_for_keeps_it(deployment, user) -> 
         "Onboarding is under way for Lena Fischer, joining Marketing as Content Writer in "
     ), answer
     assert " on 2027-02-01," in answer, answer
+
+
+def test_a_new_hire_starts_on_the_day_said_to_start_not_the_day_they_signed(
+    deployment, user
+) -> None:
+    text = (
+        "Lukas Becker signed yesterday and starts Monday 3 March as a data analyst in my "
+        "team, can we get his first week organised with a buddy and the paperwork"
+    )
+    answer = answer_of(deployment, user, "StartNewHireOnboarding", text, None)
+    # He was joining "on 2026-11-29", the day he signed.
+    assert answer.startswith("Onboarding is under way for Lukas Becker, joining "), answer
+    assert " on 2027-03-03," in answer, answer

@@ -3,7 +3,7 @@ changes the email with the name (at the company's domain), unless the request gi
 
 from __future__ import annotations
 
-from handoff_journeys import last_tool_result, run_agent, state_of
+from handoff_journeys import answer_of, last_tool_result, run_agent, state_of
 
 
 def _changed(deployment, user, text: str) -> tuple[str, dict]:
@@ -29,3 +29,24 @@ def test_an_email_the_request_gives_is_the_one_kept(deployment, user) -> None:
     text = "The new contact at Wayne Enterprises is Jane Doe, jane@wayne-ent.example"
     _, record = _changed(deployment, user, text)
     assert (record["contact"], record["email"]) == ("Jane Doe", "jane@wayne-ent.example")
+
+
+def test_a_person_at_a_customer_who_is_not_its_contact_is_not_replaced_by_it(
+    deployment, user
+) -> None:
+    agent = "UpdateMarketingPreferences"
+    text = "Jane Doe at Wayne Enterprises asked us to stop sending her promotions"
+    # "Marketing preferences for Rebecca Nguyen (…) at Wayne Enterprises are updated."
+    answer = answer_of(deployment, user, agent, text, None)
+    assert answer.startswith(
+        "Jane Doe is not a contact of Wayne Enterprises on file (its contact is Rebecca Nguyen), "
+        "so I changed nothing."
+    ), answer
+    same = answer_of(
+        deployment,
+        user,
+        agent,
+        "Rebecca Nguyen at Wayne Enterprises wants no more promotions",
+        None,
+    )
+    assert same.startswith("Marketing preferences for Rebecca Nguyen "), same

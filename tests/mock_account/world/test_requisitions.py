@@ -31,3 +31,14 @@ def test_an_amount_said_for_all_of_them_is_the_total_and_one_said_each_the_price
         item = last_tool_result(state_of(deployment, user, result.convid), agent)
         assert (item["price"], item["total"]) == (price, total), (request_text, item)
         assert f" at about {total} EUR " in result.parts[0]["text"], result.parts
+
+
+def test_office_supplies_ordered_by_the_number_say_how_many(deployment, user) -> None:
+    agent = "OrderOfficeSupplies"
+    result = run_agent(deployment, user, agent, "I need 20 standing desks for the Lyon team", None)
+    item = last_tool_result(state_of(deployment, user, result.convid), agent)
+    # "I ordered Summit Standing Desk" for twenty.
+    assert item["quantity"] == 20, item
+    assert result.parts[0]["text"].startswith(f"I ordered 20 x {item['name']} from the catalogue")
+    one = run_agent(deployment, user, agent, "We've run out of printer paper", None)
+    assert one.parts[0]["text"].startswith("I ordered Printer Paper from the catalogue"), one.parts
