@@ -463,6 +463,7 @@ class Products(Recipe):
         count = record.get("quantity")
         many = isinstance(count, int) and count > 1
         return {"items": f"{count} x {record.get('name')}" if many else str(record.get("name"))}
+
     name_kinds = ("product",)
     named_only = True
 
