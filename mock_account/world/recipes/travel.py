@@ -247,7 +247,7 @@ class Trips(Recipe):
             # Saved before cabins were asked for, or none asked: nothing is said of it.
             "in_cabin": "",
             # What the room costs, when a hotel booking saved it ("What's the total cost?").
-            "room_cost": f"; the room is {room[2:-1]}" if room else "",
+            "room_cost": f"; the room is {room}" if room else "",
         }
 
     def partial(self, record: Record, ctx: Context) -> str | None:
@@ -308,7 +308,8 @@ class Trips(Recipe):
             return None
         if action == "cancel" and saved.get("hotel"):
             return None
-        stay = f"; you have a room at {saved['hotel']}{_room(saved)}" if saved.get("hotel") else ""
+        room = f" ({_room(saved)})" if _room(saved) else ""
+        stay = f"; you have a room at {saved['hotel']}{room}" if saved.get("hotel") else ""
         return f"No flight is booked yet for your trip to {self.describe(saved)}{stay}."
 
     def stated(self, ctx: Context) -> Record:
@@ -462,16 +463,16 @@ def _room_moved(base: Record, moved: Record) -> Record:
     start = text_date(moved.get("start_date")) or old_start
     end = text_date(moved.get("end_date")) or old_end
     nights = base.get("room_nights")
-    if None in (old_start, old_end, start, end) or not isinstance(nights, int):
+    if old_start is None or old_end is None or start is None or end is None:
         return {}
-    if nights != (old_end - old_start).days or end <= start:  # type: ignore[operator]
+    if not isinstance(nights, int) or nights != (old_end - old_start).days or end <= start:
         return {}
-    return {"room_nights": (end - start).days}  # type: ignore[operator]
+    return {"room_nights": (end - start).days}
 
 
 def _room(trip: Record) -> str:
-    """The room a hotel booking saved on a trip, as an answer says it: " (3 nights at 368.31
-    EUR, 1104.93 EUR in all)", or "" when none did."""
+    """The room a hotel booking saved on a trip, as an answer says it: "3 nights at 368.31
+    EUR, 1104.93 EUR in all", or "" when none did."""
     rate, nights, currency = (
         trip.get("room_rate"),
         trip.get("room_nights"),
@@ -480,7 +481,7 @@ def _room(trip: Record) -> str:
     if not isinstance(rate, int | float) or not isinstance(nights, int) or not currency:
         return ""
     total = shown_money(round(rate * nights, 2), currency)
-    return f" ({_counted(nights, 'night')} at {shown_money(rate, currency)}, {total} in all)"
+    return f"{_counted(nights, 'night')} at {shown_money(rate, currency)}, {total} in all"
 
 
 def _one_of_its_days(day: date, first: date | None, last: date | None, lowered: str) -> date:
