@@ -41,12 +41,14 @@ def _first_sentence(text: str) -> str:
 def _facts(messages: list[dict[str, Any]], current: Any = None) -> list[str]:
     """The latest value of each fact the tool results put in the history, but none that the
     record this answer is about (``current``) says otherwise: a flight to Lisbon does not
-    recall "destination Berlin" as known."""
+    recall "destination Berlin" as known; nor any of the user's own record (``own``)."""
     latest: dict[str, str] = {}
     for message in messages:
         content = message.get("content")
         if message.get("role") != "tool_result" or not isinstance(content, dict):
             continue
+        if message.get("own"):
+            continue  # the user's own record ("name Mario Hernandez" under an invoice)
         for key in _FACT_KEYS:
             value = content.get(key)
             if isinstance(value, (str, int, float)):

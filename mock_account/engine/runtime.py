@@ -765,14 +765,16 @@ class _Run:
                     "agent": self.agent.name,
                 }
             )
-            history["messages"].append(
-                {
-                    "role": "tool_result",
-                    "name": f"data.{args.source}",
-                    "content": value,
-                    "agent": self.agent.name,
-                }
-            )
+            result = {
+                "role": "tool_result",
+                "name": f"data.{args.source}",
+                "content": value,
+                "agent": self.agent.name,
+            }
+            if isinstance(value, dict) and value.get("email") == self.sys["user"]:
+                # The user's own record: nothing the model needs to recall to them.
+                result["own"] = True
+            history["messages"].append(result)
 
 
 class Engine:

@@ -376,3 +376,31 @@ def test_the_model_recalls_a_changed_record_as_it_was_before_the_change() -> Non
     assert MockModel().answer(agent="F", system="", messages=quoted, reply="Ok.") == (
         'Ok. (Before the change: "Moved.")'
     )
+
+
+def test_the_model_does_not_recall_the_users_own_record_as_a_fact() -> None:
+    messages = [
+        {"role": "user", "content": "time off", "agent": "Leave"},
+        {
+            "role": "tool_result",
+            "name": "data.employees",
+            "content": {"name": "Mario Hernandez", "email": "mario@acme.example"},
+            "agent": "Leave",
+            "own": True,
+        },
+        {"role": "assistant", "content": "Sent.", "agent": "Leave"},
+        {"role": "user", "content": "chase Nordic Steel", "agent": "Chase"},
+        {
+            "role": "tool_result",
+            "name": "data.invoices",
+            "content": {"id": "INV-1"},
+            "agent": "Chase",
+        },
+    ]
+    text = MockModel().answer(agent="Chase", system="", messages=messages, reply="Chased.")
+    # "Known so far: name Mario Hernandez" under an invoice reminder.
+    assert "Mario Hernandez" not in text and "Known so far" not in text, text
+    mine = [*messages[:1], {**messages[1], "own": False}, *messages[2:]]
+    assert "Known so far: name Mario Hernandez." in MockModel().answer(
+        agent="Chase", system="", messages=mine, reply="Chased."
+    )
