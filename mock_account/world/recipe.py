@@ -325,6 +325,12 @@ class Recipe:
             "should be different to make another."
         )
 
+    def asks_for_another(self, ctx: Context) -> bool:
+        """Whether a request to the agent that made a record of this kind here says anything
+        a new one would be made of; one that says nothing of the kind ("Let our customers
+        know" after declaring an incident) is about the one made, not a second one."""
+        return True
+
     def changes_made(self, made: Record, ctx: Context) -> bool:
         """Whether a follow-up to the agent that made ``made`` in this conversation changes it
         (``change``) rather than asks for another one: a booking moved ("move it to Friday"),

@@ -289,8 +289,8 @@ class World:
             return False
         stated = self.understand(request, today)
         ctx = Context(stated, today, random.Random(0), self.data, self.places)
-        if recipe.changes_made(made, ctx):
-            return True  # a change of it: its form is not asked again either
+        if recipe.changes_made(made, ctx) or not recipe.asks_for_another(ctx):
+            return True  # a change of it, or nothing of another: its form is not asked again
         return _asks_about(made, request, recipe.stated(ctx), recipe.worded_fields)
 
     def named_instead(
@@ -386,6 +386,7 @@ class World:
         if made is not None and (
             _made_from_the_same(made, {**given, **stated}, fixed)
             or _asks_about(made, ctx.stated.text, stated, recipe.worded_fields)
+            or not recipe.asks_for_another(ctx)
         ):
             return Outcome(None, recipe.noun, message=recipe.made_already(made))
         from_conversation = any(k in held for k in offered)

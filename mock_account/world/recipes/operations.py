@@ -68,6 +68,13 @@ _NAMED_SERVICE = re.compile(
 )
 
 
+# What an incident is about: something down, failing or slow.
+_BROKEN = re.compile(
+    r"\b(?:down|outage|errors?|fail(?:s|ed|ing|ure)?|broken|not\s+working|slow|latency|"
+    r"time-?outs?|timing\s+out|crash(?:es|ed|ing)?|unavailable|degraded|5\d\d|5\d\ds|"
+    r"incident|sev\s?[1-4]|p[1-4])\b",
+    re.IGNORECASE,
+)
 _ESCALATED = re.compile(
     r"\bescalat|\b(?:second|third|2nd|3rd)[\s-]line\b|\bspecialist\b", re.IGNORECASE
 )
@@ -246,6 +253,12 @@ class Incidents(Recipe):
         if summary:
             out["summary"] = summary
         return out
+
+    def asks_for_another(self, ctx: Context) -> bool:
+        # An incident is of something broken: "Let our customers know" or "Who's on call?"
+        # after declaring one asked the form again, for a second incident.
+        text = ctx.stated.text
+        return bool(ctx.stated.severity or _service(text) or _BROKEN.search(text))
 
     def changes_made(self, made: Record, ctx: Context) -> bool:
         # "Make it a sev1" after declaring it: the same incident, not a second one; a sev1

@@ -323,3 +323,21 @@ def test_an_incident_made_a_sev1_is_the_same_incident_at_sev1(deployment, user) 
         deployment, user, agent, "Declare a sev1 incident for the VPN gateway too", answered.convid
     )
     assert " for VPN gateway at severity sev1" in other.parts[0]["text"], other.parts
+
+
+def test_a_follow_up_that_says_nothing_broken_declares_no_second_incident(deployment, user) -> None:
+    agent = "DeclareProductionIncident"
+    text = "The checkout service is returning 500s for everyone, sev1"
+    declared = run_agent(deployment, user, agent, text, None)
+    incident = state_of(deployment, user, declared.convid)["conv"]["incident"]
+    # It asked the form again ("What is broken: Let our customers know") for a second one.
+    for follow_up in ("Let our customers know", "Who's on call?"):
+        again = deployment.account.exec_agent(user, agent, {"query": follow_up}, declared.convid)
+        assert again.result_code == "success" and again.ask_input is None, again.ask_input
+        assert again.parts[0]["text"].startswith(f"Incident {incident['id']} "), again.parts
+    assert state_of(deployment, user, declared.convid)["conv"]["incident"] == incident
+    # Something else broken is another incident.
+    other = deployment.account.exec_agent(
+        user, agent, {"query": "The search service is down too"}, declared.convid
+    )
+    assert other.result_code == "ask", other.parts
