@@ -130,6 +130,9 @@ HANDOFF_FIELDS: dict[tuple[str, str], str | dict[str, str]] = {
         "check_in": "{conv.trip.start_date}",
         "check_out": "{conv.trip.end_date}",
         "name": "{conv.trip.hotel}",
+        # What brings the traveller back, and when: a room past it says so.
+        "transport": "{conv.trip.transport}",
+        "trip_end": "{conv.trip.end_date}",
     },
     ("incidents", "incident"): SAME,
     ("invoices", "customer"): {"party": "{conv.customer.name}"},
@@ -215,6 +218,9 @@ LOOK_UP_TITLES = ("Check ", "Show ", "Track ", "Find ", "Look up ", "Report on "
 # Fields of a variable a reader carries along when they are there and never needs: a
 # trip with no room saved is still a trip to book a flight for.
 CARRIED_FIELDS: dict[str, frozenset[str]] = {"trip": frozenset(ROOM)}
+# Fields a reader takes when they are there and does without (a trip that is only a stay has
+# no transport to say the room runs past), so a follow-up is suggested without them.
+OPTIONAL_FIELDS: dict[str, frozenset[str]] = {"trip": frozenset({*ROOM, "transport"})}
 # A hotel stay is where a trip goes and when (a later flight "for that trip" flies there); a
 # stay in the saved trip's city names the trip's hotel, one elsewhere, or in the city of a
 # cancelled trip, is a new trip. A quote for a known customer makes that customer the one the

@@ -27,7 +27,7 @@ from agents_catalog.agent_format import (
     walk_commands,
 )
 from agents_catalog.capabilities import VARIABLE_SOURCES
-from agents_catalog.generator import CARRIED_FIELDS
+from agents_catalog.generator import OPTIONAL_FIELDS
 from agents_catalog.graph import HandoffGraph, build_handoff_graph
 from mock_account.engine.templates import TemplateError, lookup, render_text
 from mock_account.search.index import SearchIndex
@@ -179,8 +179,8 @@ class Followups:
             return None
         # A reader that takes a value the saved record does not have (the customer of an
         # internal IT ticket) would answer about another record: it is not suggested.
-        carried = CARRIED_FIELDS.get(variable, frozenset())
-        needed = [p for p in self._taken(reader, variable) if p.partition(".")[2] not in carried]
+        optional = OPTIONAL_FIELDS.get(variable, frozenset())
+        needed = [p for p in self._taken(reader, variable) if p.partition(".")[2] not in optional]
         if any(lookup(conv, path) in (None, "") for path in needed):
             return None
         saved = conv[variable]

@@ -613,6 +613,21 @@ class HotelStays(Recipe):
     def changes_made(self, made: Record, ctx: Context) -> bool:
         return ctx.stated.moves
 
+    def phrased(self, record: Record, today: date) -> Record:
+        # A room past the trip's way back: "Make it five nights" on a flight back after three
+        # gave a room the traveller is not there for, without a word.
+        transport, back, out = (
+            record.get("transport"),
+            record.get("trip_end"),
+            record.get("check_out"),
+        )
+        past = bool(transport and back and out and str(out) > str(back))
+        note = (
+            f' Your {transport} still comes back on {back}: to stay, say "Move the trip return '
+            f'to {out}".'
+        )
+        return {"trip_note": note if past else ""}
+
     def held_answer(self, given: Record) -> str | None:
         if not given.get("name"):
             return None

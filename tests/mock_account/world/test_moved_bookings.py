@@ -192,3 +192,22 @@ def test_which_hotel_the_trip_holds_is_answered_and_nothing_is_booked(deployment
         for m in state["prompts"]["chat"]["messages"]
         if m.get("role") == "tool_result" and m.get("agent") == "BookHotelStay"
     )
+
+
+def test_a_room_past_the_flight_home_says_so_and_how_to_come_back_later(deployment, user) -> None:
+    trip = "Book me a flight to Lisbon on 14 December, back on the 17th"
+    booked = run_agent(deployment, user, "BookBusinessFlight", trip, None)
+    flight = state_of(deployment, user, booked.convid)["conv"]["trip"]["transport"]
+    run_agent(deployment, user, "BookHotelStay", "Book me a hotel there", booked.convid)
+    agent, text = routed_answer(deployment, user, "Make it five nights", booked.convid)
+    # The room ran to the 19th and the flight back on the 17th, without a word.
+    assert agent == "BookHotelStay"
+    assert "is now from 2026-12-14 to 2026-12-19, 5 nights" in text, text
+    assert (
+        f'Your {flight} still comes back on 2026-12-17: to stay, say "Move the trip return to '
+        '2026-12-19".'
+    ) in text, text
+    agent, _ = routed_answer(deployment, user, "Move the trip return to 2026-12-19", booked.convid)
+    moved = state_of(deployment, user, booked.convid)["conv"]["trip"]
+    assert agent == "ChangeTripDates" and moved["end_date"] == "2026-12-19", (agent, moved)
+    assert moved["room_nights"] == 5, moved

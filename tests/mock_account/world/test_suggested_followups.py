@@ -185,3 +185,19 @@ def test_the_users_own_entry_is_followed_by_nothing_about_a_colleague(deployment
     conv = state_of(deployment, user, colleague.convid)["conv"]
     offered = followups.suggest("FindColleagueInDirectory", conv=conv, user=user.email)
     assert offered and all("Daniel Weber" in s.request for s in offered), offered
+
+
+def test_a_stay_only_trip_is_still_followed_by_the_policy_check(deployment, user) -> None:
+    stay = run_agent(
+        deployment,
+        user,
+        "BookHotelStay",
+        "Book me a hotel in Lisbon for 3 nights from 14 December",
+        None,
+    )
+    conv = state_of(deployment, user, stay.convid)["conv"]
+    followups = Followups(deployment.account.agents.values(), deployment.account.index)
+    # The policy check reads the trip's transport to say a room runs past it; a trip that is
+    # only a stay has none, and is still a trip to check the policy for.
+    offered = {s.agent for s in followups.suggest("BookHotelStay", conv=conv, limit=20)}
+    assert "CheckTravelPolicy" in offered, offered
