@@ -409,14 +409,14 @@ def _atoms(analysis: Analysis, today: dt.date) -> list[_Atom]:
 def _atom(m: re.Match[str], today: dt.date) -> _Atom | None:
     group = m.lastgroup
     start, end = m.span()
-    if group in ("r1", "r2", "r3"):
+    if group in ("r1", "r2", "r3", "r4"):
         name = m.group(f"{group}m")
         month = _month_number(name)
         if month is None or not _month_ok(name, with_day=True):
             return None
         year = m.group(f"{group}y")
         first_day, last_day = _day_number(m.group(f"{group}a")), _day_number(m.group(f"{group}b"))
-        if last_day < first_day:
+        if last_day < first_day or (group == "r4" and not _in_a_row(m, first_day, last_day)):
             return None
         return _Atom(
             start,
@@ -427,8 +427,6 @@ def _atom(m: re.Match[str], today: dt.date) -> _Atom | None:
             year=int(year) if year else None,
             end_day=last_day,
         )
-    if group == "r4":
-        return _days_in_a_row(m, start, end)
     if group in ("a1", "a2"):
         if not _month_ok(m.group(f"{group}m"), with_day=True):
             return None
@@ -485,27 +483,13 @@ def _atom(m: re.Match[str], today: dt.date) -> _Atom | None:
     return None
 
 
-def _days_in_a_row(m: re.Match[str], start: int, end: int) -> _Atom | None:
-    """ "10 and 11 December" is the two days; days that are not in a row ("3 and 5 December")
-    are no range, and read as before (the day that names the month)."""
-    name = m.group("r4m")
-    month = _month_number(name)
-    if month is None or not _month_ok(name, with_day=True):
-        return None
+def _in_a_row(m: re.Match[str], first_day: int, last_day: int) -> bool:
+    """Whether the days listed with "and" ("10 and 11 December", "the 9th, 10th and 11th")
+    follow each other: days apart ("3 and 5 December") are no range, and read as before (the
+    day that names the month)."""
     middle = re.findall(_DAY, re.sub(r"\bthe\b", " ", m.group("r4mid")))
-    days = [_day_number(d) for d in (m.group("r4a"), *middle, m.group("r4b"))]
-    if any(b - a != 1 for a, b in itertools.pairwise(days)):
-        return None
-    year = m.group("r4y")
-    return _Atom(
-        start,
-        end,
-        "range",
-        day=days[0],
-        month=month,
-        year=int(year) if year else None,
-        end_day=days[-1],
-    )
+    days = [first_day, *map(_day_number, middle), last_day]
+    return all(b - a == 1 for a, b in itertools.pairwise(days))
 
 
 def _numeric(start: int, end: int, text: str) -> _Atom | None:

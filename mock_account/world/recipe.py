@@ -549,6 +549,15 @@ _TRAILING_ASK = re.compile(
 )
 
 
+def starts_name(said: Any, name: Any) -> bool:
+    """Whether ``said`` is ``name`` or its first words, as people say a name short ("Zephyr"
+    for Zephyr Analytics, "Rebecca" for Rebecca Nguyen)."""
+    if not isinstance(said, str) or not isinstance(name, str):
+        return False
+    short, whole = said.casefold().split(), name.casefold().split()
+    return bool(short) and whole[: len(short)] == short
+
+
 def shown_money(amount: float, currency: str) -> str:
     """An amount as answers write it ("404004.35 GBP", "2500 EUR")."""
     shown = int(amount) if float(amount).is_integer() else amount

@@ -52,6 +52,7 @@ from .recipe import (
     clean,
     coerce,
     fits,
+    starts_name,
     text_date,
     unreadable,
 )
@@ -978,19 +979,10 @@ def _states_nothing_else(made: Record, stated: Record, worded: frozenset[str]) -
     """Whether what a request states (its wording aside) is all as ``made`` has it; a name
     said short is the same name ("our NDA with Zephyr" after one with Zephyr Analytics)."""
     return all(
-        _same(v, made[k]) or _said_short(v, made[k])
+        _same(v, made[k]) or starts_name(v, made[k])
         for k, v in stated.items()
         if k in made and k not in worded
     )
-
-
-def _said_short(said: Any, name: Any) -> bool:
-    """Whether ``said`` is the first words of the name ``name`` ("Zephyr", "Zephyr
-    Analytics")."""
-    if not isinstance(said, str) or not isinstance(name, str):
-        return False
-    short, whole = said.casefold().split(), name.casefold().split()
-    return 0 < len(short) < len(whole) and whole[: len(short)] == short
 
 
 def _says_instead(text: str, held: Any, asked: str) -> bool:

@@ -11,7 +11,7 @@ from typing import Any
 from mock_account.business.data import company_domain, person_email
 from mock_account.business.vocab import CUSTOMER_TIERS, PRODUCT_CATEGORIES
 
-from ..recipe import Asked, Context, Recipe, Record
+from ..recipe import Asked, Context, Recipe, Record, starts_name
 from ..stated import Quantity
 
 _WORD = re.compile(r"[a-z0-9]+")
@@ -63,12 +63,6 @@ def _new_product(item: str, ctx: Context) -> Record:
     return {"name": name, "price": ctx.price(low, high, currency), "currency": currency}
 
 
-def _same_person(said: str, contact: str) -> bool:
-    """Whether a name said is the contact's ("Rebecca" for Rebecca Nguyen)."""
-    words, full = said.casefold().split(), contact.casefold().split()
-    return bool(words) and words == full[: len(words)]
-
-
 class Customers(Recipe):
     source = "customers"
     noun = "customer"
@@ -91,7 +85,7 @@ class Customers(Recipe):
         for person in ctx.stated.unknown_people():
             said = rf"{re.escape(person.shown)}\s+(?:at|from|of)\s+{re.escape(company)}"
             if company and re.search(said, ctx.stated.text, re.IGNORECASE):
-                if _same_person(person.shown, str(record.get("contact") or "")):
+                if starts_name(person.shown, record.get("contact")):
                     return None
                 return (
                     f"{person.shown} is not a contact of {company} on file (its contact is "
@@ -362,7 +356,6 @@ def customer_asked(ctx: Context) -> Asked | None:
     return None
 
 
-# A product named by a model number ("the X200 scanner", "releasing the X300").
 # An amount said of the whole ("for about 18,000 EUR", "12k in total") or of each one ("at
 # 1,200 EUR", "1,200 EUR each").
 _AMOUNT = (
@@ -380,6 +373,7 @@ _EACH_SAID = re.compile(
     rf"|\bat\s+(?:about\s+|around\s+)?{_AMOUNT}",
     re.IGNORECASE,
 )
+# A product named by a model number ("the X200 scanner", "releasing the X300").
 _MODEL = re.compile(r"\b([A-Z]{1,3}-?\d{2,4}[A-Za-z]?)(\s+[a-z]{3,})?\b")
 # What a request buys or runs out of, when it gives no count ("we're out of printer paper").
 _ITEM = re.compile(
@@ -456,6 +450,8 @@ class Products(Recipe):
     id_field = "sku"
     id_prefix = "SKU"
     name_field = "name"
+    name_kinds = ("product",)
+    named_only = True
 
     def phrased(self, record: Record, today: date) -> Record:
         # "I ordered 20 x Summit Standing Desk": as many as asked ("I ordered Summit Standing
@@ -463,9 +459,6 @@ class Products(Recipe):
         count = record.get("quantity")
         many = isinstance(count, int) and count > 1
         return {"items": f"{count} x {record.get('name')}" if many else str(record.get("name"))}
-
-    name_kinds = ("product",)
-    named_only = True
 
     def name_question(self) -> str | None:
         return "its name or SKU"
