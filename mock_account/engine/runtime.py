@@ -620,8 +620,25 @@ class _Run:
                 # A run that made nothing (a refusal, "made already") leaves the earlier record
                 # the one this agent made: asked again after it, it is still not made twice.
                 if isinstance(content, dict):
-                    return content
+                    return self._as_it_stands(args.source, content, runs)
         return None
+
+    def _as_it_stands(
+        self, source: str, made: dict[str, Any], runs: list[dict[str, Any]]
+    ) -> dict[str, Any]:
+        """``made`` as the conversation holds it now: a variable this agent wrote that a later
+        run of another agent wrote again (a trip moved, with the room this agent booked on it)
+        changes the record too, as its recipe says (``World.as_it_stands``)."""
+        since: set[str] = set()
+        for run in reversed(runs):
+            if run.get("agent") == self.agent.name and run.get("writes"):
+                break  # the run that made it (one that only answered wrote nothing)
+            if run.get("agent") != self.agent.name:
+                since.update(run.get("writes") or ())
+        conv = self.state["conv"]
+        rewritten = since & _writes_of(self.agent)
+        moved = {v: conv[v] for v in rewritten if isinstance(conv.get(v), dict)}
+        return self.engine.world.as_it_stands(source, made, moved) if moved else made
 
     def _request(self, frame: dict[str, Any], template: str | None) -> str:
         """The text a data command reads the request's facts from. A form answer left at its

@@ -246,6 +246,12 @@ class Recipe:
         instead), or None when it can."""
         return None
 
+    def as_it_stands(self, made: Record, rewritten: Mapping[str, Record]) -> Record:
+        """A record this kind's agent made, once other agents wrote again the conversation
+        variables it wrote with it (``rewritten``, by name): what they changed of it. By
+        default nothing: the record is its own."""
+        return made
+
     def held_answer(self, given: Record) -> str | None:
         """The answer to a question about what the conversation already holds for this kind
         of record ("Which hotel am I in?" with a trip that holds a room), which a creator

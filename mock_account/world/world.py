@@ -282,6 +282,12 @@ class World:
         outcome.stated = stated.summary()
         return outcome
 
+    def as_it_stands(self, source: str, made: Record, rewritten: Mapping[str, Record]) -> Record:
+        """A record of ``source`` an agent made, as the variables other agents wrote since
+        (``rewritten``, by name) left it: its recipe's ``as_it_stands``."""
+        recipe = self.recipes.get(source)
+        return made if recipe is None else recipe.as_it_stands(made, rewritten)
+
     def asks_about_made(self, source: str, request: str, today: date, made: Record) -> bool:
         """Whether ``request`` asks about ``made`` (a record of ``source`` the agent made in
         this conversation) rather than for another one: the agent then asks nothing again."""

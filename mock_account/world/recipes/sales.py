@@ -210,6 +210,17 @@ class Orders(Recipe):
             return self._stage(saved, needed)
         return None
 
+    def made_already(self, made: Record) -> str:
+        # What the order is ("What orders do they have?" after placing one), not only its id.
+        what = f": {made['quantity']} x {made['product']}" if made.get("product") else ""
+        total = f" for {made['total']} {made['currency']}" if made.get("total") else ""
+        customer = f" for {made['customer']}" if made.get("customer") else ""
+        return (
+            f"Order {made.get('id', '')}{customer} was placed in this conversation{what}{total}, "
+            f"status {made.get('status', 'placed')}, so I did not place a second one; say what "
+            "should be different to place another."
+        )
+
     def unchanged(self, record: Record) -> str | None:
         what = f" ({record['quantity']} x {record['product']})" if record.get("product") else ""
         return (

@@ -248,6 +248,7 @@ class Trips(Recipe):
             "in_cabin": "",
             # What the room costs, when a hotel booking saved it ("What's the total cost?").
             "room_cost": f"; the room is {room}" if room else "",
+            "room_days": _room_days(record),
         }
 
     def partial(self, record: Record, ctx: Context) -> str | None:
@@ -484,6 +485,24 @@ def _room(trip: Record) -> str:
     return f"{_counted(nights, 'night')} at {shown_money(rate, currency)}, {total} in all"
 
 
+def _room_days(trip: Record) -> str:
+    """The nights of a trip's room, as a moved trip's answer says them (" Your room at Hotel
+    Adlon moves with it: 2026-12-09 to 2026-12-12."): a move that left the room unsaid read
+    as a room still on the old days. "" for a trip with no room, or with nothing booked to
+    go by (a stay alone says its own days)."""
+    start = text_date(trip.get("start_date"))
+    if not trip.get("hotel") or not _transport(trip) or start is None:
+        return ""
+    if trip.get("status") == "cancelled":
+        return ""
+    nights = trip.get("room_nights")
+    end = start + timedelta(days=nights) if isinstance(nights, int) else None
+    last = end.isoformat() if end is not None else trip.get("end_date")
+    if not last:
+        return ""
+    return f" Your room at {trip['hotel']} moves with it: {start.isoformat()} to {last}."
+
+
 def _one_of_its_days(day: date, first: date | None, last: date | None, lowered: str) -> date:
     """The day a request keeps alone: "the Friday only" is the Friday among the days it had,
     not the next Friday from today."""
@@ -612,6 +631,25 @@ class HotelStays(Recipe):
 
     def changes_made(self, made: Record, ctx: Context) -> bool:
         return ctx.stated.moves
+
+    def as_it_stands(self, made: Record, rewritten: Mapping[str, Record]) -> Record:
+        # A room booked on a trip that another agent then moved moves with it: the trip
+        # holds the room from its first day, for its nights ("Which hotel am I in?" after
+        # "move the trip to Wednesday" gave the old days).
+        trip = rewritten.get("trip")
+        if trip is None or trip.get("hotel") != made.get("name") or not _transport(trip):
+            return made
+        start, nights = text_date(trip.get("start_date")), trip.get("room_nights")
+        if start is None or not isinstance(nights, int) or nights < 1:
+            return made
+        return {
+            **made,
+            "check_in": start.isoformat(),
+            "check_out": (start + timedelta(days=nights)).isoformat(),
+            "nights": nights,
+            "stay": _counted(nights, "night"),
+            "trip_end": trip.get("end_date"),
+        }
 
     def phrased(self, record: Record, today: date) -> Record:
         # A room past the trip's way back: "Make it five nights" on a flight back after three

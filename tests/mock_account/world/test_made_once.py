@@ -341,3 +341,18 @@ def test_a_follow_up_that_says_nothing_broken_declares_no_second_incident(deploy
         user, agent, {"query": "The search service is down too"}, declared.convid
     )
     assert other.result_code == "ask", other.parts
+
+
+def test_a_question_about_the_order_placed_here_says_what_it_is(deployment, user) -> None:
+    placed = run_agent(deployment, user, "PlaceCustomerOrder", ORDER, None)
+    order = state_of(deployment, user, placed.convid)["conv"]["order"]
+    # It matches no agent by its words: the agent that placed the order answers.
+    agent, text = routed_answer(deployment, user, "What did they order?", placed.convid)
+    assert agent == "PlaceCustomerOrder"
+    # It said "This conversation already has order ORD-…", and not what the order was.
+    assert text.startswith(
+        f"Order {order['id']} was placed in this conversation: {order['quantity']} x "
+        f"{order['product']} for {order['total']} {order['currency']}, status placed, so I did "
+        "not place a second one"
+    ), text
+    assert state_of(deployment, user, placed.convid)["conv"]["order"] == order

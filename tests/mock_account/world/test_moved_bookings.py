@@ -211,3 +211,25 @@ def test_a_room_past_the_flight_home_says_so_and_how_to_come_back_later(deployme
     moved = state_of(deployment, user, booked.convid)["conv"]["trip"]
     assert agent == "ChangeTripDates" and moved["end_date"] == "2026-12-19", (agent, moved)
     assert moved["room_nights"] == 5, moved
+
+
+def test_a_trip_moved_by_another_agent_moves_the_room_booked_on_it(deployment, user) -> None:
+    trip = "Book me a flight to Lisbon on 14 December, back on the 17th"
+    booked = run_agent(deployment, user, "BookBusinessFlight", trip, None)
+    convid = booked.convid
+    run_agent(deployment, user, "BookHotelStay", "Book me a hotel there for 2 nights", convid)
+    hotel = state_of(deployment, user, convid)["conv"]["trip"]["hotel"]
+    agent, text = routed_answer(deployment, user, "Push my Lisbon trip back a day", convid)
+    # The move said nothing of the room, and the hotel agent then gave its old days.
+    assert agent == "ChangeTripDates"
+    assert "now runs from 2026-12-15 to 2026-12-18" in text, text
+    assert f"Your room at {hotel} moves with it: 2026-12-15 to 2026-12-17." in text, text
+    agent, text = routed_answer(deployment, user, "Which hotel am I in?", convid)
+    assert agent == "BookHotelStay"
+    assert text.startswith(
+        f"A room at {hotel} in Lisbon from 2026-12-15 to 2026-12-17 (2 nights at "
+    ), text
+    # Changed by the hotel agent afterwards, the room starts from where it now is.
+    agent, text = routed_answer(deployment, user, "Make it three nights", convid)
+    assert agent == "BookHotelStay"
+    assert "is now from 2026-12-15 to 2026-12-18, 3 nights" in text, text
