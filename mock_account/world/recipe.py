@@ -400,6 +400,12 @@ class Recipe:
             f"{cls.noun} itself."
         )
 
+    def unrecorded(self, ctx: Context) -> str:
+        """What an answer that found no record the request means can still say from the
+        request alone (a data leak is to be notified whatever its incident number), after
+        its own sentence; "" when nothing."""
+        return ""
+
     def describe(self, record: Record) -> str:
         """A short name of a record, for 'closest' lists."""
         for field in (self.name_field, self.id_field):

@@ -404,7 +404,7 @@ class World:
             return Outcome(None, recipe.noun, message=held_answer)
         if made is None and not from_conversation and _asks_how_it_stands(ctx.stated.text):
             # "What's the status of my VPN ticket?" is about one that exists: none is opened.
-            return Outcome(None, recipe.noun, message=self._which(recipe))
+            return Outcome(None, recipe.noun, message=self._which(recipe, ctx))
         ask_name = recipe.name_question()
         unnamed = ask_name and not record.get(recipe.name_field or "")
         if unnamed and (recipe.named_only or (not given and _QUESTION.match(ctx.stated.text))):
@@ -499,7 +499,7 @@ class World:
             if found:
                 unused = _unused(held or Held(), where, asked, kept=not by_id)
                 return Outcome(found[0], recipe.noun, asked=asked.said, set_aside=unused)
-            return self._missing(recipe, asked, base)
+            return self._missing(recipe, asked, base, ctx)
         # "I", "my": the user's own record, whatever the conversation holds; a colleague the
         # request names, theirs. Otherwise what the conversation holds comes first.
         speaks = ctx.stated.speaks_of_self or bool(ctx.stated.names_of("employee"))
@@ -581,7 +581,7 @@ class World:
                     tokens(str(found[0].get(recipe.name_field, ""))) & tokens(ctx.stated.text)
                 )
             if not described:
-                return Outcome(None, recipe.noun, message=self._which(recipe))
+                return Outcome(None, recipe.noun, message=self._which(recipe, ctx))
         return Outcome(found[0] if found else None, recipe.noun)
 
     def _update(
@@ -656,7 +656,7 @@ class World:
             return Outcome(None, recipe.noun, asked=asked, message=lacking)
         return Outcome(dict(base), recipe.noun, asked=asked)
 
-    def _missing(self, recipe: Recipe, asked: Asked, base: Record | None) -> Outcome:
+    def _missing(self, recipe: Recipe, asked: Asked, base: Record | None, ctx: Context) -> Outcome:
         names = {recipe.describe(r): str(r.get(asked.field, "")) for r in self._records(recipe)}
         if base and base.get(asked.field):
             names[recipe.describe(base)] = str(base[asked.field])
@@ -670,6 +670,7 @@ class World:
         message = f"I found no {recipe.noun} {asked.said}."
         if closest:
             message += f" The closest I have: {', '.join(closest)}."
+        message += recipe.unrecorded(ctx)
         return Outcome(None, recipe.noun, asked=asked.said, closest=closest, message=message)
 
     def _pointed_back(
@@ -694,14 +695,14 @@ class World:
                 continue
             nouns = "|".join(re.escape(n) for n in sorted({variable, recipe.noun}, key=len)[::-1])
             if re.search(rf"\b(?:{pointers})\s+(?:{nouns})\b(?!['’]s)", ctx.stated.text, re.I):
-                return self._which(recipe)
+                return self._which(recipe, ctx)
             if variable == "trip" and _THERE.search(ctx.stated.text):
-                return self._which(recipe)  # "book me a train there": where is there?
+                return self._which(recipe, ctx)  # "book me a train there": where is there?
         return None
 
     @staticmethod
-    def _which(recipe: Recipe) -> str:
-        return f"Which {recipe.noun}? {recipe.none_held()}"
+    def _which(recipe: Recipe, ctx: Context) -> str:
+        return f"Which {recipe.noun}? {recipe.none_held()}{recipe.unrecorded(ctx)}"
 
     def _records(self, recipe: Recipe) -> list[Record]:
         return self.data.records(recipe.source)

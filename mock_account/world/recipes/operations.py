@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import random
 import re
-from datetime import date
+from datetime import date, datetime, timedelta
 
 from mock_account.business.vocab import ASSET_MODELS, INCIDENT_SYMPTOMS, SERVICES, TICKET_SUBJECTS
 from mock_account.understanding.lexicon import HIRING_VERBS
@@ -94,6 +94,27 @@ _INCIDENT_STATUS_WORDS: dict[str, tuple[str, ...]] = {
         "close the incident",
         "outage is over",
     ),
+}
+# What makes an incident a personal data breach, as its summary would say it.
+_PERSONAL_DATA = re.compile(
+    r"\b(?:personal|customer|employee|patient|user|client)s?'?\s+(?:data|details|records|"
+    r"information|emails?|addresses)|\bdata\s+(?:leak|breach|exposure)|\bleak(?:s|ed)?\b|"
+    r"\bexposed\b|\bbreach\b|\bpayslips?\b|\bpii\b|\bgdpr\b|\bwrong\s+recipient|"
+    r"\bpasswords?\b|\bcredit\s+cards?\b|\bmedical\s+records\b|\bransomware\b|"
+    r"\bstolen\s+(?:laptop|device|phone)",
+    re.IGNORECASE,
+)
+# A question of whether, or by when, a breach is to be reported.
+_NOTIFYING = re.compile(
+    r"\b(?:report|notif|regulator|breach|gdpr|deadline|tell\s+the\s+(?:authorit|regulator))",
+    re.IGNORECASE,
+)
+# How an answer says where an incident stands ("is currently investigating" read oddly).
+_STATUS_SAID = {
+    "investigating": "still under investigation",
+    "identified": "identified, with a fix under way",
+    "monitoring": "fixed and being monitored",
+    "resolved": "resolved",
 }
 _BARE_SERVICE = re.compile(
     r"\b(?:our|the)\s+(website|web\s*site|web\s*shop|online\s+shop|intranet|wiki|"
@@ -231,6 +252,25 @@ class Incidents(Recipe):
             "channel has the latest updates."
         )
 
+    def phrased(self, record: Record, today: date) -> Record:
+        status = str(record.get("status") or "investigating")
+        return {
+            "status_said": _STATUS_SAID.get(status, status),
+            "breach_view": _breach_view(record),
+        }
+
+    def unrecorded(self, ctx: Context) -> str:
+        # "Do we have to report the data leak?" with no incident on record: what is said is
+        # enough to tell the deadline, which runs whether or not it was declared.
+        text = ctx.stated.text
+        if not (_PERSONAL_DATA.search(text) and _NOTIFYING.search(text)):
+            return ""
+        return (
+            " From what you say, it involves personal data: unless the data was encrypted or "
+            "puts nobody at risk, the regulator is to be told within 72 hours of finding it. "
+            "Declare it as an incident so that it is on record."
+        )
+
     def asked(self, ctx: Context) -> Asked | None:
         found = super().asked(ctx)
         if found is not None:
@@ -289,6 +329,31 @@ class Incidents(Recipe):
         if not record.get("started_at"):
             hour, minute = ctx.rng.randint(0, 23), ctx.rng.randrange(0, 60, 5)
             record["started_at"] = f"{ctx.today.isoformat()}T{hour:02d}:{minute:02d}Z"
+
+
+def _breach_view(incident: Record) -> str:
+    """Whether an incident is a personal data breach to notify, from what is recorded of it,
+    and by when: the assessment said it "assessed the notification duties" and not what they
+    were, even for a checkout returning 500s."""
+    summary = str(incident.get("summary") or "").strip().rstrip(".")
+    said = f' ("{summary}")' if summary else ""
+    if not _PERSONAL_DATA.search(summary):
+        return (
+            f"nothing recorded of it{said} involves personal data, so on what is known there is "
+            "no breach to notify. If personal data was exposed, tell me what: the 72-hour "
+            "deadline runs from when you found out."
+        )
+    started = str(incident.get("started_at") or "")
+    try:
+        found = datetime.fromisoformat(started.replace("Z", "+00:00"))
+        by = f", by {(found + timedelta(hours=72)).strftime('%Y-%m-%d %H:%M')} UTC"
+    except ValueError:
+        by = ""
+    return (
+        f"what is recorded of it{said} involves personal data, so unless the data was "
+        f"encrypted or puts nobody at risk, notify the regulator within 72 hours of finding "
+        f"it{by}, and tell the people affected without undue delay if the risk to them is high."
+    )
 
 
 # Words that say a device is for someone who is joining, not for the person asking: the

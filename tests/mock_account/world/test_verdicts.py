@@ -4,8 +4,10 @@ answers a balance question with the balance, not with a leave request."""
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
+
 import pytest
-from handoff_journeys import answer_of
+from handoff_journeys import answer_of, run_agent, state_of
 
 AGENT = "ClearGiftsAndHospitality"
 
@@ -67,3 +69,58 @@ def test_the_leave_agent_answers_a_balance_question_with_the_balance(deployment,
 def test_the_travel_policy_answers_what_is_asked(deployment, user, request_text, answer) -> None:
     text = answer_of(deployment, user, "CheckTravelPolicy", request_text, None)
     assert text.startswith(answer), text
+
+
+BREACH = "AssessBreachNotification"
+ASKED = "Do we have to report incident {id} to the regulator as a data breach?"
+
+
+def _declared(deployment, user, text: str) -> tuple[str, dict]:
+    declared = run_agent(deployment, user, "DeclareProductionIncident", text, None)
+    return declared.convid, state_of(deployment, user, declared.convid)["conv"]["incident"]
+
+
+def test_a_breach_question_is_answered_from_what_the_incident_holds(deployment, user) -> None:
+    # It said "I assessed the notification duties and the deadlines", and not what they were.
+    convid, incident = _declared(
+        deployment, user, "The checkout service is returning 500s for everyone, open an incident"
+    )
+    text = answer_of(deployment, user, BREACH, ASKED.format(id=incident["id"]), convid)
+    assert text.startswith(
+        f"For incident {incident['id']} on {incident['service']}: nothing recorded of it "
+        f'("{incident["summary"]}") involves personal data, so on what is known there is no '
+        "breach to notify."
+    ), text
+
+
+def test_a_leak_of_personal_data_is_to_be_notified_within_72_hours(deployment, user) -> None:
+    convid, incident = _declared(
+        deployment, user, "Customer emails were exposed by our CRM, declare a sev1 incident"
+    )
+    text = answer_of(deployment, user, BREACH, ASKED.format(id=incident["id"]), convid)
+    started = datetime.fromisoformat(incident["started_at"].replace("Z", "+00:00"))
+    by = (started + timedelta(hours=72)).strftime("%Y-%m-%d %H:%M")
+    assert "involves personal data, so unless the data was encrypted" in text, text
+    assert f"notify the regulator within 72 hours of finding it, by {by} UTC" in text, text
+
+
+def test_a_leak_with_no_incident_on_record_still_gets_its_deadline(deployment, user) -> None:
+    text = answer_of(
+        deployment, user, BREACH, "Do we have to report the data leak to the regulator?", None
+    )
+    assert text.startswith("Which incident? There is none in this conversation yet"), text
+    assert "From what you say, it involves personal data" in text, text
+    assert "within 72 hours of finding it" in text, text
+
+
+def test_how_an_incident_stands_is_said_in_words(deployment, user) -> None:
+    convid, incident = _declared(
+        deployment, user, "The checkout service is returning 500s for everyone, open an incident"
+    )
+    asked = f"Is incident {incident['id']} resolved yet?"
+    text = answer_of(deployment, user, "CheckIncidentStatus", asked, convid)
+    # It said "is currently investigating".
+    assert text.startswith(
+        f"Incident {incident['id']} on {incident['service']} ({incident['severity']}) is still "
+        f'under investigation: "{incident["summary"]}".'
+    ), text
