@@ -227,6 +227,12 @@ class Recipe:
         instead when it asks for a kind of record the data has none of (or None)."""
         return {}, None
 
+    def said_of(self, stated: Stated) -> Record:
+        """What an answer says of what the request asks of its record, as phrases the
+        record's fields do not hold (the seat asked for on a flight); applied to every
+        record an action returns."""
+        return {}
+
     def phrased(self, record: Record, today: date) -> Record:
         """What an answer says of a record that its fields give only in parts ("train IC 578"
         from a trip's mode and train), or that depends on ``today`` (a campaign that ran, or

@@ -126,6 +126,9 @@ class Stated:
     versions: tuple[str, ...] = ()
     # Where the text states dates ("in April"), so a month is not read as a first name.
     date_spans: tuple[tuple[int, int], ...] = ()
+    # Of those, the ones of a whole quarter or year ("the Q4 newsletter"): a name as often as
+    # a date, and never the day something is sent or starts.
+    period_spans: tuple[tuple[int, int], ...] = ()
 
     # --- convenient readings --------------------------------------------------
 
@@ -207,10 +210,13 @@ class Stated:
 
     @property
     def when_said(self) -> str | None:
-        """The first date the request states, as typed ("next Monday at 9am")."""
-        if not self.date_spans:
+        """The first date the request states, as typed ("next Monday at 9am"); a quarter or
+        a year only when it states nothing else ("the Q4 newsletter on 15 December" is sent
+        on 15 December)."""
+        days = [span for span in self.date_spans if span not in self.period_spans]
+        if not (days or self.date_spans):
             return None
-        start, end = min(self.date_spans)
+        start, end = min(days or self.date_spans)
         return " ".join(self.text[start:end].split()) or None
 
     @property

@@ -128,6 +128,7 @@ def stated_from_facts(facts: RequestFacts) -> Stated:
         emails=tuple(e.address for e in facts.emails),
         versions=tuple(v.version for v in facts.versions),
         date_spans=tuple(f.span for f in (*facts.dates, *facts.date_ranges)),
+        period_spans=tuple(r.span for r in facts.date_ranges if r.kind in ("quarter", "year")),
     )
 
 

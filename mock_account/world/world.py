@@ -276,6 +276,8 @@ class World:
         if outcome.record is not None:
             for key, value in recipe.phrased(outcome.record, today).items():
                 outcome.record.setdefault(key, value)
+            for key, value in recipe.said_of(stated).items():
+                outcome.record.setdefault(key, value)
             outcome.record.setdefault("when", _when(stated))
             outcome.record.setdefault("to", _to(stated))
             outcome.record.setdefault("for", _for(stated, outcome.record))

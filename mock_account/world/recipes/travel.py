@@ -18,7 +18,7 @@ from mock_account.business.vocab import (
 )
 
 from ..recipe import Asked, Context, Recipe, Record, shown_money, text_date
-from ..stated import Place
+from ..stated import Place, Stated
 
 # Words of a request that name the purpose of a trip, longest first.
 _PURPOSE_WORDS: dict[str, tuple[str, ...]] = {
@@ -173,6 +173,25 @@ def _booked_on(record: Record, ctx: Context) -> Record:
     return {**booked, "transport": _transport({**record, **booked})}
 
 
+# A seat or an upgrade asked for on a flight.
+_SEAT_SAID = re.compile(
+    r"\b(?P<seat>aisle|window|middle|exit[- ]row|bulkhead)\b|\bextra\s+leg\s?room\b|"
+    r"\bupgrade\s+to\s+(?P<cabin>premium\s+economy|business(?:\s+class)?)\b",
+    re.IGNORECASE,
+)
+
+
+def _seat(said: re.Match[str]) -> str:
+    """The seat a request asks for, as an answer says it ("an aisle seat")."""
+    if said.group("cabin"):
+        return f"an upgrade to {' '.join(said.group('cabin').lower().split())}"
+    seat = said.group("seat")
+    if seat is None:
+        return "a seat with extra legroom"
+    kind = seat.lower().replace("-", " ")
+    return f"{'an' if kind[0] in 'aeiou' else 'a'} {kind} seat"
+
+
 def _transport(trip: Record) -> str:
     """How an answer names what a trip goes by: "train IC 578", "flight KL 7911" ("" for a
     trip with neither, saved from a hotel stay). Saved trips of before the train had no mode:
@@ -250,6 +269,11 @@ class Trips(Recipe):
             "room_cost": f"; the room is {room}" if room else "",
             "room_days": _room_days(record),
         }
+
+    def said_of(self, stated: Stated) -> Record:
+        # "Change my seat to an aisle": the seat request sent said nothing of the aisle.
+        seat = _SEAT_SAID.search(stated.text)
+        return {"seat_asked": f"your request for {_seat(seat)}" if seat else "your seat request"}
 
     def partial(self, record: Record, ctx: Context) -> str | None:
         # "Cancel the hotel" names the room alone; the flight that goes with it is kept, and

@@ -40,3 +40,22 @@ def test_a_cabin_the_policy_does_not_allow_is_not_booked(deployment, user) -> No
     assert " in economy (business class is for flights over 8 hours; this one takes about 1)" in (
         text
     ), text
+
+
+def test_the_seat_asked_for_is_the_seat_the_airline_is_asked_for(deployment, user) -> None:
+    booked = deployment.account.exec_agent(
+        user, AGENT, {"query": "Book a flight to Tokyo for the week of 11 January"}, None
+    )
+    trip = state_of(deployment, user, booked.convid)["conv"]["trip"]
+    # It said "Your seat request ... has been sent to the airline", the aisle unsaid.
+    aisle = answer_of(
+        deployment, user, "ChooseFlightSeat", "Change my seat to an aisle", booked.convid
+    )
+    assert aisle.startswith(
+        f"I sent the airline your request for an aisle seat on flight {trip['flight']} to Tokyo "
+        "on 2027-01-11."
+    ), aisle
+    legroom = answer_of(
+        deployment, user, "ChooseFlightSeat", "Move me to an exit row seat", booked.convid
+    )
+    assert legroom.startswith("I sent the airline your request for an exit row seat "), legroom

@@ -208,3 +208,24 @@ def test_a_date_asked_for_opens_at_the_date_the_request_states(deployment, user)
     assert form["send_date"]["default"] == "next Monday at 9am"
     plain = _form(deployment, user, "ScheduleEmailNewsletter", "Send the October newsletter")
     assert plain["send_date"]["default"] == "next Tuesday 09:00"
+
+
+def test_a_callback_opens_at_the_time_said_and_is_scheduled_for_it(deployment, user) -> None:
+    request_text = "Schedule a call with Globex next Thursday at 3pm"
+    form = _form(deployment, user, "ScheduleCustomerCallback", request_text)
+    # It was a choice of "this morning" to "tomorrow afternoon", opened at "this morning",
+    # and the callback was then for this morning.
+    assert form["call_date"]["default"] == "next Thursday at 3pm"
+    text = answer_of(deployment, user, "ScheduleCustomerCallback", request_text, None)
+    assert " at Globex Corporation is scheduled for next Thursday at 3pm." in text, text
+
+
+def test_a_quarter_in_a_name_is_not_the_day_something_is_sent(deployment, user) -> None:
+    form = _form(
+        deployment,
+        user,
+        "ScheduleEmailNewsletter",
+        "Send the Q4 newsletter to all customers on 15 December",
+    )
+    # It opened at "Q4".
+    assert form["send_date"]["default"] == "15 December"

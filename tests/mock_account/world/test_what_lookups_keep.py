@@ -183,9 +183,9 @@ def test_a_customer_looked_into_through_its_case_is_the_one_called_back(deployme
         "Schedule a call with their main contact next Wednesday at 3pm",
         health.convid,
     )
-    assert answer.startswith(f"A callback to {orion['contact']} at Orion Retail is scheduled."), (
-        answer
-    )
+    assert answer.startswith(
+        f"A callback to {orion['contact']} at Orion Retail is scheduled for next Wednesday at 3pm."
+    ), answer
 
 
 def test_a_lookup_followed_up_without_a_name_is_about_what_it_found(deployment, user) -> None:
