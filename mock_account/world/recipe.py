@@ -227,10 +227,10 @@ class Recipe:
         instead when it asks for a kind of record the data has none of (or None)."""
         return {}, None
 
-    def said_of(self, stated: Stated) -> Record:
-        """What an answer says of what the request asks of its record, as phrases the
-        record's fields do not hold (the seat asked for on a flight); applied to every
-        record an action returns."""
+    def said_of(self, stated: Stated, record: Record) -> Record:
+        """What an answer says of what the request asks of ``record``, as phrases its fields
+        do not hold (the seat asked for on a flight, the manager asked about); applied to
+        every record an action returns."""
         return {}
 
     def phrased(self, record: Record, today: date) -> Record:

@@ -276,7 +276,7 @@ class World:
         if outcome.record is not None:
             for key, value in recipe.phrased(outcome.record, today).items():
                 outcome.record.setdefault(key, value)
-            for key, value in recipe.said_of(stated).items():
+            for key, value in recipe.said_of(stated, outcome.record).items():
                 outcome.record.setdefault(key, value)
             outcome.record.setdefault("when", _when(stated))
             outcome.record.setdefault("to", _to(stated))

@@ -136,6 +136,16 @@ class Expenses(Recipe):
     id_prefix = "EXP"
     worded_fields = frozenset({"note"})
 
+    def phrased(self, record: Record, today: date) -> Record:
+        # Whose claim it is and what for, for the manager who decides it: "Approve Sarah's
+        # expense claim" answered "The meals claim EXP-00183 ..." without Sarah's name.
+        who, category = record.get("employee"), record.get("category") or "expense"
+        note = str(record.get("note") or "").strip().rstrip(".")
+        return {
+            "claim_of": f"{who}'s {category} claim" if who else f"The {category} claim",
+            "note_said": f' ("{note}")' if note else "",
+        }
+
     def outside(self, record: Record, kind: Mapping[str, Any]) -> str:
         wanted = kind.get("category")
         if not wanted or fits(record, {"category": wanted}):

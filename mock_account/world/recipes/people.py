@@ -15,6 +15,7 @@ from mock_account.business.data import person_email
 from mock_account.business.vocab import CANDIDATE_ROLES, COMPANY_DOMAIN, DEPARTMENTS
 
 from ..recipe import CHANGES, Asked, Context, Recipe, Record, fits, keyword_choice
+from ..stated import Stated
 from .travel import moved_days
 
 _STAGE_WORDS: dict[str, tuple[str, ...]] = {
@@ -174,11 +175,27 @@ def _dates(ctx: Context, out: Record) -> None:
             out["end_date"] = end.isoformat()
 
 
+# A question of whom someone reports to.
+_MANAGER_ASKED = re.compile(
+    r"\b(?:manager|boss|line\s+manager|supervisor)\b|\breports?\s+to\b|\breport\s+to\b",
+    re.IGNORECASE,
+)
+
+
 class Employees(Recipe):
     source = "employees"
     noun = "employee"
     id_field = "id"
     id_prefix = "EMP"
+
+    def said_of(self, stated: Stated, record: Record) -> Record:
+        # "Who is my manager?" answered "Mario Hernandez is Paralegal in Legal, ..." of the
+        # user, the manager last: the answer to the question comes first.
+        if not (record.get("manager") and _MANAGER_ASKED.search(stated.text)):
+            return {"answer_first": ""}
+        whose = "Your" if stated.speaks_of_self else f"{record.get('name')}'s"
+        return {"answer_first": f"{whose} manager is {record['manager']}. "}
+
     name_field = "name"
     name_kinds = ("employee",)
     unknown_names = "people"

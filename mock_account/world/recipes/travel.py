@@ -270,7 +270,7 @@ class Trips(Recipe):
             "room_days": _room_days(record),
         }
 
-    def said_of(self, stated: Stated) -> Record:
+    def said_of(self, stated: Stated, record: Record) -> Record:
         # "Change my seat to an aisle": the seat request sent said nothing of the aisle.
         seat = _SEAT_SAID.search(stated.text)
         return {"seat_asked": f"your request for {_seat(seat)}" if seat else "your seat request"}

@@ -226,8 +226,9 @@ def test_who_is_my_manager_is_answered_from_the_users_own_entry(deployment, user
     for question in ("Who is my manager?", "Who do I report to?"):
         answer = run_agent(deployment, user, "FindColleagueInDirectory", question, None)
         text = answer.parts[0]["text"]
-        assert text.startswith(f"{user.name} is "), text
         manager = text.split(" reports to ", 1)[1].split(";", 1)[0]
+        # The answer first: it began "Mario Hernandez is Paralegal in Legal, ...".
+        assert text.startswith(f"Your manager is {manager}. {user.name} is "), text
         # The manager a leave request goes to is the same person.
         leave = run_agent(
             deployment, user, "RequestTimeOff", "I need 3 days off from 21 December", None
@@ -237,7 +238,11 @@ def test_who_is_my_manager_is_answered_from_the_users_own_entry(deployment, user
     other = run_agent(
         deployment, user, "FindColleagueInDirectory", "Look up Daniel Weber's manager", None
     )
-    assert other.parts[0]["text"].startswith("Daniel Weber is "), other.parts
+    assert other.parts[0]["text"].startswith("Daniel Weber's manager is "), other.parts
+    plain = run_agent(
+        deployment, user, "FindColleagueInDirectory", "What's the email of Daniel Weber?", None
+    )
+    assert plain.parts[0]["text"].startswith("Daniel Weber is "), plain.parts
 
 
 def test_transfer_me_moves_the_user_and_my_manager_is_no_job_title(deployment, user) -> None:

@@ -4,6 +4,7 @@ answers a balance question with the balance, not with a leave request."""
 
 from __future__ import annotations
 
+import re
 from datetime import datetime, timedelta
 
 import pytest
@@ -123,4 +124,17 @@ def test_how_an_incident_stands_is_said_in_words(deployment, user) -> None:
     assert text.startswith(
         f"Incident {incident['id']} on {incident['service']} ({incident['severity']}) is still "
         f'under investigation: "{incident["summary"]}".'
+    ), text
+
+
+def test_a_claim_to_approve_says_whose_it_is_and_what_for(deployment, user) -> None:
+    text = answer_of(deployment, user, "ApproveTeamExpenses", "Approve Sarah's expense claim", None)
+    claimed = re.search(r"\bEXP-\d+", text)
+    assert claimed is not None, text
+    claim = deployment.account.engine.data.lookup("expenses", where={"id": claimed.group(0)})[0]
+    # It said "The meals claim EXP-… is ready for your decision", whose unsaid.
+    assert claim["employee"].startswith("Sarah ")
+    assert text.startswith(
+        f"{claim['employee']}'s {claim['category']} claim {claim['id']} of {claim['amount']} "
+        f'{claim["currency"]} dated {claim["date"]} ("{claim["note"].rstrip(".")}") is ready'
     ), text
