@@ -95,6 +95,15 @@ _INCIDENT_STATUS_WORDS: dict[str, tuple[str, ...]] = {
         "outage is over",
     ),
 }
+# What a ticket is opened for: something wrong.
+_PROBLEM = re.compile(
+    r"\b(?:broken|damaged|cracked|smashed|crushed|missing|wrong|faulty|defective|dead|"
+    r"not\s+working|(?:doesn|isn|won|can)'?t|cannot|errors?|fail\w*|late|lost|stolen|leak\w*|"
+    r"crash\w*|slow|down|issues?|problems?|complain\w*|bug|stuck|locked)\b",
+    re.IGNORECASE,
+)
+# A request about what is already there ("send them a replacement", "chase it").
+_POINTS_AT_IT = re.compile(r"\b(?:them|it|that|this\s+one|the\s+same)\b", re.IGNORECASE)
 # What makes an incident a personal data breach, as its summary would say it.
 _PERSONAL_DATA = re.compile(
     r"\b(?:personal|customer|employee|patient|user|client)s?'?\s+(?:data|details|records|"
@@ -181,6 +190,13 @@ class Tickets(Recipe):
     def phrased(self, record: Record, today: date) -> Record:
         # A survey of the user's own IT ticket goes to them: it has no customer.
         return {"reporter": "the customer" if record.get("customer_id") else "you"}
+
+    def asks_for_another(self, ctx: Context) -> bool:
+        # A ticket is of a problem: "Send them a replacement" after reporting a damaged
+        # delivery opened a second ticket, titled with those words, for the same delivery.
+        stated = ctx.stated
+        said = _PROBLEM.search(stated.text) or stated.ids or stated.people or stated.organisations
+        return bool(said) or not _POINTS_AT_IT.search(stated.text)
 
     def made_already(self, made: Record) -> str:
         who = f", assigned to {made['assignee']}" if made.get("assignee") else ""

@@ -356,3 +356,27 @@ def test_a_question_about_the_order_placed_here_says_what_it_is(deployment, user
         "not place a second one"
     ), text
     assert state_of(deployment, user, placed.convid)["conv"]["order"] == order
+
+
+def test_a_replacement_asked_after_a_damaged_delivery_opens_no_second_ticket(
+    deployment, user
+) -> None:
+    opened = run_agent(
+        deployment, user, "ReportDamagedDelivery", "Our order ORD-000021 arrived damaged", None
+    )
+    ticket = state_of(deployment, user, opened.convid)["conv"]["ticket"]
+    agent, text = routed_answer(deployment, user, "Send them a replacement", opened.convid)
+    # It went to the field technician agent ("Which customer?"); then, routed back here, it
+    # opened a second ticket titled "Send them a replacement".
+    assert agent == "ReportDamagedDelivery"
+    assert text.startswith(f"Ticket {ticket['id']} (normal priority) is already open"), text
+    assert state_of(deployment, user, opened.convid)["conv"]["ticket"] == ticket
+    # Another problem is another ticket.
+    other = run_agent(
+        deployment,
+        user,
+        "ReportDamagedDelivery",
+        "Also two chairs are missing from that delivery",
+        opened.convid,
+    )
+    assert other.parts[0]["text"].startswith("I opened ticket "), other.parts
