@@ -12,7 +12,7 @@ from mock_account.business.data import company_domain, person_email
 from mock_account.business.vocab import CUSTOMER_TIERS, PRODUCT_CATEGORIES
 
 from ..recipe import Asked, Context, Recipe, Record, starts_name
-from ..stated import Quantity
+from ..stated import Quantity, Stated
 
 _WORD = re.compile(r"[a-z0-9]+")
 
@@ -169,6 +169,17 @@ class Orders(Recipe):
     id_prefix = "ORD"
     id_digits = 6
     about_fields = ("customer_id",)
+
+    def said_of(self, stated: Stated, record: Record) -> Record:
+        # "Give a 10% discount" answered "The discount on order … is approved; the new total
+        # is …": how much off, and off what, unsaid.
+        percent, total = record.get("discount_percent"), record.get("total")
+        if not isinstance(percent, int | float) or not isinstance(total, int | float):
+            return {"discount_said": ""}
+        if percent != stated.percent or not 0 < percent < 100:
+            return {"discount_said": ""}
+        before = round(total / (1 - percent / 100), 2)
+        return {"discount_said": f" ({percent:g}% off {before:g} {record.get('currency', '')})"}
 
     def asked(self, ctx: Context) -> Asked | None:
         """An order by its id, else the latest order of the customer the request names

@@ -5,7 +5,14 @@ to the order's customer."""
 from __future__ import annotations
 
 import pytest
-from handoff_journeys import followups_of, last_tool_result, reader_request, run_agent, state_of
+from handoff_journeys import (
+    answer_of,
+    followups_of,
+    last_tool_result,
+    reader_request,
+    run_agent,
+    state_of,
+)
 
 
 def test_an_order_of_webcams_for_a_customer_is_a_new_order_of_webcams(deployment, user) -> None:
@@ -228,3 +235,16 @@ def test_after_a_damaged_delivery_the_return_is_suggested_not_a_bug(deployment, 
     )
     agents = [s.agent for s in suggested]
     assert agents[0] == "StartProductReturn" and "FileBugFromTicket" not in agents, suggested
+
+
+def test_a_discount_approved_says_how_much_off_and_off_what(deployment, user) -> None:
+    order = deployment.account.engine.data.lookup("orders", where={"id": "ORD-000006"})[0]
+    text = answer_of(
+        deployment, user, "ApproveOrderDiscount", "Can I give 10% off order ORD-000006?", None
+    )
+    # It said "The discount on order … is approved; the new total is …" and not what it was.
+    after = round(order["total"] * 0.9, 2)
+    assert text.startswith(
+        f"The discount on order ORD-000006 is approved (10% off {order['total']:g} "
+        f"{order['currency']}); the new total is {after:g} {order['currency']}."
+    ), text
