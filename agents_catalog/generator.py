@@ -235,6 +235,9 @@ CROSS_WRITES: dict[tuple[str, str], CrossWrite] = {
             "end_date": "{record.check_out}",
             "hotel": "{record.name}",
             "status": "booked",
+            # What the stay is paid in: the trip's expenses are claimed in it (they were
+            # claimed in the user's home currency, and said nothing of the trip).
+            "currency": "{record.currency}",
             **ROOM,
         },
         alone=(

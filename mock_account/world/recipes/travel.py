@@ -224,9 +224,18 @@ class Trips(Recipe):
         )
 
     def not_for(self, ctx: Context, given: Record) -> str | None:
+        # A colleague based where the trip goes needs no flight there: "Book her a flight to
+        # our Singapore office" for a new hire in Singapore booked Singapore to Singapore.
+        destination = ctx.stated.destination
+        home = str(given.get("origin") or "")
+        if destination is not None and home.casefold() == destination.name.casefold():
+            who = given.get("traveller") or "The traveller"
+            return (
+                f"{who} is based in {home}, where the trip goes, so there is no flight to book. "
+                f"Tell me where {who} travels from, or where else to go."
+            )
         # A train goes between nearby cities: none is booked from Singapore to Paris, nor to
         # a city picked at random that might be as far.
-        destination = ctx.stated.destination
         if given.get("mode") != "train":
             return None
         if destination is None:

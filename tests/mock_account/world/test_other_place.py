@@ -81,6 +81,7 @@ def test_a_stay_elsewhere_is_the_trip_a_later_flight_is_booked_for(deployment, u
         "room_rate": hotel["nightly_rate"],
         "room_nights": 2,
         "room_currency": hotel["currency"],
+        "currency": hotel["currency"],
     }
     flight = run_agent(
         deployment, user, "BookBusinessFlight", "Book me a flight for that trip", first.convid

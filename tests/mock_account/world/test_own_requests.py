@@ -264,3 +264,28 @@ def test_a_service_is_owned_by_an_engineer(deployment, user) -> None:
     # It named a Procurement Analyst.
     assert answer.parts[0]["text"].startswith("Its owner is "), answer.parts
     assert ", Engineering); reach them at" in answer.parts[0]["text"], answer.parts
+
+
+def test_no_flight_is_booked_for_a_colleague_to_the_city_they_are_based_in(
+    deployment, user
+) -> None:
+    hired = run_agent(
+        deployment,
+        user,
+        "StartNewHireOnboarding",
+        "Onboard Priya Patel as a Product Designer in Marketing starting 11 January",
+        None,
+    )
+    home = state_of(deployment, user, hired.convid)["conv"]["employee"]["location"]
+    # It booked a flight "from Singapore to Singapore".
+    text = answer_of(
+        deployment,
+        user,
+        "BookTravelForColleague",
+        f"Book her a flight to our {home} office for her first week",
+        hired.convid,
+    )
+    assert text.startswith(
+        f"Priya Patel is based in {home}, where the trip goes, so there is no flight to book."
+    ), text
+    assert "trip" not in state_of(deployment, user, hired.convid)["conv"]

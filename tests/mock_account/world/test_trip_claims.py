@@ -76,3 +76,18 @@ def test_a_claim_for_a_saved_trip_keeps_the_trips_days(deployment, user) -> None
         booked.convid,
     )
     assert state_of(deployment, user, claimed.convid)["conv"]["expense"]["date"] == "2026-12-14"
+
+
+def test_a_claim_for_a_stay_alone_is_in_the_stays_currency(deployment, user) -> None:
+    stay = run_agent(
+        deployment, user, "BookHotelStay", "Book me a hotel in Paris from 4 to 6 January", None
+    )
+    trip = state_of(deployment, user, stay.convid)["conv"]["trip"]
+    assert trip["currency"] == trip["room_currency"] == "EUR", trip
+    claimed = run_agent(
+        deployment, user, "SubmitExpenseClaim", "File the expenses for the trip", stay.convid
+    )
+    answer = claimed.parts[0]["text"]
+    # It was in the user's home currency, and did not say it used the trip.
+    assert " EUR from 2027-01-04 has been submitted" in answer, answer
+    assert "I used the trip to Paris (2027-01-04 to 2027-01-06) already saved" in answer, answer
