@@ -572,6 +572,15 @@ class _Run:
             if name in VARIABLE_SOURCES and isinstance(conv.get(name), dict)
         }
 
+    def name_said(self) -> str | None:
+        """The name the request gives the record this agent makes, if it gives one."""
+        creating = _creating(self.agent)
+        if creating is None:
+            return None
+        today = date.fromisoformat(self.sys["today"])
+        query = str(self.sys.get("query", ""))
+        return self.engine.world.name_said(creating.source, query, today)
+
     def _asks_about_made(self) -> bool:
         """Whether the request asks about the record this agent made in the conversation."""
         creating = _creating(self.agent)
@@ -1077,6 +1086,12 @@ def _with_default(run: _Run, frame: dict[str, Any], spec: AskInput) -> dict[str,
         # A date asked for opens at the one the request states ("next Monday at 9am"), not
         # at the form's usual one ("next Tuesday 09:00", which the record did not take).
         said = run.text(frame, "{sys.stated.when_said}").strip()
+        if said:
+            return shown | {"default": said}
+    if spec.type == "str" and spec.name.endswith("_name") and not default:
+        # A name asked for opens at the one the request gives its record ("a Black Friday
+        # email campaign"): the form asked for it again, empty.
+        said = run.name_said()
         if said:
             return shown | {"default": said}
     if isinstance(default, str) and "{" in default:

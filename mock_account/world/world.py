@@ -290,6 +290,18 @@ class World:
         recipe = self.recipes.get(source)
         return made if recipe is None else recipe.as_it_stands(made, rewritten)
 
+    def name_said(self, source: str, request: str, today: date) -> str | None:
+        """The name ``request`` gives a new record of ``source`` ("Black Friday" for "a Black
+        Friday email campaign"), or None."""
+        recipe = self.recipes.get(source)
+        if recipe is None or not recipe.name_field:
+            return None
+        ctx = Context(
+            self.understand(request, today), today, random.Random(0), self.data, self.places
+        )
+        name = recipe.stated(ctx).get(recipe.name_field)
+        return str(name) if name else None
+
     def asks_about_made(self, source: str, request: str, today: date, made: Record) -> bool:
         """Whether ``request`` asks about ``made`` (a record of ``source`` the agent made in
         this conversation) rather than for another one: the agent then asks nothing again."""

@@ -431,16 +431,23 @@ class Campaigns(Recipe):
         # How it stands, as a results report says it: a campaign still to start has none
         # ("ran from 2027-03-01 …; I sent you its report of clicks" was said in December).
         start = text_date(record.get("start_date"))
-        budget = f"with a budget of {record.get('budget')} {record.get('currency', '')}".strip()
+        amount = record.get("budget")
+        money = shown_money(amount, record.get("currency", "")) if amount is not None else "none"
+        budget = f"with a budget of {money}"
         if start is not None and start > today:
             return {
                 "standing": f"starts on {start.isoformat()} {budget}, so it has no results yet; "
-                "its clicks, conversions and cost per lead come in once it runs"
+                "its clicks, conversions and cost per lead come in once it runs",
+                # "How much have we spent so far?" of a campaign still to start: nothing.
+                "spend_standing": f"starts on {start.isoformat()}, so nothing is spent yet of "
+                f"its budget of {money}; I will reconcile the costs against it once it runs",
             }
         since = f"ran from {start.isoformat()} " if start is not None else ""
         return {
             "standing": f"{since}{budget}; I sent you its report of clicks, conversions and cost "
-            "per lead"
+            "per lead",
+            "spend_standing": f"has a budget of {money}; I matched the booked costs and "
+            "accruals against it and sent the reconciliation to finance for sign-off",
         }
 
     def unchanged(self, record: Record) -> str | None:

@@ -143,3 +143,34 @@ def test_a_campaign_named_with_its_channel_is_the_one_looked_up(deployment, user
     # The results of "UK & Ireland Spring 2027 Brand Awareness" were given for it.
     answer = run_agent(deployment, user, "ReportCampaignResults", text, None).parts[0]["text"]
     assert answer.startswith("I found no campaign called Black Friday"), answer
+
+
+LAUNCH = "Launch a Black Friday email campaign starting 20 November with a budget of 8,000 EUR"
+
+
+def test_a_campaign_form_opens_at_the_name_the_request_gives(deployment, user) -> None:
+    asked = deployment.account.exec_agent(user, "LaunchMarketingCampaign", {"query": LAUNCH}, None)
+    fields = {spec["name"]: spec for spec in asked.ask_input["inputs"]}
+    # It opened empty, and the name had to be typed again.
+    assert fields["campaign_name"]["default"] == "Black Friday", fields
+    plain = deployment.account.exec_agent(
+        user, "LaunchMarketingCampaign", {"query": "Launch a campaign"}, None
+    )
+    named = [s for s in plain.ask_input["inputs"] if s["name"] == "campaign_name"]
+    assert "default" not in named[0] or not named[0]["default"], named
+
+
+def test_nothing_is_spent_yet_of_a_campaign_still_to_start(deployment, user) -> None:
+    launched = run_agent(deployment, user, "LaunchMarketingCampaign", LAUNCH, None)
+    spent = run_agent(
+        deployment,
+        user,
+        "ReconcileCampaignSpend",
+        "How much have we spent on the Black Friday campaign so far?",
+        launched.convid,
+    )
+    # It said it "matched the booked costs and accruals" of a campaign starting next November.
+    assert spent.parts[0]["text"].startswith(
+        "The email campaign Black Friday starts on 2027-11-20, so nothing is spent yet of its "
+        "budget of 8000 EUR;"
+    ), spent.parts
