@@ -72,6 +72,13 @@ _CATEGORY_WORDS: dict[str, tuple[str, ...]] = {
 MILEAGE_USD_PER_KM = 0.32
 # A price said per unit of time or per item ("150 EUR per hour"), and the count it is
 # billed for ("5 hours of consulting"): the invoice is for both, not for one hour.
+# The user's own claim, as a request says it ("my expense claim EXP-00012").
+_MY_CLAIM = re.compile(
+    r"\bmy\s+(?:\w+\s+)?(?:expense\s+)?(?:claims?|expenses|reimbursements?)\b", re.IGNORECASE
+)
+# A request that names its party by a pronoun only, right after its verb ("Record their
+# invoice", "Bill them for it").
+_THEIRS = re.compile(r"^\s*(?:please\s+)?[a-z]+\s+(?:their|them)\b", re.IGNORECASE)
 _RATE = re.compile(
     r"\b(?:per|an?|each|/)\s*(hour|hr|h|day|month|unit|seat|licen[cs]e|user)s?\b", re.IGNORECASE
 )
@@ -214,6 +221,17 @@ class Expenses(Recipe):
         # Whoever files or completes a claim here is the one it is for.
         record.setdefault("employee", ctx.user_name)
 
+    def differs(self, record: Record, ctx: Context) -> str | None:
+        # "My expense claim EXP-00012 was rejected" of a colleague's claim: it was put up
+        # for the user's approval instead.
+        owner = record.get("employee")
+        if not owner or owner == ctx.user_name or not _MY_CLAIM.search(ctx.stated.text):
+            return None
+        return (
+            f"{record.get('id', 'That claim')} is {owner}'s {record.get('category', '')} claim, "
+            "not one of yours, so I did nothing with it; check the number on your claim."
+        )
+
     def own(self, record: Record, ctx: Context) -> str | None:
         if record.get("employee") != ctx.user_name:
             return None
@@ -242,6 +260,20 @@ class Invoices(Recipe):
 
     def name_question(self) -> str | None:
         return "who it is for"
+
+    def not_for(self, ctx: Context, given: Record) -> str | None:
+        # "Record their invoice for 4,500 EUR" with nobody of that kind saved here: whose it
+        # is was said by a pronoun only (it was raised to a customer picked at random).
+        # Anything taken from the conversation (an order's customer) says whose it is.
+        if any(given.values()) or self.stated(ctx).get("party"):
+            return None
+        if not _THEIRS.match(ctx.stated.text):
+            return None
+        return (
+            "Whose invoice is it? Nobody it could be for is saved in this conversation: tell me "
+            "the company's name and I will go ahead (a bill a supplier sent us is booked with "
+            '"Book the supplier bill from …"). I won\'t pick one for you.'
+        )
 
     def lacking(self, saved: Record, action: str) -> str | None:
         # A paid invoice has nothing left to chase, pay or correct; it is still looked at.

@@ -612,6 +612,11 @@ def _stay_city(place: Place, ctx: Context) -> str:
     return next((c for c in cities if ctx.places.country_of(c) == place.country), place.name)
 
 
+# A place to work in an office, not a room to sleep in.
+_DESK_SAID = re.compile(
+    r"\b(?:desk|hot[\s-]?desk|workspace|work\s+space|workstation|parking\s+(?:space|spot))\b",
+    re.IGNORECASE,
+)
 # A table, not a room: "book a table for 6 at a restaurant in Madrid" booked two nights.
 _TABLE_SAID = re.compile(r"\b(?:restaurant|table\s+for|dinner\s+reservation|lunch\s+for)\b", re.I)
 
@@ -721,6 +726,13 @@ class HotelStays(Recipe):
             return (
                 "Which city do you need the hotel in? Tell me and I will book it; I won't "
                 "pick one for you."
+            )
+        if _DESK_SAID.search(text) and not _STAY_SAID.search(text):
+            # "Reserve a desk in the Berlin office" reserved a hotel room in Berlin.
+            return (
+                "I book hotel rooms for work trips, not desks or parking in our offices, so I "
+                "booked nothing. Reserve a desk in the office's desk booking, or ask the "
+                "office's front desk."
             )
         if not _TABLE_SAID.search(text) or _STAY_SAID.search(text):
             return None

@@ -5,7 +5,7 @@ need to book my flights?" books no flight; named, it goes ahead."""
 from __future__ import annotations
 
 import pytest
-from handoff_journeys import run_agent, state_of
+from handoff_journeys import answer_of, run_agent, state_of
 
 
 @pytest.mark.parametrize(
@@ -127,3 +127,51 @@ def test_a_question_about_how_a_ticket_stands_opens_none(
     # Reported, the problem opens one.
     opened = run_agent(deployment, user, "ReportBrokenLaptop", "My laptop screen is cracked", None)
     assert opened.parts[0]["text"].startswith("I opened repair ticket TCK-"), opened.parts
+
+
+def test_an_invoice_for_them_with_nobody_saved_is_raised_to_nobody(deployment, user) -> None:
+    onboarded = run_agent(
+        deployment,
+        user,
+        "OnboardNewSupplier",
+        "Onboard Castellano Textiles as a new supplier",
+        None,
+    )
+    text = answer_of(
+        deployment,
+        user,
+        "CreateCustomerInvoice",
+        "Record their invoice for 4,500 EUR due 30 December",
+        onboarded.convid,
+    )
+    # It raised the invoice to a customer picked at random.
+    assert text.startswith("Whose invoice is it? Nobody it could be for is saved"), text
+    assert "invoice" not in state_of(deployment, user, onboarded.convid)["conv"]
+
+
+def test_a_claim_said_to_be_mine_that_is_a_colleagues_is_left_alone(deployment, user) -> None:
+    claim = deployment.account.engine.data.lookup("expenses", where={"id": "EXP-00012"})[0]
+    assert claim["employee"] != user.name
+    text = answer_of(
+        deployment,
+        user,
+        "ApproveTeamExpenses",
+        "My expense claim EXP-00012 was rejected, why?",
+        None,
+    )
+    # It put the colleague's claim up for the user's decision.
+    assert text.startswith(
+        f"EXP-00012 is {claim['employee']}'s {claim['category']} claim, not one of yours"
+    ), text
+
+
+def test_a_desk_in_an_office_is_no_hotel_room(deployment, user) -> None:
+    text = answer_of(
+        deployment,
+        user,
+        "BookHotelStay",
+        "Reserve a desk in the Berlin office for next Monday",
+        None,
+    )
+    # It reserved a hotel room in Berlin.
+    assert text.startswith("I book hotel rooms for work trips, not desks"), text
