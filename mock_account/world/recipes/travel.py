@@ -520,7 +520,7 @@ def _room(trip: Record) -> str:
 
 def _room_days(trip: Record) -> str:
     """The nights of a trip's room, as a moved trip's answer says them (" Your room at Hotel
-    Adlon moves with it: 2026-12-09 to 2026-12-12."): a move that left the room unsaid read
+    Adlon is from 2026-12-09 to 2026-12-12."): a move that left the room unsaid read
     as a room still on the old days. "" for a trip with no room, or with nothing booked to
     go by (a stay alone says its own days)."""
     start = text_date(trip.get("start_date"))
@@ -533,7 +533,7 @@ def _room_days(trip: Record) -> str:
     last = end.isoformat() if end is not None else trip.get("end_date")
     if not last:
         return ""
-    return f" Your room at {trip['hotel']} moves with it: {start.isoformat()} to {last}."
+    return f" Your room at {trip['hotel']} is from {start.isoformat()} to {last}."
 
 
 def _one_of_its_days(day: date, first: date | None, last: date | None, lowered: str) -> date:

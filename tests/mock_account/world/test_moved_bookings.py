@@ -223,7 +223,7 @@ def test_a_trip_moved_by_another_agent_moves_the_room_booked_on_it(deployment, u
     # The move said nothing of the room, and the hotel agent then gave its old days.
     assert agent == "ChangeTripDates"
     assert "now runs from 2026-12-15 to 2026-12-18" in text, text
-    assert f"Your room at {hotel} moves with it: 2026-12-15 to 2026-12-17." in text, text
+    assert f"Your room at {hotel} is from 2026-12-15 to 2026-12-17." in text, text
     agent, text = routed_answer(deployment, user, "Which hotel am I in?", convid)
     assert agent == "BookHotelStay"
     assert text.startswith(
