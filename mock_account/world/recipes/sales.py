@@ -133,13 +133,36 @@ class Customers(Recipe):
         if not record.get("name"):
             record["name"] = ctx.company_name()
         if not record.get("contact"):
-            record["contact"] = ctx.person_name()
+            # The person whose address was given, not someone else at it: the new account
+            # was "with Ashley Padilla as the first contact" at anna@lindqvist.se.
+            record["contact"] = _named_by_email(str(record.get("email") or "")) or (
+                ctx.person_name()
+            )
         if not record.get("email"):
             record["email"] = person_email(record["contact"], company_domain(record["name"]))
         record.setdefault("tier", "bronze")
         if not record.get("country"):
             office = ctx.home_office()[0]
             record["country"] = ctx.places.country_of(office) or "United States"
+
+
+# Addresses of a role, not of a person.
+_ROLE_ADDRESSES = frozenset(
+    "info sales contact hello orders order purchasing procurement admin office support "
+    "accounts billing finance team mail enquiries inquiries buyer buying".split()
+)
+
+
+def _named_by_email(email: str) -> str | None:
+    """The person an address names ("anna.berg@…" is Anna Berg), or None for a role's
+    address ("sales@…") or one that names nobody."""
+    local = email.partition("@")[0]
+    parts = [p for p in re.split(r"[._-]+", local) if p]
+    if not 1 <= len(parts) <= 3 or local.casefold() in _ROLE_ADDRESSES:
+        return None
+    if not all(p.isalpha() and len(p) > 1 for p in parts):
+        return None
+    return " ".join(p.capitalize() for p in parts)
 
 
 # What a closed order can no longer be, by its status.

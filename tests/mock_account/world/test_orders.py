@@ -248,3 +248,30 @@ def test_a_discount_approved_says_how_much_off_and_off_what(deployment, user) ->
         f"The discount on order ORD-000006 is approved (10% off {order['total']:g} "
         f"{order['currency']}); the new total is {after:g} {order['currency']}."
     ), text
+
+
+@pytest.mark.parametrize(
+    ("email", "contact"),
+    [
+        ("anna@lindqvist.se", "Anna"),
+        ("anna.berg@lindqvist.se", "Anna Berg"),
+        ("sales@lindqvist.se", None),  # a role's address names nobody
+    ],
+)
+def test_a_new_customers_contact_is_the_person_whose_address_was_given(
+    deployment, user, email: str, contact: str | None
+) -> None:
+    account = deployment.account
+    asked = account.exec_agent(
+        user, "OpenNewCustomerAccount", {"query": "Set up Lindqvist AB as a new customer"}, None
+    )
+    answers = {"company_name": "Lindqvist AB", "region": "EMEA", "contact_email": email}
+    opened = account.exec_agent(user, "OpenNewCustomerAccount", answers, asked.convid)
+    saved = state_of(deployment, user, opened.convid)["conv"]["customer"]
+    # It was "with Ashley Padilla as the first contact" at anna@lindqvist.se.
+    assert saved["email"] == email
+    if contact is not None:
+        assert saved["contact"] == contact, saved
+        assert f"with {contact} as the first contact" in opened.parts[0]["text"], opened.parts
+    else:
+        assert saved["contact"] and "@" not in saved["contact"], saved
