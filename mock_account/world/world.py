@@ -764,6 +764,14 @@ def _to(stated: Stated) -> str:
     return f" to {place.name}" if place is not None else ""
 
 
+# The user travelling with others ("for me and two colleagues").
+_WITH_OTHERS = re.compile(
+    r"\bfor\s+me\s+and\s+(?P<others>(?:my\s+)?(?:\w+\s+)?(?:colleagues?|teammates?|"
+    r"co-?workers?|others|people|managers?|boss))\b",
+    re.IGNORECASE,
+)
+
+
 def _for(stated: Stated, record: Record) -> str:
     """Whom a record is for, as a phrase an answer can insert (" for Lindqvist AB", " for
     Anna Schmidt"): the company or else the person the request names, else the customer the
@@ -771,6 +779,11 @@ def _for(stated: Stated, record: Record) -> str:
     named = next(iter((*stated.organisations, *stated.people)), None)
     if named is not None:
         return f" for {named.shown}"
+    together = _WITH_OTHERS.search(stated.text)
+    if together:
+        # "for me and two colleagues": a booking that said nothing of the three of them.
+        others = re.sub(r"^my\b", "your", together.group("others").lower())
+        return f" for you and {others}"
     return f" for {record['customer']}" if record.get("customer") else ""
 
 

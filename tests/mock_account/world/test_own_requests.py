@@ -289,3 +289,24 @@ def test_no_flight_is_booked_for_a_colleague_to_the_city_they_are_based_in(
         f"Priya Patel is based in {home}, where the trip goes, so there is no flight to book."
     ), text
     assert "trip" not in state_of(deployment, user, hired.convid)["conv"]
+
+
+@pytest.mark.parametrize(
+    ("said", "shown"),
+    [
+        ("me and two colleagues", "you and two colleagues"),
+        ("me and my manager", "you and your manager"),
+    ],
+)
+def test_a_flight_for_the_user_and_others_says_whom_it_is_for(
+    deployment, user, said: str, shown: str
+) -> None:
+    text = answer_of(
+        deployment,
+        user,
+        "BookTravelForColleague",
+        f"Book a flight for {said} to Madrid on 12 January",
+        None,
+    )
+    # It said nothing of who travels: one flight, for nobody named.
+    assert " to Madrid on 2027-01-12 for " + shown + ", returning " in text, text
