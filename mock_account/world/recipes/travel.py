@@ -612,6 +612,11 @@ def _stay_city(place: Place, ctx: Context) -> str:
     return next((c for c in cities if ctx.places.country_of(c) == place.country), place.name)
 
 
+# A ride, not a room: "a taxi from the airport to the hotel" names the hotel as a place.
+_RIDE_SAID = re.compile(
+    r"\b(?:taxi|cab|uber|transfer|shuttle|chauffeur|limo(?:usine)?|ride)\b", re.IGNORECASE
+)
+_ROOM_ASKED = re.compile(r"\b(?:room|stay|nights?|accommodation|check[\s-]?in)\b", re.IGNORECASE)
 # A place to work in an office, not a room to sleep in.
 _DESK_SAID = re.compile(
     r"\b(?:desk|hot[\s-]?desk|workspace|work\s+space|workstation|parking\s+(?:space|spot))\b",
@@ -726,6 +731,12 @@ class HotelStays(Recipe):
             return (
                 "Which city do you need the hotel in? Tell me and I will book it; I won't "
                 "pick one for you."
+            )
+        if _RIDE_SAID.search(text) and not _ROOM_ASKED.search(text):
+            # "Book a taxi from the airport to the hotel" reserved a room at that hotel.
+            return (
+                "I book hotel rooms, not taxis or transfers, so I booked nothing. Take a taxi "
+                "and claim it afterwards as a travel expense, or rent a car for the trip."
             )
         if _DESK_SAID.search(text) and not _STAY_SAID.search(text):
             # "Reserve a desk in the Berlin office" reserved a hotel room in Berlin.

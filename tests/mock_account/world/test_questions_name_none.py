@@ -175,3 +175,20 @@ def test_a_desk_in_an_office_is_no_hotel_room(deployment, user) -> None:
     )
     # It reserved a hotel room in Berlin.
     assert text.startswith("I book hotel rooms for work trips, not desks"), text
+
+
+def test_a_taxi_to_the_hotel_is_no_hotel_room(deployment, user) -> None:
+    booked = run_agent(
+        deployment, user, "BookBusinessFlight", "I need to fly to Berlin next Tuesday", None
+    )
+    trip = state_of(deployment, user, booked.convid)["conv"]["trip"]
+    text = answer_of(
+        deployment,
+        user,
+        "BookHotelStay",
+        "Book a taxi from the airport to the hotel",
+        booked.convid,
+    )
+    # It reserved a room at the trip's hotel.
+    assert text.startswith("I book hotel rooms, not taxis or transfers"), text
+    assert state_of(deployment, user, booked.convid)["conv"]["trip"] == trip
