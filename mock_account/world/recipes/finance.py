@@ -70,8 +70,6 @@ _CATEGORY_WORDS: dict[str, tuple[str, ...]] = {
 }
 # What a kilometre driven in one's own car is paid, in US dollars.
 MILEAGE_USD_PER_KM = 0.32
-# A price said per unit of time or per item ("150 EUR per hour"), and the count it is
-# billed for ("5 hours of consulting"): the invoice is for both, not for one hour.
 # The user's own claim, as a request says it ("my expense claim EXP-00012").
 _MY_CLAIM = re.compile(
     r"\bmy\s+(?:\w+\s+)?(?:expense\s+)?(?:claims?|expenses|reimbursements?)\b", re.IGNORECASE
@@ -79,6 +77,8 @@ _MY_CLAIM = re.compile(
 # A request that names its party by a pronoun only, right after its verb ("Record their
 # invoice", "Bill them for it").
 _THEIRS = re.compile(r"^\s*(?:please\s+)?[a-z]+\s+(?:their|them)\b", re.IGNORECASE)
+# A price said per unit of time or per item ("150 EUR per hour"), and the count it is
+# billed for ("5 hours of consulting"): the invoice is for both, not for one hour.
 _RATE = re.compile(
     r"\b(?:per|an?|each|/)\s*(hour|hr|h|day|month|unit|seat|licen[cs]e|user)s?\b", re.IGNORECASE
 )

@@ -177,7 +177,7 @@ def _dates(ctx: Context, out: Record) -> None:
 
 # A question of whom someone reports to.
 _MANAGER_ASKED = re.compile(
-    r"\b(?:manager|boss|line\s+manager|supervisor)\b|\breports?\s+to\b|\breport\s+to\b",
+    r"\b(?:manager|boss|supervisor)\b|\breports?\s+to\b",
     re.IGNORECASE,
 )
 
@@ -187,6 +187,9 @@ class Employees(Recipe):
     noun = "employee"
     id_field = "id"
     id_prefix = "EMP"
+    name_field = "name"
+    name_kinds = ("employee",)
+    unknown_names = "people"
 
     def said_of(self, stated: Stated, record: Record) -> Record:
         # "Who is my manager?" answered "Mario Hernandez is Paralegal in Legal, ..." of the
@@ -195,10 +198,6 @@ class Employees(Recipe):
             return {"answer_first": ""}
         whose = "Your" if stated.speaks_of_self else f"{record.get('name')}'s"
         return {"answer_first": f"{whose} manager is {record['manager']}. "}
-
-    name_field = "name"
-    name_kinds = ("employee",)
-    unknown_names = "people"
 
     def outside(self, record: Record, kind: Mapping[str, Any]) -> str:
         # A colleague of another department than the agent's work needs ("ask Sofia to review

@@ -227,12 +227,31 @@ class Trips(Recipe):
         # A colleague based where the trip goes needs no flight there: "Book her a flight to
         # our Singapore office" for a new hire in Singapore booked Singapore to Singapore.
         destination = ctx.stated.destination
-        home = str(given.get("origin") or "")
-        if destination is not None and home.casefold() == destination.name.casefold():
-            who = given.get("traveller") or "The traveller"
+        home, who = str(given.get("origin") or ""), given.get("traveller")
+        if who and destination is not None and home.casefold() == destination.name.casefold():
             return (
                 f"{who} is based in {home}, where the trip goes, so there is no flight to book. "
                 f"Tell me where {who} travels from, or where else to go."
+            )
+        # A flight to the user's own office from nowhere said was booked from another office
+        # named as "your home office" ("Book me a flight back to Singapore" after a trip).
+        office = ctx.home_office()[0]
+        if (
+            not who
+            and destination is not None
+            and ctx.stated.origin is None
+            and destination.name.casefold() == office.casefold()
+        ):
+            away = str(given.get("destination") or "")
+            if away and away.casefold() != office.casefold():
+                return (
+                    f"{office} is your home office, and your trip to {away} already brings you "
+                    'back, so I booked nothing: to come back on another day, say "Move the '
+                    'trip return to …".'
+                )
+            return (
+                f"{office} is your home office, so I booked nothing: tell me where you fly "
+                f'from ("… from Berlin to {office}").'
             )
         # A train goes between nearby cities: none is booked from Singapore to Paris, nor to
         # a city picked at random that might be as far.

@@ -310,3 +310,28 @@ def test_a_flight_for_the_user_and_others_says_whom_it_is_for(
     )
     # It said nothing of who travels: one flight, for nobody named.
     assert " to Madrid on 2027-01-12 for " + shown + ", returning " in text, text
+
+
+def test_a_flight_to_the_users_own_office_is_not_booked_from_another_one(deployment, user) -> None:
+    booked = run_agent(
+        deployment, user, "BookBusinessFlight", "I need to fly to Berlin next Tuesday", None
+    )
+    home = state_of(deployment, user, booked.convid)["conv"]["trip"]["origin"]
+    # It booked "from New York (your home office) to Singapore" after saying Singapore was.
+    back = answer_of(
+        deployment,
+        user,
+        "BookBusinessFlight",
+        f"Book me a flight back to {home} on Friday",
+        booked.convid,
+    )
+    assert back.startswith(
+        f"{home} is your home office, and your trip to Berlin already brings you back, so I "
+        "booked nothing"
+    ), back
+    alone = answer_of(deployment, user, "BookBusinessFlight", f"Book me a flight to {home}", None)
+    assert alone.startswith(f"{home} is your home office, so I booked nothing"), alone
+    said = answer_of(
+        deployment, user, "BookBusinessFlight", f"Book me a flight from Berlin to {home}", None
+    )
+    assert said.startswith("I booked flight ") and f" from Berlin to {home}," in said, said
