@@ -213,6 +213,10 @@ class _Run:
     def resolver(self, frame: dict[str, Any]) -> Callable[[str], Any]:
         def resolve(path: str) -> Any:
             root, _, rest = path.partition(".")
+            if root == "sys" and rest == "stated.record_name":
+                # The name the request gives the record this agent makes ("a Black Friday
+                # email campaign"), read only when a template asks for it.
+                return self._name_said()
             if root == "sys" and rest.partition(".")[0] == "stated":
                 # What the request states, read once and only when a template asks for it.
                 if self._stated is None:
@@ -572,7 +576,7 @@ class _Run:
             if name in VARIABLE_SOURCES and isinstance(conv.get(name), dict)
         }
 
-    def name_said(self) -> str | None:
+    def _name_said(self) -> str | None:
         """The name the request gives the record this agent makes, if it gives one."""
         creating = _creating(self.agent)
         if creating is None:
@@ -1086,12 +1090,6 @@ def _with_default(run: _Run, frame: dict[str, Any], spec: AskInput) -> dict[str,
         # A date asked for opens at the one the request states ("next Monday at 9am"), not
         # at the form's usual one ("next Tuesday 09:00", which the record did not take).
         said = run.text(frame, "{sys.stated.when_said}").strip()
-        if said:
-            return shown | {"default": said}
-    if spec.type == "str" and spec.name.endswith("_name") and not default:
-        # A name asked for opens at the one the request gives its record ("a Black Friday
-        # email campaign"): the form asked for it again, empty.
-        said = run.name_said()
         if said:
             return shown | {"default": said}
     if isinstance(default, str) and "{" in default:

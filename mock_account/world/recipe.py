@@ -227,17 +227,11 @@ class Recipe:
         instead when it asks for a kind of record the data has none of (or None)."""
         return {}, None
 
-    def said_of(self, stated: Stated, record: Record) -> Record:
-        """What an answer says of what the request asks of ``record``, as phrases its fields
-        do not hold (the seat asked for on a flight, the manager asked about); applied to
-        every record an action returns."""
-        return {}
-
-    def phrased(self, record: Record, today: date) -> Record:
+    def phrased(self, record: Record, today: date, stated: Stated) -> Record:
         """What an answer says of a record that its fields give only in parts ("train IC 578"
-        from a trip's mode and train), or that depends on ``today`` (a campaign that ran, or
-        is still to start), for the records that do not carry it yet (saved before it
-        existed); applied to every record an action returns."""
+        from a trip's mode and train), that depends on ``today`` (a campaign that ran, or is
+        still to start), or on what the request asks of it (the seat asked for on a flight);
+        applied to every record an action returns, and said anew when a record is changed."""
         return {}
 
     def unsampled(self, ctx: Context) -> str | None:

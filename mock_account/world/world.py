@@ -274,9 +274,7 @@ class World:
             outcome = self._closed(source, held, saved, outcome)
         outcome.set_aside = sorted({*outcome.set_aside, *unfit})
         if outcome.record is not None:
-            for key, value in recipe.phrased(outcome.record, today).items():
-                outcome.record.setdefault(key, value)
-            for key, value in recipe.said_of(stated, outcome.record).items():
+            for key, value in recipe.phrased(outcome.record, today, stated).items():
                 outcome.record.setdefault(key, value)
             outcome.record.setdefault("when", _when(stated))
             outcome.record.setdefault("to", _to(stated))
@@ -1042,7 +1040,7 @@ def _changed_made(
     if any(stated.get(f) and not _same(made.get(f), stated[f]) for f in recipe.about_fields):
         return None
     # How the earlier request's answer phrased it ("when", "for", "3 monitors") is said anew.
-    said = _PHRASES | recipe.phrased(made, ctx.today).keys()
+    said = _PHRASES | recipe.phrased(made, ctx.today, ctx.stated).keys()
     base = {k: v for k, v in {**given, **made}.items() if k not in said}
     changes = recipe.change(base, ctx)
     if not changes:

@@ -28,6 +28,7 @@ from ..recipe import (
     shown_money,
     text_date,
 )
+from ..stated import Stated
 
 _KIND_WORDS: dict[str, tuple[str, ...]] = {
     "nda": ("nda", "non-disclosure", "nondisclosure", "confidentiality"),
@@ -427,7 +428,7 @@ class Campaigns(Recipe):
             out["audience"] = f"all {broad.group(1).lower()}"
         return out
 
-    def phrased(self, record: Record, today: date) -> Record:
+    def phrased(self, record: Record, today: date, stated: Stated) -> Record:
         # How it stands, as a results report says it: a campaign still to start has none
         # ("ran from 2027-03-01 …; I sent you its report of clicks" was said in December).
         start = text_date(record.get("start_date"))

@@ -23,6 +23,7 @@ from ..recipe import (
     shown_money,
     text_date,
 )
+from ..stated import Stated
 from .people import Employees
 from .sales import best_product
 
@@ -143,7 +144,7 @@ class Expenses(Recipe):
     id_prefix = "EXP"
     worded_fields = frozenset({"note"})
 
-    def phrased(self, record: Record, today: date) -> Record:
+    def phrased(self, record: Record, today: date, stated: Stated) -> Record:
         # Whose claim it is and what for, for the manager who decides it: "Approve Sarah's
         # expense claim" answered "The meals claim EXP-00183 ..." without Sarah's name.
         who, category = record.get("employee"), record.get("category") or "expense"

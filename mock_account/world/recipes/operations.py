@@ -21,6 +21,7 @@ from ..recipe import (
     first_sentence,
     keyword_choice,
 )
+from ..stated import Stated
 from .sales import customer_asked
 
 _PRIORITY_WORDS: dict[str, tuple[str, ...]] = {
@@ -187,7 +188,7 @@ class Tickets(Recipe):
             "if the problem is back."
         )
 
-    def phrased(self, record: Record, today: date) -> Record:
+    def phrased(self, record: Record, today: date, stated: Stated) -> Record:
         # A survey of the user's own IT ticket goes to them: it has no customer.
         return {"reporter": "the customer" if record.get("customer_id") else "you"}
 
@@ -268,7 +269,7 @@ class Incidents(Recipe):
             "channel has the latest updates."
         )
 
-    def phrased(self, record: Record, today: date) -> Record:
+    def phrased(self, record: Record, today: date, stated: Stated) -> Record:
         status = str(record.get("status") or "investigating")
         return {
             "status_said": _STATUS_SAID.get(status, status),
@@ -457,7 +458,7 @@ class Assets(Recipe):
             out["count"] = int(count)
         return out
 
-    def phrased(self, record: Record, today: date) -> Record:
+    def phrased(self, record: Record, today: date, stated: Stated) -> Record:
         # What an order of accessories was, as its answer says it: "3 monitors (LG 27UP850)
         # for Anna Kowalski, tracked as AST-17631".
         count, kind = record.get("count") or 1, str(record.get("kind") or "device")

@@ -191,14 +191,6 @@ class Employees(Recipe):
     name_kinds = ("employee",)
     unknown_names = "people"
 
-    def said_of(self, stated: Stated, record: Record) -> Record:
-        # "Who is my manager?" answered "Mario Hernandez is Paralegal in Legal, ..." of the
-        # user, the manager last: the answer to the question comes first.
-        if not (record.get("manager") and _MANAGER_ASKED.search(stated.text)):
-            return {"answer_first": ""}
-        whose = "Your" if stated.speaks_of_self else f"{record.get('name')}'s"
-        return {"answer_first": f"{whose} manager is {record['manager']}. "}
-
     def outside(self, record: Record, kind: Mapping[str, Any]) -> str:
         # A colleague of another department than the agent's work needs ("ask Sofia to review
         # my pull request": she is in Sales).
@@ -244,12 +236,18 @@ class Employees(Recipe):
         _dates(ctx, out)
         return out
 
-    def phrased(self, record: Record, today: date) -> Record:
+    def phrased(self, record: Record, today: date, stated: Stated) -> Record:
         # The notice a resignation handed in today gives: one month, to the same day.
-        return {
+        out = {
             "notice_from": today.isoformat(),
             "notice_last_day": (today + relativedelta(months=1)).isoformat(),
         }
+        if record.get("manager") and _MANAGER_ASKED.search(stated.text):
+            # "Who is my manager?" answered "Mario Hernandez is Paralegal in Legal, ..." of
+            # the user, the manager last: the answer to the question comes first.
+            whose = "Your" if stated.speaks_of_self else f"{record.get('name')}'s"
+            out["answer_first"] = f"{whose} manager is {record['manager']}. "
+        return out
 
     def changes_made(self, made: Record, ctx: Context) -> bool:
         # Leave, a sick day or a start date moved ("move it to January 4").

@@ -193,14 +193,14 @@ class Orders(Recipe):
     id_digits = 6
     about_fields = ("customer_id",)
 
-    def said_of(self, stated: Stated, record: Record) -> Record:
+    def phrased(self, record: Record, today: date, stated: Stated) -> Record:
         # "Give a 10% discount" answered "The discount on order … is approved; the new total
         # is …": how much off, and off what, unsaid.
         percent, total = record.get("discount_percent"), record.get("total")
         if not isinstance(percent, int | float) or not isinstance(total, int | float):
-            return {"discount_said": ""}
+            return {}
         if percent != stated.percent or not 0 < percent < 100:
-            return {"discount_said": ""}
+            return {}
         before = round(total / (1 - percent / 100), 2)
         return {"discount_said": f" ({percent:g}% off {before:g} {record.get('currency', '')})"}
 
@@ -248,9 +248,8 @@ class Orders(Recipe):
         # What the order is ("What orders do they have?" after placing one), not only its id.
         what = f": {made['quantity']} x {made['product']}" if made.get("product") else ""
         total = f" for {made['total']} {made['currency']}" if made.get("total") else ""
-        customer = f" for {made['customer']}" if made.get("customer") else ""
         return (
-            f"Order {made.get('id', '')}{customer} was placed in this conversation{what}{total}, "
+            f"Order {made.get('id', '')} was placed in this conversation{what}{total}, "
             f"status {made.get('status', 'placed')}, so I did not place a second one; say what "
             "should be different to place another."
         )
@@ -498,7 +497,7 @@ class Products(Recipe):
     name_kinds = ("product",)
     named_only = True
 
-    def phrased(self, record: Record, today: date) -> Record:
+    def phrased(self, record: Record, today: date, stated: Stated) -> Record:
         # "I ordered 20 x Summit Standing Desk": as many as asked ("I ordered Summit Standing
         # Desk" for twenty).
         count = record.get("quantity")

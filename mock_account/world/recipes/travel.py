@@ -284,10 +284,11 @@ class Trips(Recipe):
     def describe(self, record: Record) -> str:
         return f"{record['destination']} ({record['start_date']} to {record['end_date']})"
 
-    def phrased(self, record: Record, today: date) -> Record:
+    def phrased(self, record: Record, today: date, stated: Stated) -> Record:
         transport = _transport(record)
         stay = f"the stay at {record['hotel']}" if record.get("hotel") else ""
         room = _room(record)
+        seat = _SEAT_SAID.search(stated.text)
         return {
             "transport": transport,
             "bookings": " and ".join(filter(None, (transport, stay))),
@@ -296,12 +297,9 @@ class Trips(Recipe):
             # What the room costs, when a hotel booking saved it ("What's the total cost?").
             "room_cost": f"; the room is {room}" if room else "",
             "room_days": _room_days(record),
+            # "Change my seat to an aisle": the seat request sent said nothing of the aisle.
+            "seat_asked": f"your request for {_seat(seat)}" if seat else "your seat request",
         }
-
-    def said_of(self, stated: Stated, record: Record) -> Record:
-        # "Change my seat to an aisle": the seat request sent said nothing of the aisle.
-        seat = _SEAT_SAID.search(stated.text)
-        return {"seat_asked": f"your request for {_seat(seat)}" if seat else "your seat request"}
 
     def partial(self, record: Record, ctx: Context) -> str | None:
         # "Cancel the hotel" names the room alone; the flight that goes with it is kept, and
@@ -643,6 +641,29 @@ _DESK_SAID = re.compile(
 )
 # A table, not a room: "book a table for 6 at a restaurant in Madrid" booked two nights.
 _TABLE_SAID = re.compile(r"\b(?:restaurant|table\s+for|dinner\s+reservation|lunch\s+for)\b", re.I)
+# What the hotel agent is asked for that is not a room (unless a room is asked for too), and
+# what it answers instead of reserving one: a table booked two nights, a taxi to the hotel
+# reserved a room there, a desk in the Berlin office a hotel room in Berlin.
+_NOT_A_ROOM: tuple[tuple[re.Pattern[str], re.Pattern[str], str], ...] = (
+    (
+        _TABLE_SAID,
+        _STAY_SAID,
+        "I book hotel rooms for work trips, not restaurant tables, so I booked nothing. Book "
+        "the table with the restaurant, and claim the meal afterwards as an expense.",
+    ),
+    (
+        _RIDE_SAID,
+        _ROOM_ASKED,
+        "I book hotel rooms, not taxis or transfers, so I booked nothing. Take a taxi and "
+        "claim it afterwards as a travel expense, or rent a car for the trip.",
+    ),
+    (
+        _DESK_SAID,
+        _STAY_SAID,
+        "I book hotel rooms for work trips, not desks or parking in our offices, so I booked "
+        "nothing. Reserve a desk in the office's desk booking, or ask the office's front desk.",
+    ),
+)
 
 
 class HotelStays(Recipe):
@@ -713,7 +734,7 @@ class HotelStays(Recipe):
             "trip_end": trip.get("end_date"),
         }
 
-    def phrased(self, record: Record, today: date) -> Record:
+    def phrased(self, record: Record, today: date, stated: Stated) -> Record:
         # A room past the trip's way back: "Make it five nights" on a flight back after three
         # gave a room the traveller is not there for, without a word.
         transport, back, out = (
@@ -745,31 +766,16 @@ class HotelStays(Recipe):
 
     def not_for(self, ctx: Context, given: Record) -> str | None:
         text = ctx.stated.text
+        for asked, unless, answer in _NOT_A_ROOM:
+            if asked.search(text) and not unless.search(text):
+                return answer
         if not given.get("city") and ctx.stated.destination is None:
             # "Book me a hotel for next week" was booked in Chicago.
             return (
                 "Which city do you need the hotel in? Tell me and I will book it; I won't "
                 "pick one for you."
             )
-        if _RIDE_SAID.search(text) and not _ROOM_ASKED.search(text):
-            # "Book a taxi from the airport to the hotel" reserved a room at that hotel.
-            return (
-                "I book hotel rooms, not taxis or transfers, so I booked nothing. Take a taxi "
-                "and claim it afterwards as a travel expense, or rent a car for the trip."
-            )
-        if _DESK_SAID.search(text) and not _STAY_SAID.search(text):
-            # "Reserve a desk in the Berlin office" reserved a hotel room in Berlin.
-            return (
-                "I book hotel rooms for work trips, not desks or parking in our offices, so I "
-                "booked nothing. Reserve a desk in the office's desk booking, or ask the "
-                "office's front desk."
-            )
-        if not _TABLE_SAID.search(text) or _STAY_SAID.search(text):
-            return None
-        return (
-            "I book hotel rooms for work trips, not restaurant tables, so I booked nothing. "
-            "Book the table with the restaurant, and claim the meal afterwards as an expense."
-        )
+        return None
 
     def applicable(self, given: Record, stated: Record, held: Mapping[str, str]) -> Record:
         given = super().applicable(given, stated, held)
