@@ -320,6 +320,17 @@ def _agent_document(
         main.append(_asked_how(cap))
     elif _only_looks_up(cap):
         main.append(_changes_elsewhere(cap))
+    elif _moves_elsewhere(cap):
+        # It does something with the record, but moves no days: "Move it to 18 January"
+        # after a seat request came back to the seat agent, which sent the request again.
+        main.append(
+            {
+                "if": {
+                    "when": {"exists": "sys.stated.moves_days"},
+                    "then": [_changes_elsewhere(cap)],
+                }
+            }
+        )
     reply = cap.reply or f"{cap.title}: done."
     # What every answer adds after its own first sentence (form answers noted, hand-offs
     # used), whether the record was made or changed.
@@ -471,6 +482,13 @@ def _only_looks_up(cap: Capability) -> bool:
         and shows
         and (cap.data in CHANGED_AS)
     )
+
+
+def _moves_elsewhere(cap: Capability) -> bool:
+    """Whether the agent works on a found record of a kind whose days another agent moves
+    (a seat on the trip's flight, a campaign paused), without looking it up only: a move of
+    "it" asked of it goes to that agent."""
+    return cap.action == "find" and not cap.acts and cap.data in CHANGED_AS
 
 
 def _changes_elsewhere(cap: Capability) -> dict[str, Any]:

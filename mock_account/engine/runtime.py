@@ -230,6 +230,7 @@ class _Run:
                         "note": first_sentence(self.sys["query"]),
                         **({"asks_how": True} if parsed.asks_how else {}),
                         **({"change_of_it": parsed.change_of_it} if parsed.change_of_it else {}),
+                        **({"moves_days": True} if parsed.moves_days else {}),
                         **({"when_said": parsed.when_said} if parsed.when_said else {}),
                     }
                 return lookup({"stated": self._stated}, rest)

@@ -209,6 +209,13 @@ class Stated:
         return bool(_MOVES.search(self.text))
 
     @property
+    def moves_days(self) -> bool:
+        """Whether the request moves something to days it says ("move it to 18 January",
+        "push it back two days"); "make it a window seat" moves nothing."""
+        said = self.first_date or self.shift_days or self.nights
+        return self.moves and bool(said)
+
+    @property
     def when_said(self) -> str | None:
         """The first date the request states, as typed ("next Monday at 9am"); a quarter or
         a year only when it states nothing else ("the Q4 newsletter on 15 December" is sent

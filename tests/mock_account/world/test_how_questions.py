@@ -109,3 +109,32 @@ def test_a_change_of_a_stay_only_trip_is_asked_of_its_hotel_booking(deployment, 
     assert agent == "BookHotelStay", agent
     assert text.startswith("I changed your reservation as asked: the room at "), text
     assert "from 2026-12-14 to 2026-12-18, 4 nights" in text, text
+
+
+def test_a_move_that_comes_back_to_the_seat_agent_is_not_a_seat_request(deployment, user) -> None:
+    booked = run_agent(
+        deployment,
+        user,
+        "BookBusinessFlight",
+        "Book a flight to Tokyo for the week of 11 January",
+        None,
+    )
+    trip = state_of(deployment, user, booked.convid)["conv"]["trip"]
+    agent, _ = routed_answer(deployment, user, "Change my seat to an aisle", booked.convid)
+    assert agent == "ChooseFlightSeat"
+    # "Move it" matches no agent, so the seat agent answered it: it sent the seat request
+    # again, for the old day.
+    agent, text = routed_answer(deployment, user, "Move it to 18 January", booked.convid)
+    assert agent == "ChooseFlightSeat"
+    assert text.startswith(
+        "I can't change that here (choose a seat or request an upgrade), so nothing was "
+        'changed. Ask for it with what it is about, such as "Move the trip to 18 January"'
+    ), text
+    assert state_of(deployment, user, booked.convid)["conv"]["trip"] == trip
+    # A change the seat agent makes is still its own.
+    window = run_agent(
+        deployment, user, "ChooseFlightSeat", "Make it a window seat instead", booked.convid
+    )
+    assert window.parts[0]["text"].startswith("I sent the airline your request for a window"), (
+        window.parts
+    )
