@@ -61,7 +61,7 @@ from typing import Protocol
 import numpy as np
 
 from mock_account.search.embeddings import SentenceEncoder, default_encoder
-from mock_account.search.text import content_word_count, split_name, terms
+from mock_account.search.text import content_word_count, names_inside, split_name, terms
 
 
 class Searchable(Protocol):
@@ -170,7 +170,11 @@ class SearchIndex:
             for text in (agent.title, agent.description, split_name(agent.name))
             for term in terms(text)
         }
-        documents = [_weighted_terms(agent, params, known) for agent in agents]
+        # A word some example uses as a name is a name where it opens an example too.
+        names = {
+            name for agent in agents for name in names_inside(". ".join(agent.examples), known)
+        }
+        documents = [_weighted_terms(agent, params, known, names) for agent in agents]
         vocabulary: dict[str, int] = {}
         for document in documents:
             for term in document:
@@ -286,12 +290,14 @@ def _agent_vectors(agents: Sequence[Searchable], encoder: SentenceEncoder) -> np
     return np.stack(rows).astype(np.float32)
 
 
-def _weighted_terms(agent: Searchable, params: BM25Params, known: set[str]) -> dict[str, float]:
+def _weighted_terms(
+    agent: Searchable, params: BM25Params, known: set[str], names: set[str]
+) -> dict[str, float]:
     counts: dict[str, float] = {}
     fields = (
         (terms(agent.title), params.title),
         # One example per sentence, so each one's first word counts as a sentence start.
-        (terms(". ".join(agent.examples), known=known), params.examples),
+        (terms(". ".join(agent.examples), known=known, names=names), params.examples),
         (terms(agent.description), params.description),
         (terms(split_name(agent.name)), params.name),
     )

@@ -55,14 +55,18 @@ def stem(word: str) -> str:
     return _STEMMER.stemWord(word)
 
 
-def terms(text: str, *, known: Container[str] | None = None) -> list[str]:
+def terms(
+    text: str, *, known: Container[str] | None = None, names: Container[str] = ()
+) -> list[str]:
     """The index terms of `text`, in order, repeats kept (they are term frequencies).
 
     With `known` (stems), a capitalised word inside a sentence whose stem is not in it is
     taken for a name, of a person, company, place or product, and left out: the agents'
     examples name such things ("The Warsaw workshop was called off") and a request naming
     the same one should not lean towards that agent for it. Words that open a sentence
-    and names the agents' titles and descriptions use ("VPN", "Photoshop") are kept."""
+    and names the agents' titles and descriptions use ("VPN", "Photoshop") are kept,
+    except `names` (stems of words found as names inside other sentences): "Kestrel Energy
+    called off their order" made "Order 5 for Kestrel Energy" a cancellation."""
     text = expand_ids(text.replace("\u2019", "'"))
     found = []
     for match in _WORD.finditer(text):
@@ -81,9 +85,27 @@ def terms(text: str, *, known: Container[str] | None = None) -> list[str]:
         term = stem(base)
         if known is not None and original[0].isupper() and term not in known:
             before = text[: match.start()].rstrip(_OPENERS)
-            if before and before[-1] not in _SENTENCE_ENDS:
+            if (before and before[-1] not in _SENTENCE_ENDS) or term in names:
                 continue
         found.append(term)
+    return found
+
+
+def names_inside(text: str, known: Container[str]) -> set[str]:
+    """The stems of the words `terms` takes for names in `text` (capitalised, inside a
+    sentence, not in `known`)."""
+    text = expand_ids(text.replace("\u2019", "'"))
+    found: set[str] = set()
+    for match in _WORD.finditer(text):
+        original = match.group(0)
+        base = original.lower().split("'", 1)[0]
+        if not original[0].isupper() or not base or base in STOP_WORDS:
+            continue
+        if fact_word(base) is not None or stem(base) in known:
+            continue
+        before = text[: match.start()].rstrip(_OPENERS)
+        if before and before[-1] not in _SENTENCE_ENDS:
+            found.add(stem(base))
     return found
 
 

@@ -287,6 +287,41 @@ def test_a_place_named_in_another_agents_example_does_not_pull_the_request() -> 
     assert names(index.search(query)) == ["BookBusinessFlight"]
 
 
+def test_a_name_that_opens_an_example_does_not_pull_the_request() -> None:
+    # "Kestrel Energy called off their order" kept "kestrel" (a capital at the start of a
+    # sentence says nothing), so "Order 5 for Kestrel Energy" was a cancellation: the
+    # prospect's request to order had an order of theirs cancelled. Another example names
+    # Kestrel inside a sentence, which shows it is a name.
+    order = Agent(
+        "PlaceCustomerOrder",
+        "Place a sales order for a customer",
+        "sales",
+        "Enters a new sales order for a client: which product and how many units.",
+        ("Book an order of 40 standing desks for Lakeside Dental",),
+    )
+    cancel = Agent(
+        "CancelCustomerOrder",
+        "Cancel a customer's order",
+        "sales",
+        "Cancels an order a customer no longer wants and releases the stock.",
+        ("Kestrel Energy called off their order, cancel it",),
+    )
+    quote = Agent(
+        "CreateSalesQuote",
+        "Prepare a price quote",
+        "sales",
+        "Builds a priced quotation for a prospect.",
+        ("Our customer Kestrel wants a quote for 12 chairs",),
+    )
+    index = SearchIndex.build([order, cancel, quote], LEXICAL)
+    scores, _ = index.raw_scores("Place an order of 5 for Kestrel Energy")
+    assert scores[0] > scores[1]
+    assert names(index.search("Place an order of 5 for Kestrel Energy"))[0] == "PlaceCustomerOrder"
+    # Without another example naming it, the opening word stays a word of the example.
+    alone = SearchIndex.build([order, cancel], LEXICAL)
+    assert "kestrel" in alone.vocabulary
+
+
 def test_an_id_routes_by_the_kind_of_record_it_names() -> None:
     incident = Agent(
         "CheckIncidentStatus",

@@ -8,7 +8,7 @@ import pytest
 
 from mock_account.business.data import SOURCES, BusinessData
 from mock_account.search.facts import ID_PREFIXES, expand_ids, fact_word
-from mock_account.search.text import terms
+from mock_account.search.text import names_inside, terms
 
 
 @pytest.mark.parametrize(
@@ -100,6 +100,15 @@ def test_names_inside_an_example_sentence_are_left_out_unless_the_account_uses_t
         "photoshop",
         "vpn",
     ]
+
+
+def test_a_first_word_used_as_a_name_elsewhere_is_a_name() -> None:
+    known = {"call", "order"}
+    text = "Kestrel Energy called off their order. Our customer Kestrel is angry"
+    assert names_inside(text, known) == {"kestrel", "energi"}
+    assert terms(text, known=known, names={"kestrel"}) == ["call", "order", "custom", "angri"]
+    # Without that, the word opening the sentence is kept.
+    assert terms(text, known=known)[0] == "kestrel"
 
 
 def test_the_first_word_of_a_sentence_is_no_name() -> None:
