@@ -231,6 +231,8 @@ def find_known(analysis: Analysis, index: NameIndex) -> list[tuple[NameFact, str
                 continue
             if _name_follows(analysis, i + n - 1) and words[i + n].folded in INDUSTRY_WORDS:
                 break  # "Smith Foods Logistics" is another company than "Smith Foods"
+            if _other_company(analysis, found[0], i + n):
+                break  # "Acme Widgets GmbH" is not "Acme Corporation" on its bare "Acme"
             # Every known name of the best kind of match (exact ones before stripped ones).
             best = [k for k in found if (k.exact, k.partial) == (found[0].exact, found[0].partial)]
             for known in best:
@@ -243,6 +245,22 @@ def find_known(analysis: Analysis, index: NameIndex) -> list[tuple[NameFact, str
             break
         i += matched or 1
     return out
+
+
+def _other_company(analysis: Analysis, known: KnownName, after: int) -> bool:
+    """Whether a company's name without its legal form goes on, at word `after`, with a word
+    that is no legal form of it, no place ("Smith Foods Berlin") and not claimed before (a
+    date): the name of another company that starts the same way."""
+    if known.exact or known.partial or known.kind not in ORGANISATION_KINDS:
+        return False
+    if not _name_follows(analysis, after - 1):
+        return False
+    word = analysis.words[after]
+    if word.folded in LEGAL_FORMS or not analysis.is_free(word.start, word.end):
+        return False
+    from .places import gazetteer
+
+    return gazetteer().entry((word.folded,)) is None
 
 
 def _name_follows(analysis: Analysis, i: int) -> bool:

@@ -91,6 +91,15 @@ def test_known_names(text: str, expected: list[tuple[str, str, str, bool]]) -> N
     assert _known(text) == expected
 
 
+def test_a_known_company_without_its_legal_form_may_take_another_or_a_place() -> None:
+    assert _known("Quote 10 desks for Smith Foods Ltd") == [
+        ("Smith Foods", "Smith Foods GmbH", "customer", False)
+    ]
+    assert _known("Quote 10 desks for Smith Foods Berlin")[:1] == [
+        ("Smith Foods", "Smith Foods GmbH", "customer", False)
+    ]
+
+
 def test_one_name_of_two_kinds() -> None:
     found = _known("Pull up the account for Riddle Logistics")
     assert found == [
@@ -112,6 +121,10 @@ def test_one_name_of_two_kinds() -> None:
         "Pricey chairs",
         "John wants a laptop",  # a given name alone is no employee
         "Smith Foods Logistics called",  # another company that starts like a known one
+        # "Smith Foods GmbH" without its legal form, going on as another company's name (a
+        # quote for "Acme Widgets GmbH" was made for the customer Acme Corporation).
+        "Quote 10 desks for Smith Foods Trading GmbH",
+        "Quote 10 desks for Smith Foods Nordic",
     ],
 )
 def test_no_known_names(text: str) -> None:
