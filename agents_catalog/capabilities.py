@@ -23,6 +23,7 @@ VARIABLE_SOURCES = {
     "trip": "flights",
     "customer": "customers",
     "order": "orders",
+    "quote": "products",
     "employee": "employees",
     "ticket": "tickets",
     "invoice": "invoices",
@@ -33,6 +34,11 @@ VARIABLE_SOURCES = {
     "campaign": "campaigns",
     "candidate": "candidates",
 }
+
+# Variables that hold a record an agent made from its source's records, not one of them: a
+# quote prices a product. A request that names the product names no quote ("20 standing desks
+# for Orion Retail" was taken for a quote of the catalogue's desk, in its dollars).
+MADE_FROM_SOURCE = frozenset({"quote"})
 
 # The fields of each data source's records, in record order. A record of a source that
 # backs an agreed variable fits that variable's schema.

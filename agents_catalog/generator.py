@@ -51,6 +51,8 @@ HANDOFF_PHRASES = {
     "in this conversation.",
     "order": "I used order {conv.order.id} ({conv.order.status}) already saved in this "
     "conversation.",
+    "quote": "I used the quote for {conv.quote.name} at {conv.quote.price} "
+    "{conv.quote.currency} per unit already saved in this conversation.",
     "employee": "I used the employee {conv.employee.name} ({conv.employee.id}) already saved "
     "in this conversation.",
     "ticket": "I used ticket {conv.ticket.id} ({conv.ticket.subject}) already saved in this "
@@ -92,6 +94,7 @@ HANDOFF_FIELDS: dict[tuple[str, str], str | dict[str, str]] = {
         "visit_date": "{conv.trip.start_date}",
     },
     ("customers", "vendor"): {"screened_supplier": "{conv.vendor.name}"},
+    ("customers", "quote"): {"name": "{conv.quote.customer}"},
     ("employees", "customer"): {"customer": "{conv.customer.name}"},
     ("employees", "employee"): SAME,
     ("employees", "expense"): {
@@ -147,6 +150,16 @@ HANDOFF_FIELDS: dict[tuple[str, str], str | dict[str, str]] = {
     ("orders", "campaign"): {"campaign": "{conv.campaign.name}"},
     ("orders", "customer"): {"customer_id": "{conv.customer.id}"},
     ("orders", "order"): SAME,
+    # The quoted product at the quoted unit price, in the quoted currency, for that product
+    # only (``Orders.fill``); the order form opens at the quoted quantity.
+    ("orders", "quote"): {
+        "product": "{conv.quote.name}",
+        "quoted_product": "{conv.quote.name}",
+        "quoted_quantity": "{conv.quote.quantity}",
+        "quoted_price": "{conv.quote.price}",
+        "quoted_currency": "{conv.quote.currency}",
+        "quoted_customer": "{conv.quote.customer}",
+    },
     # A ticket about a customer's delivery: that customer's order ("open a return for it").
     ("orders", "ticket"): {"customer_id": "{conv.ticket.customer_id}"},
     ("products", "contract"): {
@@ -156,6 +169,7 @@ HANDOFF_FIELDS: dict[tuple[str, str], str | dict[str, str]] = {
     },
     ("products", "order"): {"name": "{conv.order.product}", "order": "{conv.order.id}"},
     ("products", "customer"): {"customer": "{conv.customer.name}"},
+    ("products", "quote"): SAME,
     ("tickets", "customer"): {"customer_id": "{conv.customer.id}"},
     ("tickets", "order"): {"order": "{conv.order.id}"},
     ("tickets", "ticket"): SAME,
@@ -217,7 +231,11 @@ CHANGED_AS: dict[str, str] = {
 LOOK_UP_TITLES = ("Check ", "Show ", "Track ", "Find ", "Look up ", "Report on ", "Report how ")
 # Fields of a variable a reader carries along when they are there and never needs: a
 # trip with no room saved is still a trip to book a flight for.
-CARRIED_FIELDS: dict[str, frozenset[str]] = {"trip": frozenset(ROOM)}
+# What a quote adds to the catalogue product it prices: how many, for how much, for whom.
+CARRIED_FIELDS: dict[str, frozenset[str]] = {
+    "trip": frozenset(ROOM),
+    "quote": frozenset({"quantity", "total", "customer"}),
+}
 # Fields a reader takes when they are there and does without (a trip that is only a stay has
 # no transport to say the room runs past), so a follow-up is suggested without them.
 OPTIONAL_FIELDS: dict[str, frozenset[str]] = {"trip": frozenset({*ROOM, "transport"})}
@@ -336,7 +354,9 @@ def _agent_document(
     # used), whether the record was made or changed.
     added: list[str] = []
     if cap.ask:
-        ask = {"message": cap.ask["message"], "inputs": cap.ask["inputs"], "into": "answers"}
+        opening, inputs = _form_openings(cap.ask["inputs"])
+        main.extend(opening)
+        ask = {"message": cap.ask["message"], "inputs": inputs, "into": "answers"}
         main.append({"ask": ask})
         # A form default the request is read with yields to what the request says (a send
         # date): echoed raw, it would contradict the date the record got ("scheduled for
@@ -405,6 +425,35 @@ def _agent_document(
     return document
 
 
+def _form_openings(
+    inputs: list[dict[str, Any]],
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The commands that choose what a form field opens at, and the fields as asked.
+
+    A field with ``saved`` (a template of a saved variable) opens at what the request states
+    (its ``default``), else at what the conversation saved: "Turn it into an order" after a
+    quote opens the order form at the quoted product and quantity (it opened empty).
+    """
+    commands: list[dict[str, Any]] = []
+    asked: list[dict[str, Any]] = []
+    for spec in inputs:
+        saved = spec.get("saved")
+        if saved is None:
+            asked.append(spec)
+            continue
+        local = f"opens_{spec['name']}"
+        stated = TEMPLATE_PATH_RE.findall(str(spec.get("default") or ""))
+        from_saved = [{"var": {"name": local, "value": saved}}]
+        if stated:
+            from_request = [{"var": {"name": local, "value": spec["default"]}}]
+            when = {"exists": stated[0]}
+            commands.append({"if": {"when": when, "then": from_request, "else": from_saved}})
+        else:
+            commands.extend(from_saved)
+        asked.append({k: v for k, v in spec.items() if k != "saved"} | {"default": f"{{{local}}}"})
+    return commands, asked
+
+
 def _write_command(cap: Capability, var: str, scheme: NamingScheme) -> dict[str, Any]:
     """The command that saves ``conv.<var>`` from the agent's record."""
     cross = CROSS_WRITES.get((cap.data or "", var))
@@ -414,7 +463,8 @@ def _write_command(cap: Capability, var: str, scheme: NamingScheme) -> dict[str,
         value = {prop: f"{{record.{prop}}}" for prop in properties if prop not in carried}
         if not carried & properties.keys():
             return {"var": {"name": f"conv.{var}", "value": value}}
-        # What the record carries along is saved when it has it (no null for "no room").
+        # What the record carries along is saved when it has it (no null for "no room", nor
+        # for the customer of a quote made for nobody named).
         kept = [p for p in properties if p in carried]
         return {
             "if": {
@@ -423,9 +473,18 @@ def _write_command(cap: Capability, var: str, scheme: NamingScheme) -> dict[str,
                     {
                         "var": {
                             "name": f"conv.{var}",
-                            "value": {**value, **{p: f"{{record.{p}}}" for p in kept}},
+                            "value": {**value, **{p: f"{{record.{p}}}" for p in kept[:1]}},
                         }
-                    }
+                    },
+                    *(
+                        {
+                            "if": {
+                                "when": {"exists": f"record.{p}"},
+                                "then": _updates(var, {p: f"{{record.{p}}}"}),
+                            }
+                        }
+                        for p in kept[1:]
+                    ),
                 ],
                 "else": [{"var": {"name": f"conv.{var}", "value": value}}],
             }

@@ -47,6 +47,7 @@ def _is_the_user(saved: Any, user: str) -> bool:
 FEATURED: dict[str, str] = {
     "trip": "SubmitExpenseClaim",
     "customer": "PlaceCustomerOrder",
+    "quote": "PlaceCustomerOrder",
     "order": "ReportDamagedDelivery",
     "incident": "AnnounceItOutageToStaff",
     "expense": "CheckTravelPolicy",
@@ -212,6 +213,19 @@ class Followups:
             return None
         return text
 
+    def _declared_first(
+        self, reader: str, variables: list[str], conv: Mapping[str, Any]
+    ) -> str | None:
+        """Of the variables just written, the one whose follow-up the reader may be suggested
+        with: the first its file declares. After a quote, which saves the customer too,
+        "Globex accepted the quote, place the order for 20 x Laptop", or nothing, but not
+        "Place an order of 10 standing desks"."""
+        agent = self.agents.get(reader)
+        for variable in agent.followups if agent else ():
+            if variable in variables and variable in conv:
+                return variable
+        return None
+
     def suggest(
         self,
         last_agent: str,
@@ -245,6 +259,8 @@ class Followups:
                 if reader == last_agent or (steps is not None and reader not in steps):
                     continue
                 if conv is not None:
+                    if self._declared_first(reader, variables, conv) not in (None, variable):
+                        continue
                     text = self.written(reader, variable, conv, user=user)
                 else:
                     examples = self.routed_examples(reader)

@@ -40,7 +40,7 @@ from agents_catalog.agent_format import (
     command_args,
     walk_commands,
 )
-from agents_catalog.capabilities import SOURCE_FIELDS, VARIABLE_SOURCES
+from agents_catalog.capabilities import MADE_FROM_SOURCE, SOURCE_FIELDS, VARIABLE_SOURCES
 from agents_catalog.graph import agent_io
 from mock_account.business.data import SOURCES, BusinessData
 from mock_account.engine.mock_model import LanguageModel
@@ -693,7 +693,7 @@ class _Run:
         candidates = {
             name: saved.get(name) or (VARIABLE_SOURCES[name], {})
             for name in taken
-            if name in VARIABLE_SOURCES
+            if name in VARIABLE_SOURCES and name not in MADE_FROM_SOURCE
         }
         candidates = {name: pair for name, pair in candidates.items() if pair[0] != source}
         if not candidates:

@@ -9,6 +9,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
+import yaml
 
 from agents_catalog.agent_format import AskArgs, PromptArgs, command_args, walk_commands
 from agents_catalog.capabilities import load_departments
@@ -72,6 +73,23 @@ def test_what_an_answer_adds_is_only_for_variables_the_agent_reads() -> None:
     unread = dataclasses.replace(claim, used={**claim.used, "order": "Not read."})
     with pytest.raises(GeneratorError, match=r"SubmitExpenseClaim: 'used' names .*'order'"):
         generate_files(departments=[dataclasses.replace(finance, capabilities=(unread,))])
+
+
+def test_a_form_field_with_a_saved_value_opens_at_it_when_the_request_states_none() -> None:
+    sales = next(d for d in load_departments() if d.tag == "sales")
+    order = next(c for c in sales.capabilities if c.name == "PlaceCustomerOrder")
+    (text,) = generate_files(
+        departments=[dataclasses.replace(sales, capabilities=(order,))]
+    ).values()
+    main = yaml.safe_load(text)["main"]
+    (ask,) = [c["ask"] for c in main if "ask" in c]
+    opened = {i["name"]: i.get("default") for i in ask["inputs"]}
+    # The agent format has no "saved": the field opens at a local chosen before the ask.
+    assert opened["product"] == "{opens_product}" and "saved" not in ask["inputs"][0]
+    choice = next(c["if"] for c in main if "if" in c and "opens_product" in str(c))
+    assert choice["when"] == {"exists": "sys.stated.quantities.0.item"}
+    assert choice["then"][0]["var"]["value"] == "{sys.stated.quantities.0.item}"
+    assert choice["else"][0]["var"]["value"] == "{conv.quote.name}"
 
 
 def test_two_hundred_agents_in_at_least_ten_departments(agents) -> None:
@@ -162,4 +180,4 @@ def test_every_written_value_matches_its_schema_when_the_agent_runs(agents) -> N
         for variable, value in outcome.state["conv"].items():
             assert scheme.variables[variable].errors(value) == [], (agent.name, variable)
             checked += 1
-    assert checked >= 36  # at least 3 writers for each of the 12 variables ran
+    assert checked >= 39  # at least 3 writers for each of the 13 variables ran

@@ -219,11 +219,12 @@ class Orders(Recipe):
         if given.get("customer_id") or customer_asked(ctx) is not None:
             return None
         unknown = stated.unknown_organisations()
-        if not unknown:
-            # Nobody said who buys ("turn it into an order" after a quote): not a customer
-            # picked at random.
+        prospect = given.get("quoted_customer")
+        if not unknown and not prospect:
+            # Nobody said who buys: not a customer picked at random.
             return f"Which customer is the order for? {Customers.none_held()}"
-        name = unknown[0].shown
+        # The prospect a quote was made for ("Turn it into an order" asked which customer).
+        name = unknown[0].shown if unknown else prospect
         return (
             f"{name} is not a customer of ours yet, so I placed no order; open their account "
             f'first ("Set up {name} as a new customer"), then order for them.'
@@ -333,6 +334,7 @@ class Orders(Recipe):
                 "products", where={"name": record["product"]}
             ):
                 record["product"] = listed["name"]
+        self._priced_as_quoted(record, ctx)
         if not record.get("quantity"):
             record["quantity"] = ctx.pick((1, 2, 3, 5, 10))
         product = _catalogue(record["product"], ctx)
@@ -350,6 +352,26 @@ class Orders(Recipe):
         if record.get("total") is None:
             record["total"] = round(record["unit_price"] * record["quantity"], 2)
         record.setdefault("status", "placed")
+
+    @staticmethod
+    def _priced_as_quoted(record: Record, ctx: Context) -> None:
+        """An order of the product a quote saved here is at the quoted unit price, in the
+        quoted currency (it was priced anew from the catalogue); an order of another product,
+        or one whose amount the request states, takes nothing of the quote. A list price
+        asked (no quantity, no customer) quoted nobody: the order is priced in the customer's
+        currency, as any."""
+        price, currency = record.get("quoted_price"), record.get("quoted_currency")
+        if (
+            record.get("product") != record.get("quoted_product")
+            or not isinstance(price, int | float)
+            or not isinstance(record.get("quoted_quantity"), int)
+        ):
+            for key in [k for k in record if k.startswith("quoted_")]:
+                record.pop(key)
+            return
+        if record.get("total") is None and record.get("unit_price") is None:
+            record.setdefault("currency", currency)
+            record["unit_price"] = ctx.convert(price, str(currency), record["currency"])
 
     def change(self, base: Record, ctx: Context) -> Record:
         stated = ctx.stated
@@ -594,3 +616,7 @@ class Products(Recipe):
         buyer = _buyer(record, ctx)
         if buyer is not None:
             record["buyer"] = buyer
+            record["customer"] = buyer["name"]
+        elif not record.get("customer") and ctx.stated.unknown_organisations():
+            # A prospect not in the data yet is who the quote is for, as named.
+            record["customer"] = ctx.stated.unknown_organisations()[0].shown
