@@ -138,3 +138,26 @@ def test_a_claim_to_approve_says_whose_it_is_and_what_for(deployment, user) -> N
         f"{claim['employee']}'s {claim['category']} claim {claim['id']} of {claim['amount']} "
         f'{claim["currency"]} dated {claim["date"]} ("{claim["note"].rstrip(".")}") is ready'
     ), text
+
+
+@pytest.mark.parametrize(
+    ("request_text", "answer"),
+    [
+        # A question about the rota changes nothing: it was answered "… can take that shift;
+        # I updated the rotation and told the team".
+        ("Who is on duty on the pager on Friday?", r"is on call on (\S+); I changed nothing"),
+        (
+            "Who's on the on-call rota for the platform team in March?",
+            r"is on call from \d{4}-03-01 to \d{4}-03-31; I changed nothing",
+        ),
+        ("Swap my on-call shift next week with Priya", r"can take that shift; I updated the rota"),
+    ],
+)
+def test_the_on_call_rota_is_changed_only_when_asked_to(
+    deployment, user, request_text: str, answer: str
+) -> None:
+    text = answer_of(deployment, user, "SwapOnCallShift", request_text, None)
+    found = re.search(answer, text)
+    assert found, text
+    if found.groups():
+        assert datetime.fromisoformat(found.group(1)).strftime("%A") == "Friday", text
