@@ -39,10 +39,11 @@ similarity reaches `min_similarity`. Short follow-ups ("change it to Friday", "w
 the status?") sit close to many agents in meaning while naming none: they are left to
 the lexical rule. Gibberish shares no word and is close to no agent in meaning.
 Agreed: a shorter request that no rule matched ("I need a hotel there") still matches the
-agent that is at once the best by its words and the best by meaning, when that similarity
-reaches `agreed_similarity`: a word of the agent and its meaning agree, where a chat
-follow-up ("what's the status?") names a word that several agents share and leans in
-meaning towards another.
+agent that is at once the best by meaning, when that similarity reaches
+`agreed_similarity`, and the best by its words or within `agreed_words` of it ("Invoice them
+for it" shares its one word with every invoice agent and means the billing one): a word of
+the agent and its meaning agree, where a chat follow-up ("what's the status?") names a word
+that several agents share and leans in meaning towards another.
 Relative: once a request of at least `min_semantic_terms` content words has a hit, an
 agent whose blended score reaches `relative` times the best hit's is a hit too. Rich
 requests (names, dates, amounts) spread their evidence thin, so the right agent can
@@ -107,6 +108,7 @@ class BM25Params:
     min_semantic_terms: int = 3
     relative: float = 0.7
     agreed_similarity: float = 0.5
+    agreed_words: float = 0.9
 
 
 @dataclass(frozen=True)
@@ -225,10 +227,13 @@ class SearchIndex:
 
     def _agreed(self, scores: np.ndarray, similarity: np.ndarray) -> list[int]:
         """The agent a short request names by its words and means most clearly: best by
-        words and best by meaning at once, at `agreed_similarity` or more ([] otherwise)."""
-        best = int(np.argmax(scores))
-        agreed = scores[best] > 0.0 and best == int(np.argmax(similarity))
-        return [best] if agreed and similarity[best] >= self.params.agreed_similarity else []
+        meaning, at `agreed_similarity` or more, and best by words too, or nearly so
+        (`agreed_words` of the best word score: "Invoice them for it" shares its one word
+        with every invoice agent, and means the one that bills) ([] otherwise)."""
+        best, meant = int(np.argmax(scores)), int(np.argmax(similarity))
+        if scores[best] <= 0.0 or similarity[meant] < self.params.agreed_similarity:
+            return []
+        return [meant] if scores[meant] >= self.params.agreed_words * scores[best] else []
 
     def search(self, query: str, *, tag: str | None = None, limit: int = 10) -> list[SearchHit]:
         """Agents matching `query`, best first; only those passing the no-match rule."""

@@ -126,3 +126,21 @@ def test_a_price_a_night_is_no_stay_of_one_night(deployment, user) -> None:
         None,
     ).parts[0]["text"]
     assert "in Berlin" in text and "from 2026-12-07 to 2026-12-11, 4 nights" in text, text
+
+
+def test_invoice_them_for_it_after_an_order_bills_that_order(deployment, user) -> None:
+    # "Invoice them for it" shares its one word with every invoice agent, so it matched none
+    # and went back to the order agent: "Order … was placed …, so I did not place a second one".
+    placed = run_agent(
+        deployment,
+        user,
+        "PlaceCustomerOrder",
+        "Place an order of 10 standing desks for Orion Retail",
+        None,
+    )
+    routed, _ = deployment.account.route(user, "Invoice them for it", placed.convid)
+    assert routed == "CreateCustomerInvoice"
+    billed = run_agent(deployment, user, routed, "Invoice them for it", placed.convid)
+    order = deployment.account.state_view(user, placed.convid)["state"]["conv"]["order"]
+    assert billed.parts[0]["text"].startswith("I raised invoice INV-"), billed.parts
+    assert f"{order['total']:g} GBP (order {order['id']})" in billed.parts[0]["text"]
