@@ -148,7 +148,12 @@ HANDOFF_FIELDS: dict[tuple[str, str], str | dict[str, str]] = {
     },
     ("invoices", "vendor"): {"party": "{conv.vendor.name}"},
     ("orders", "campaign"): {"campaign": "{conv.campaign.name}"},
-    ("orders", "customer"): {"customer_id": "{conv.customer.id}"},
+    # Its name too: a customer opened in this conversation is not in the data ("Order … for
+    # CUS-23671 is placed").
+    ("orders", "customer"): {
+        "customer_id": "{conv.customer.id}",
+        "customer": "{conv.customer.name}",
+    },
     ("orders", "order"): SAME,
     # The quoted product at the quoted unit price, in the quoted currency, for that product
     # only (``Orders.fill``); the order form opens at the quoted quantity.
@@ -168,7 +173,11 @@ HANDOFF_FIELDS: dict[tuple[str, str], str | dict[str, str]] = {
         "customer": "{conv.contract.counterparty}",
     },
     ("products", "order"): {"name": "{conv.order.product}", "order": "{conv.order.id}"},
-    ("products", "customer"): {"customer": "{conv.customer.name}"},
+    # Where the customer is: a quote is in their currency, one opened here is not in the data.
+    ("products", "customer"): {
+        "customer": "{conv.customer.name}",
+        "customer_country": "{conv.customer.country}",
+    },
     ("products", "quote"): SAME,
     ("tickets", "customer"): {"customer_id": "{conv.customer.id}"},
     ("tickets", "order"): {"order": "{conv.order.id}"},

@@ -77,6 +77,15 @@ OFFICES: tuple[tuple[str, str], ...] = (
     ("Singapore", "SGD"),
 )
 
+# The sales regions of the customer form, and the country a customer of each is in when
+# nothing says which (where the company has an office there, that office's).
+REGION_COUNTRIES: dict[str, tuple[str, ...]] = {
+    "EMEA": ("United Kingdom", "Germany", "Netherlands"),
+    "North America": ("United States", "Canada"),
+    "Latin America": ("Brazil", "Mexico"),
+    "APAC": ("Singapore",),
+}
+
 BOOKING_CURRENCIES = ("USD", "EUR", "GBP")
 
 AIRLINES = ("LH", "BA", "AF", "KL", "UA", "DL", "AA", "IB", "SK", "LX", "OS", "AC", "SQ", "EK")
@@ -409,6 +418,25 @@ PRODUCT_CATEGORIES: dict[str, dict[str, tuple[float, float]]] = {
         "Network Storage Drive": (300, 900),
         "USB Flash Drive": (15, 60),
     },
+}
+# What goods the catalogue does not list cost, in dollars, by a word of their name: a quote
+# for "20 laptops" was priced like any unknown thing (76 SGD a laptop).
+UNLISTED_PRODUCT_PRICES: dict[str, tuple[float, float]] = {
+    "laptop": (850, 2400),
+    "notebook": (850, 2400),
+    "desktop": (700, 2000),
+    "workstation": (1500, 4500),
+    "tablet": (300, 1100),
+    "phone": (300, 1300),
+    "smartphone": (300, 1300),
+    "printer": (150, 800),
+    "projector": (400, 1600),
+    "server": (2500, 12000),
+    "scanner": (150, 900),
+    "camera": (150, 1200),
+    "licence": (100, 900),
+    "license": (100, 900),
+    "seat": (100, 900),
 }
 PRODUCT_LINES = (
     "Aero",

@@ -96,6 +96,7 @@ class Gazetteer:
                     else City(name, country, "", currency, 0.0, 0.0, 0)
                 )
             by_country = {_key(name): (name, currency) for name, currency in countries.values()}
+            by_country.update({code.lower(): pair for code, pair in countries.items()})
             return by_name, by_country
 
     @property
@@ -111,6 +112,12 @@ class Gazetteer:
     def country_currency(self, country: str) -> str | None:
         found = self._tables[1].get(_key(country))
         return found[1] if found else None
+
+    def country_coded(self, code: str) -> str | None:
+        """The country of a two-letter ISO code ("de": Germany; "uk" is Great Britain's)."""
+        code = {"uk": "gb"}.get(code.lower(), code.lower())
+        found = self._tables[1].get(code) if len(code) == 2 else None
+        return found[0] if found else None
 
     def currency_of(self, place: str | None, default: str = "USD") -> str:
         """The currency of a city or a country (the default when it is unknown)."""

@@ -108,9 +108,12 @@ class Context:
 
     # --- plausible values -----------------------------------------------------------
 
-    def price(self, low_usd: float, high_usd: float, currency: str) -> float:
-        """A price between two dollar amounts, in `currency`, rounded as prices are."""
-        usd = self.rng.uniform(low_usd, high_usd)
+    def price(
+        self, low_usd: float, high_usd: float, currency: str, rng: random.Random | None = None
+    ) -> float:
+        """A price between two dollar amounts, in `currency`, rounded as prices are (drawn
+        from `rng` when given: the same thing at the same price every time)."""
+        usd = (rng or self.rng).uniform(low_usd, high_usd)
         value = usd / USD_PER_UNIT.get(currency, 1.0)
         if value >= 1000:
             return float(round(value, -1))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import re
 from collections.abc import Mapping, Sequence
 from datetime import date
@@ -9,7 +10,12 @@ from functools import lru_cache
 from typing import Any
 
 from mock_account.business.data import company_domain, person_email
-from mock_account.business.vocab import CUSTOMER_TIERS, PRODUCT_CATEGORIES
+from mock_account.business.vocab import (
+    CUSTOMER_TIERS,
+    PRODUCT_CATEGORIES,
+    REGION_COUNTRIES,
+    UNLISTED_PRODUCT_PRICES,
+)
 
 from ..recipe import Asked, Context, Recipe, Record, starts_name
 from ..stated import Quantity, Stated
@@ -48,19 +54,28 @@ def best_product(item: str, ctx: Context) -> Record | None:
 
 
 def _new_product(item: str, ctx: Context) -> Record:
-    """A product the catalogue does not list, priced like the closest kind of product."""
+    """A product the catalogue does not list, priced like its kind of goods, else like the
+    closest kind of product; the same SKU and price for its name every time, so the quote
+    and the order of "20 laptops" price the same laptop (each drew its own before)."""
     wanted = _words(item)
     low, high = 20.0, 500.0
+    unlisted = [UNLISTED_PRODUCT_PRICES[w] for w in sorted(wanted) if w in UNLISTED_PRODUCT_PRICES]
     # The kind of product that shares most words with it ("a gaming chair": an office chair).
     kinds = [
         (noun, bounds) for kinds in PRODUCT_CATEGORIES.values() for noun, bounds in kinds.items()
     ]
     shared, bounds = max(((len(wanted & _words(noun)), b) for noun, b in kinds), key=lambda x: x[0])
-    if shared:
+    if unlisted:
+        low, high = unlisted[0]
+    elif shared:
         low, high = bounds
     currency = ctx.home_currency()
     name = " ".join(w.capitalize() for w in item.split())
-    return {"name": name, "price": ctx.price(low, high, currency), "currency": currency}
+    drawn = random.Random(f"product:{name.casefold()}")
+    price = ctx.price(low, high, currency, drawn)
+    size = ctx.data.size
+    sku = f"SKU-{size + 1 + drawn.randrange(99_999 - size - 1):05d}"
+    return {"name": name, "sku": sku, "price": price, "currency": currency}
 
 
 class Customers(Recipe):
@@ -118,6 +133,21 @@ class Customers(Recipe):
             "Tell me the new contact, email or tier."
         )
 
+    def made_already(self, made: Record) -> str:
+        # Who the account is ("Who is their contact?" after opening it), not only that it
+        # exists.
+        contact = made.get("contact")
+        email = f" ({made['email']})" if made.get("email") else ""
+        who = f", with {contact}{email} as its contact" if contact else ""
+        country = str(made.get("country") or "")
+        the = "the " if country.startswith("United ") else ""
+        where = f", in {the}{country}" if country else ""
+        return (
+            f"The customer account {made.get('id', '')} for {made.get('name', '')} is the one in "
+            f"this conversation{who}{where}, so I opened no new one; say what should be "
+            "different to open another."
+        )
+
     def change(self, base: Record, ctx: Context) -> Record:
         changes = super().change(base, ctx)
         if "contact" in changes and "email" not in changes:
@@ -142,8 +172,28 @@ class Customers(Recipe):
             record["email"] = person_email(record["contact"], company_domain(record["name"]))
         record.setdefault("tier", "bronze")
         if not record.get("country"):
-            office = ctx.home_office()[0]
-            record["country"] = ctx.places.country_of(office) or "United States"
+            record["country"] = _country_of_new(record, ctx)
+
+
+# Country codes used as generic web addresses ("nova.io" is no company of the Indian Ocean).
+_VANITY_DOMAINS = frozenset("io ai co me tv ly fm gg to cc ws sh tk nu am ac vc app".split())
+
+
+def _country_of_new(record: Record, ctx: Context) -> str:
+    """Where a new customer is: the country of its contact's address ("lena@nova.de"), else
+    of the sales region the form gave (the user's own office's country when it is in it),
+    else the user's office's. A customer opened "for EMEA" at a .de address was in
+    Singapore, the user's office, and quoted in its dollars."""
+    domain = str(record.get("email") or "").rpartition("@")[2]
+    suffix = domain.rpartition(".")[2].lower() if "." in domain else ""
+    coded = ctx.places.country_coded(suffix) if suffix not in _VANITY_DOMAINS else None
+    if coded:
+        return coded
+    home = ctx.places.country_of(ctx.home_office()[0]) or "United States"
+    region = REGION_COUNTRIES.get(str(record.get("region") or ""))
+    if region:
+        return home if home in region else region[0]
+    return home
 
 
 # Addresses of a role, not of a person.
@@ -607,13 +657,16 @@ class Products(Recipe):
             record["sku"] = self.new_id(ctx)
         record["category"] = record.get("category") or "other"
         record["stock"] = record.get("stock") or 0
+        buyer = _buyer(record, ctx)
         if not record.get("currency"):
-            record["currency"] = product["currency"]
+            # A customer is quoted in their own currency, as their orders are (a German
+            # customer opened here was quoted in the user's Singapore dollars).
+            country = buyer.get("country") if buyer is not None else record.get("customer_country")
+            record["currency"] = ctx.places.currency_of(country, product["currency"])
         if record.get("price") is None:
             record["price"] = ctx.convert(product["price"], product["currency"], record["currency"])
         record.setdefault("quantity", 1)
         record["total"] = round(record["price"] * record["quantity"], 2)
-        buyer = _buyer(record, ctx)
         if buyer is not None:
             record["buyer"] = buyer
             record["customer"] = buyer["name"]
