@@ -439,27 +439,29 @@ def _form_openings(
 ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """The commands that choose what a form field opens at, and the fields as asked.
 
-    A field with ``saved`` (a template of a saved variable) opens at what the request states
-    (its ``default``), else at what the conversation saved: "Turn it into an order" after a
-    quote opens the order form at the quoted product and quantity (it opened empty).
+    A field with ``otherwise`` opens at what the request states (its ``default``), else at
+    that: what the conversation saved ("Turn it into an order" after a quote opens the order
+    form at the quoted product and quantity; it opened empty), or a fixed choice (a campaign
+    "on LinkedIn" opens at social, one that says no channel at email).
     """
     commands: list[dict[str, Any]] = []
     asked: list[dict[str, Any]] = []
     for spec in inputs:
-        saved = spec.get("saved")
-        if saved is None:
+        otherwise = spec.get("otherwise")
+        if otherwise is None:
             asked.append(spec)
             continue
         local = f"opens_{spec['name']}"
         stated = TEMPLATE_PATH_RE.findall(str(spec.get("default") or ""))
-        from_saved = [{"var": {"name": local, "value": saved}}]
+        from_otherwise = [{"var": {"name": local, "value": otherwise}}]
         if stated:
             from_request = [{"var": {"name": local, "value": spec["default"]}}]
             when = {"exists": stated[0]}
-            commands.append({"if": {"when": when, "then": from_request, "else": from_saved}})
+            commands.append({"if": {"when": when, "then": from_request, "else": from_otherwise}})
         else:
-            commands.extend(from_saved)
-        asked.append({k: v for k, v in spec.items() if k != "saved"} | {"default": f"{{{local}}}"})
+            commands.extend(from_otherwise)
+        shown = {k: v for k, v in spec.items() if k != "otherwise"}
+        asked.append(shown | {"default": f"{{{local}}}"})
     return commands, asked
 
 

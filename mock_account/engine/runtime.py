@@ -217,6 +217,10 @@ class _Run:
                 # The name the request gives the record this agent makes ("a Black Friday
                 # email campaign"), read only when a template asks for it.
                 return self._name_said()
+            if root == "sys" and rest.startswith("stated.record."):
+                # What the request states of the record this agent makes, as its recipe
+                # reads it ("a webinar campaign on LinkedIn": channel social), for a form.
+                return lookup(self._record_said(), rest.removeprefix("stated.record."))
             if root == "sys" and rest.partition(".")[0] == "stated":
                 # What the request states, read once and only when a template asks for it.
                 if self._stated is None:
@@ -585,6 +589,15 @@ class _Run:
         today = date.fromisoformat(self.sys["today"])
         query = str(self.sys.get("query", ""))
         return self.engine.world.name_said(creating.source, query, today)
+
+    def _record_said(self) -> dict[str, Any]:
+        """What the request states of the record this agent makes ({} when it makes none)."""
+        creating = _creating(self.agent)
+        if creating is None:
+            return {}
+        today = date.fromisoformat(self.sys["today"])
+        query = str(self.sys.get("query", ""))
+        return self.engine.world.stated_fields(creating.source, query, today)
 
     def _asks_about_made(self) -> bool:
         """Whether the request asks about the record this agent made in the conversation."""

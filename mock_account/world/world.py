@@ -294,11 +294,19 @@ class World:
         recipe = self.recipes.get(source)
         if recipe is None or not recipe.name_field:
             return None
+        name = self.stated_fields(source, request, today).get(recipe.name_field)
+        return str(name) if name else None
+
+    def stated_fields(self, source: str, request: str, today: date) -> Record:
+        """The fields ``request`` states of a new record of ``source`` (its channel, for "a
+        webinar campaign on LinkedIn"), as the record would take them."""
+        recipe = self.recipes.get(source)
+        if recipe is None:
+            return {}
         ctx = Context(
             self.understand(request, today), today, random.Random(0), self.data, self.places
         )
-        name = recipe.stated(ctx).get(recipe.name_field)
-        return str(name) if name else None
+        return recipe.stated(ctx)
 
     def asks_about_made(self, source: str, request: str, today: date, made: Record) -> bool:
         """Whether ``request`` asks about ``made`` (a record of ``source`` the agent made in

@@ -75,7 +75,7 @@ def test_what_an_answer_adds_is_only_for_variables_the_agent_reads() -> None:
         generate_files(departments=[dataclasses.replace(finance, capabilities=(unread,))])
 
 
-def test_a_form_field_with_a_saved_value_opens_at_it_when_the_request_states_none() -> None:
+def test_a_form_field_opens_at_what_was_saved_when_the_request_states_none() -> None:
     sales = next(d for d in load_departments() if d.tag == "sales")
     order = next(c for c in sales.capabilities if c.name == "PlaceCustomerOrder")
     (text,) = generate_files(
@@ -84,8 +84,8 @@ def test_a_form_field_with_a_saved_value_opens_at_it_when_the_request_states_non
     main = yaml.safe_load(text)["main"]
     (ask,) = [c["ask"] for c in main if "ask" in c]
     opened = {i["name"]: i.get("default") for i in ask["inputs"]}
-    # The agent format has no "saved": the field opens at a local chosen before the ask.
-    assert opened["product"] == "{opens_product}" and "saved" not in ask["inputs"][0]
+    # The agent format has no "otherwise": the field opens at a local chosen before the ask.
+    assert opened["product"] == "{opens_product}" and "otherwise" not in ask["inputs"][0]
     choice = next(c["if"] for c in main if "if" in c and "opens_product" in str(c))
     assert choice["when"] == {"exists": "sys.stated.quantities.0.item"}
     assert choice["then"][0]["var"]["value"] == "{sys.stated.quantities.0.item}"

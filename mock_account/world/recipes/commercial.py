@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from datetime import date, timedelta
 from typing import Any
 
@@ -77,6 +77,8 @@ _CHANNEL_WORDS: dict[str, tuple[str, ...]] = {
     "events": ("event", "webinar", "trade show", "booth"),
     "email": ("email", "newsletter", "mailing"),
 }
+# Where a campaign runs: "on LinkedIn", "via email", "through search ads".
+_RUNS_ON = re.compile(r"\b(?:on|via|through|over|in)\s+((?:\w+\s+){0,2}\w+)", re.IGNORECASE)
 # "a supplier for laboratory chemicals", "an approved vendor for translation services in France".
 _SUPPLY_ASKED = re.compile(
     r"\b(?:supplier|vendor|provider)s?\s+(?:for|of)\s+(?P<what>[a-z][a-z -]{2,40}?)"
@@ -143,6 +145,42 @@ _NOT_NAMES = frozenset("the our a my this that next last new big".split())
 # The month each season's campaigns start in ("a spring promotion" starts in March).
 _SEASON_MONTHS = {"spring": 3, "summer": 6, "autumn": 9, "fall": 9, "winter": 12}
 _SEASON = re.compile(r"\b(spring|summer|autumn|fall|winter)\b", re.IGNORECASE)
+
+
+def _black_friday(year: int) -> date:
+    """The day after the fourth Thursday of November."""
+    first = date(year, 11, 1)
+    thursday = first + timedelta(days=(3 - first.weekday()) % 7 + 21)
+    return thursday + timedelta(days=1)
+
+
+# The day each shopping holiday falls on in a year, and the names it goes by.
+_HOLIDAYS: dict[str, Callable[[int], date]] = {
+    "black friday": _black_friday,
+    "cyber monday": lambda year: _black_friday(year) + timedelta(days=3),
+    "christmas": lambda year: date(year, 12, 25),
+    "xmas": lambda year: date(year, 12, 25),
+    "valentine": lambda year: date(year, 2, 14),
+    "halloween": lambda year: date(year, 10, 31),
+    "new year": lambda year: date(year, 1, 1),
+}
+_HOLIDAY = re.compile(rf"\b({'|'.join(_HOLIDAYS)})", re.IGNORECASE)
+# How long before its holiday a campaign for it starts.
+_HOLIDAY_LEAD = timedelta(days=14)
+
+
+def _holiday_start(text: str, today: date) -> date | None:
+    """When a campaign for the holiday a request names starts: two weeks before the next
+    one, or tomorrow when that is sooner ("a Black Friday campaign" started on 30 December,
+    a day drawn at random)."""
+    found = _HOLIDAY.search(text)
+    if found is None:
+        return None
+    day_of = _HOLIDAYS[found.group(1).lower()]
+    day = day_of(today.year)
+    if day <= today + timedelta(days=1):
+        day = day_of(today.year + 1)
+    return max(day - _HOLIDAY_LEAD, today + timedelta(days=1))
 
 
 def _season_start(text: str, today: date) -> date | None:
@@ -411,12 +449,21 @@ class Campaigns(Recipe):
         name = known[0].shown if known else _campaign_name(stated.text)
         if name:
             out["name"] = name
-        channel = keyword_choice(stated.text, _CHANNEL_WORDS)
+        # Where it runs is the channel ("a webinar campaign on LinkedIn" is social, though
+        # the webinar is named first); else the first channel word.
+        placed = _RUNS_ON.search(stated.text)
+        channel = (placed and keyword_choice(placed.group(1), _CHANNEL_WORDS)) or keyword_choice(
+            stated.text, _CHANNEL_WORDS
+        )
         if channel:
             out["channel"] = channel
         if stated.amount is not None:
             out["budget"], out["currency"] = stated.amount.amount, stated.amount.currency
-        when = stated.first_date or _season_start(stated.text, ctx.today)
+        when = (
+            stated.first_date
+            or _holiday_start(stated.text, ctx.today)
+            or _season_start(stated.text, ctx.today)
+        )
         if when is not None:
             out["start_date"] = when.isoformat()
         for audience in CAMPAIGN_AUDIENCES:

@@ -174,3 +174,40 @@ def test_nothing_is_spent_yet_of_a_campaign_still_to_start(deployment, user) -> 
         "The email campaign Black Friday starts on 2027-11-20, so nothing is spent yet of its "
         "budget of 8000 EUR;"
     ), spent.parts
+
+
+@pytest.mark.parametrize(
+    ("request_text", "channel"),
+    [
+        # Where it runs, not the webinar named first (it opened at email and ran on events).
+        ("Launch a spring webinar campaign on LinkedIn with a budget of 8000 USD", "social"),
+        ("Launch a Black Friday email campaign for our retail customers", "email"),
+        ("I want to launch a campaign for our autumn offer", "email"),  # nothing said
+    ],
+)
+def test_the_campaign_form_opens_at_the_channel_it_runs_on(
+    deployment, user, request_text, channel
+) -> None:
+    account = deployment.account
+    asked = account.exec_agent(user, "LaunchMarketingCampaign", {"query": request_text}, None)
+    opened = {i["name"]: i.get("default") for i in asked.ask_input["inputs"]}
+    assert opened["channel"] == channel
+    result = run_agent(deployment, user, "LaunchMarketingCampaign", request_text, None)
+    assert state_of(deployment, user, result.convid)["conv"]["campaign"]["channel"] == channel
+
+
+@pytest.mark.parametrize(
+    ("request_text", "start"),
+    [
+        # Two weeks before the next Black Friday (26 November 2027; this year's is past):
+        # it started on a day drawn at random.
+        ("Launch a Black Friday email campaign with a 20000 EUR budget", "2027-11-12"),
+        ("Plan a Christmas campaign on social media", "2026-12-11"),
+    ],
+)
+def test_a_holiday_campaign_starts_ahead_of_the_holiday(
+    deployment, user, request_text, start
+) -> None:
+    result = run_agent(deployment, user, "LaunchMarketingCampaign", request_text, None)
+    campaign = state_of(deployment, user, result.convid)["conv"]["campaign"]
+    assert campaign["start_date"] == start, result.parts
