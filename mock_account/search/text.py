@@ -23,7 +23,7 @@ from .facts import expand_ids, fact_word
 STOP_WORDS = frozenset(
     """
     a about above after again all also am an and any are as at be been before being below
-    between both but by can could did do does doing done down during each else even ever
+    between both but by can could did do does doing done during each else even ever
     for from further get gets getting got had has have having he her here hers him his how
     i i'd i'll i'm i've if in into is it it's its just let me more most much my myself no
     nor not now of off on once only or other our ours out over own please quite really

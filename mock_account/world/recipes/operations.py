@@ -119,6 +119,12 @@ _NOTIFYING = re.compile(
     r"\b(?:report|notif|regulator|breach|gdpr|deadline|tell\s+the\s+(?:authorit|regulator))",
     re.IGNORECASE,
 )
+# A service reported failing, not asked about ("is it a known outage?" asks).
+_FAILING = re.compile(
+    r"\b(?:is|are|went|has\s+gone|keeps?\s+going)\s+(?:down|offline)\b|\bnot\s+working\b|"
+    r"\b(?:is|are)\s+(?:broken|failing|crashing|unreachable)\b|\breturning\s+(?:5\d\d|errors)\b",
+    re.IGNORECASE,
+)
 # How an answer says where an incident stands ("is currently investigating" read oddly).
 _STATUS_SAID = {
     "investigating": "still under investigation",
@@ -278,15 +284,24 @@ class Incidents(Recipe):
 
     def unrecorded(self, ctx: Context) -> str:
         # "Do we have to report the data leak?" with no incident on record: what is said is
-        # enough to tell the deadline, which runs whether or not it was declared.
+        # enough to tell the deadline, which runs whether or not it was declared. An outage
+        # reported of a service with none on record is to be declared.
         text = ctx.stated.text
-        if not (_PERSONAL_DATA.search(text) and _NOTIFYING.search(text)):
-            return ""
-        return (
-            " From what you say, it involves personal data: unless the data was encrypted or "
-            "puts nobody at risk, the regulator is to be told within 72 hours of finding it. "
-            "Declare it as an incident so that it is on record."
-        )
+        if _PERSONAL_DATA.search(text) and _NOTIFYING.search(text):
+            return (
+                " From what you say, it involves personal data: unless the data was encrypted "
+                "or puts nobody at risk, the regulator is to be told within 72 hours of finding "
+                "it. Declare it as an incident so that it is on record."
+            )
+        service = _service(text)
+        if service and _FAILING.search(text):
+            # "Our payroll service is down" reported an outage and heard only that none is on
+            # record: what to do about it, too.
+            return (
+                f" If {service} is failing now, declare an incident for it so that it is on "
+                f'record ("Declare an incident: {service} is down").'
+            )
+        return ""
 
     def asked(self, ctx: Context) -> Asked | None:
         found = super().asked(ctx)
