@@ -214,6 +214,9 @@ class CrossWrite(NamedTuple):
     #: also updates when it is missing: a trip that is only a stay (no transport booked)
     #: moves with the stay, where a flight's trip keeps its own days.
     alone: tuple[str, dict[str, str]] | None = None
+    #: Whether the record only adds to a saved variable it belongs to and never saves one of
+    #: its own (``fields`` unused): a rental car is on a trip, it is no trip.
+    adds_only: bool = False
 
 
 # The room a hotel booking saves on the trip, so that what the trip costs can be told.
@@ -221,6 +224,15 @@ ROOM = {
     "room_rate": "{record.nightly_rate}",
     "room_nights": "{record.nights}",
     "room_currency": "{record.currency}",
+}
+# The rental car a car reservation saves on the trip, so that the trip says all it holds
+# ("What will the whole trip cost?" left the car out; the trip cancelled kept it).
+CAR = {
+    "car": "{record.id}",
+    "car_class": "{record.car_class}",
+    "car_company": "{record.company}",
+    "car_total": "{record.total}",
+    "car_currency": "{record.currency}",
 }
 # How a change of a record of each source is asked for by what it is about ("Move the trip to
 # the 16th"), where "Move it" came back to an agent that only looks it up.
@@ -242,12 +254,12 @@ LOOK_UP_TITLES = ("Check ", "Show ", "Track ", "Find ", "Look up ", "Report on "
 # trip with no room saved is still a trip to book a flight for.
 # What a quote adds to the catalogue product it prices: how many, for how much, for whom.
 CARRIED_FIELDS: dict[str, frozenset[str]] = {
-    "trip": frozenset(ROOM),
+    "trip": frozenset({*ROOM, *CAR}),
     "quote": frozenset({"quantity", "total", "customer"}),
 }
 # Fields a reader takes when they are there and does without (a trip that is only a stay has
 # no transport to say the room runs past), so a follow-up is suggested without them.
-OPTIONAL_FIELDS: dict[str, frozenset[str]] = {"trip": frozenset({*ROOM, "transport"})}
+OPTIONAL_FIELDS: dict[str, frozenset[str]] = {"trip": frozenset({*ROOM, *CAR, "transport"})}
 # A hotel stay is where a trip goes and when (a later flight "for that trip" flies there); a
 # stay in the saved trip's city names the trip's hotel, one elsewhere, or in the city of a
 # cancelled trip, is a new trip. A quote for a known customer makes that customer the one the
@@ -271,6 +283,13 @@ CROSS_WRITES: dict[tuple[str, str], CrossWrite] = {
             "transport",
             {"start_date": "{record.check_in}", "end_date": "{record.check_out}"},
         ),
+    ),
+    # A car in the saved trip's city is on that trip; it makes no trip of its own.
+    ("car_rentals", "trip"): CrossWrite(
+        same={"destination": "{record.city}", "status": "booked"},
+        at_place=dict(CAR),
+        fields={},
+        adds_only=True,
     ),
     ("products", "customer"): CrossWrite(
         same={"id": "{record.buyer.id}"},
@@ -408,7 +427,7 @@ def _agent_document(
         added.append(f"{{handoff_{var}}}")
     reply = " ".join([reply, *added])
     for var in cap.writes:
-        main.append(_write_command(cap, var, scheme))
+        main.extend(_write_commands(cap, var, scheme))
     main.extend(_verdict_commands(cap))
     if cap.extra_prompt == "agent":
         main.append({"llm": {"prompt": "notes", "reply": f"Noted for {cap.name}.", "into": "note"}})
@@ -465,41 +484,29 @@ def _form_openings(
     return commands, asked
 
 
-def _write_command(cap: Capability, var: str, scheme: NamingScheme) -> dict[str, Any]:
-    """The command that saves ``conv.<var>`` from the agent's record."""
+def _write_commands(cap: Capability, var: str, scheme: NamingScheme) -> list[dict[str, Any]]:
+    """The commands that save ``conv.<var>`` from the agent's record."""
     cross = CROSS_WRITES.get((cap.data or "", var))
     if cross is None:
         properties = scheme.variables[var].schema.get("properties", {})
         carried = CARRIED_FIELDS.get(var, frozenset())
         value = {prop: f"{{record.{prop}}}" for prop in properties if prop not in carried}
-        if not carried & properties.keys():
-            return {"var": {"name": f"conv.{var}", "value": value}}
         # What the record carries along is saved when it has it (no null for "no room", nor
-        # for the customer of a quote made for nobody named).
-        kept = [p for p in properties if p in carried]
-        return {
-            "if": {
-                "when": {"exists": f"record.{kept[0]}"},
-                "then": [
-                    {
-                        "var": {
-                            "name": f"conv.{var}",
-                            "value": {**value, **{p: f"{{record.{p}}}" for p in kept[:1]}},
-                        }
-                    },
-                    *(
-                        {
-                            "if": {
-                                "when": {"exists": f"record.{p}"},
-                                "then": _updates(var, {p: f"{{record.{p}}}"}),
-                            }
-                        }
-                        for p in kept[1:]
-                    ),
-                ],
-                "else": [{"var": {"name": f"conv.{var}", "value": value}}],
-            }
-        }
+        # for the customer of a quote made for nobody named), each field on its own: a trip
+        # with a car and no room rate kept neither.
+        return [
+            {"var": {"name": f"conv.{var}", "value": value}},
+            *(
+                {
+                    "if": {
+                        "when": {"exists": f"record.{p}"},
+                        "then": _updates(var, {p: f"{{record.{p}}}"}),
+                    }
+                }
+                for p in properties
+                if p in carried
+            ),
+        ]
     write = {
         "if": {
             "when": {
@@ -511,6 +518,8 @@ def _write_command(cap: Capability, var: str, scheme: NamingScheme) -> dict[str,
             "else": [{"var": {"name": f"conv.{var}", "value": dict(cross.fields)}}],
         }
     }
+    if cross.adds_only:
+        del write["if"]["else"]
     if cross.alone is not None:
         field, moved = cross.alone
         write["if"]["then"] = [
@@ -523,8 +532,8 @@ def _write_command(cap: Capability, var: str, scheme: NamingScheme) -> dict[str,
             }
         ]
     if cross.present is None:
-        return write
-    return {"if": {"when": {"exists": cross.present}, "then": [write]}}
+        return [write]
+    return [{"if": {"when": {"exists": cross.present}, "then": [write]}}]
 
 
 def _asked_how(cap: Capability) -> dict[str, Any]:

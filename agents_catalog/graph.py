@@ -162,11 +162,14 @@ def variable_refs(agent: Mapping[str, Any] | BaseModel) -> list[VarRef]:
 
 @dataclass(frozen=True)
 class AgentIO:
-    """The conversation variables one agent reads and writes (names without ``conv.``)."""
+    """The conversation variables one agent reads and writes (names without ``conv.``), and
+    those it writes whole (``replaces``: a new one in place of the saved one, where a write
+    of some fields only adds to the saved one)."""
 
     name: str
     reads: frozenset[str]
     writes: frozenset[str]
+    replaces: frozenset[str] = frozenset()
 
 
 def agent_io(agent: Mapping[str, Any] | BaseModel, name: str | None = None) -> AgentIO:
@@ -178,6 +181,7 @@ def agent_io(agent: Mapping[str, Any] | BaseModel, name: str | None = None) -> A
         agent_name,
         frozenset(r.variable for r in refs if r.access == "read"),
         frozenset(r.variable for r in refs if r.access == "write"),
+        frozenset(r.variable for r in refs if r.access == "write" and not r.fields),
     )
 
 
@@ -259,6 +263,11 @@ def build_handoff_graph(agents: Iterable[Mapping[str, Any] | BaseModel]) -> Hand
         io = agent_io(agent)
         known = by_name.get(io.name)
         if known:
-            io = AgentIO(io.name, known.reads | io.reads, known.writes | io.writes)
+            io = AgentIO(
+                io.name,
+                known.reads | io.reads,
+                known.writes | io.writes,
+                known.replaces | io.replaces,
+            )
         by_name[io.name] = io
     return HandoffGraph(by_name)

@@ -134,7 +134,7 @@ class Followups:
                 kind_of(args.where),
                 (VARIABLE_SOURCES.get(variable, ""), dict(saved)),
                 base=base,
-                replaced=io is not None and variable in io.writes,
+                replaced=io is not None and variable in io.replaces,
                 required=(args.requires or {}).get(variable),
                 others=args.others,
                 user=user,

@@ -41,7 +41,7 @@ from agents_catalog.agent_format import (
     walk_commands,
 )
 from agents_catalog.capabilities import MADE_FROM_SOURCE, SOURCE_FIELDS, VARIABLE_SOURCES
-from agents_catalog.graph import agent_io
+from agents_catalog.graph import AgentIO, agent_io
 from mock_account.business.data import SOURCES, BusinessData
 from mock_account.engine.mock_model import LanguageModel
 from mock_account.engine.program import compiled
@@ -771,8 +771,9 @@ class _Run:
                     made=self._made(args) if args.action == "create" or args.requester else None,
                     held=held,
                     # The values came from the record the request named, where it named
-                    # one; one the agent writes back is replaced by a new one of its kind (a
-                    # new flight for a cancelled trip), not made from it.
+                    # one; one the agent writes anew is replaced by a new one of its kind (a
+                    # new flight for a cancelled trip), not made from it; one it only adds to
+                    # (a rental car on the trip) is still the one it works from.
                     saved={
                         k: v
                         for k, v in {
@@ -780,7 +781,7 @@ class _Run:
                             **{k: (VARIABLE_SOURCES[k], r) for k, r in named.items()},
                         }.items()
                         if (k in named or k not in self.set_aside)
-                        and k not in _writes_of(self.agent)
+                        and k not in _replaces_of(self.agent)
                     },
                 )
             except ValueError as exc:
@@ -1007,7 +1008,7 @@ def _held_by(args: DataArgs) -> Held:
     return hit[1]
 
 
-_WRITES_CACHE: dict[int, tuple[AgentDefinition, frozenset[str]]] = {}
+_IO_CACHE: dict[int, tuple[AgentDefinition, AgentIO]] = {}
 _CREATING_CACHE: dict[int, tuple[AgentDefinition, DataArgs | None]] = {}
 
 
@@ -1028,9 +1029,18 @@ def _creating(agent: AgentDefinition) -> DataArgs | None:
 
 def _writes_of(agent: AgentDefinition) -> frozenset[str]:
     """The conversation variables an agent writes, found once per (immutable) definition."""
-    hit = _WRITES_CACHE.get(id(agent))
+    return _io_of(agent).writes
+
+
+def _replaces_of(agent: AgentDefinition) -> frozenset[str]:
+    """The conversation variables an agent writes whole (not only some of their fields)."""
+    return _io_of(agent).replaces
+
+
+def _io_of(agent: AgentDefinition) -> AgentIO:
+    hit = _IO_CACHE.get(id(agent))
     if hit is None:
-        hit = _WRITES_CACHE[id(agent)] = (agent, agent_io(agent).writes)
+        hit = _IO_CACHE[id(agent)] = (agent, agent_io(agent))
     return hit[1]
 
 

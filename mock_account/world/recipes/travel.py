@@ -201,6 +201,38 @@ def _transport(trip: Record) -> str:
     return f"flight {trip['flight']}" if trip.get("flight") else ""
 
 
+def _car(trip: Record) -> str:
+    """The rental car a car reservation saved on a trip, as an answer names it ("the compact
+    car from Europcar (CAR-48128)"), or ""."""
+    if not trip.get("car"):
+        return ""
+    kind = " ".join(filter(None, (str(trip.get("car_class") or ""), "car")))
+    company = f" from {trip['car_company']}" if trip.get("car_company") else ""
+    return f"the {kind}{company} ({trip['car']})"
+
+
+def _car_cost(trip: Record) -> str:
+    """What the rental car on a trip costs in all ("225.96 EUR"), or ""."""
+    total, currency = trip.get("car_total"), trip.get("car_currency")
+    return shown_money(total, currency) if isinstance(total, int | float) and currency else ""
+
+
+def _parts(trip: Record) -> str:
+    """What a trip has, as "its flight, stay and rental car" says it."""
+    parts = [
+        what
+        for what, held in (
+            (_transport(trip).split(" ")[0] or "", bool(_transport(trip))),
+            ("stay", bool(trip.get("hotel"))),
+            ("rental car", bool(trip.get("car"))),
+        )
+        if held
+    ]
+    if not parts:
+        return "its bookings"
+    return "its " + (parts[0] if len(parts) == 1 else f"{', '.join(parts[:-1])} and {parts[-1]}")
+
+
 class Trips(Recipe):
     source = "flights"
     noun = "trip"
@@ -288,14 +320,20 @@ class Trips(Recipe):
         transport = _transport(record)
         stay = f"the stay at {record['hotel']}" if record.get("hotel") else ""
         room = _room(record)
+        car, car_cost = _car(record), _car_cost(record)
         seat = _SEAT_SAID.search(stated.text)
+        booked = [b for b in (transport, stay, car) if b]
         return {
             "transport": transport,
-            "bookings": " and ".join(filter(None, (transport, stay))),
+            "bookings": (
+                f"{', '.join(booked[:-1])} and {booked[-1]}" if len(booked) > 1 else "".join(booked)
+            ),
             # Saved before cabins were asked for, or none asked: nothing is said of it.
             "in_cabin": "",
             # What the room costs, when a hotel booking saved it ("What's the total cost?").
             "room_cost": f"; the room is {room}" if room else "",
+            # And the rental car ("What will the whole trip cost?" left it out).
+            "car_cost": f"; {car} is {car_cost} in all" if car and car_cost else "",
             "room_days": _room_days(record),
             # "Change my seat to an aisle": the seat request sent said nothing of the aisle.
             "seat_asked": f"your request for {_seat(seat)}" if seat else "your seat request",
@@ -331,7 +369,7 @@ class Trips(Recipe):
         if saved.get("status") != "cancelled" or not saved.get("destination"):
             return None
         return (
-            f"Your trip to {self.describe(saved)} is cancelled, with its flight and stay; "
+            f"Your trip to {self.describe(saved)} is cancelled, with {_parts(saved)}; "
             "there is nothing of it to claim or arrange any more. Ask for a new flight to go "
             "after all."
         )
@@ -350,7 +388,7 @@ class Trips(Recipe):
         # "your next trip" would contradict the cancellation.
         if saved.get("status") == "cancelled" and saved.get("destination"):
             return (
-                f"Your trip to {self.describe(saved)} is cancelled, with its flight and stay; "
+                f"Your trip to {self.describe(saved)} is cancelled, with {_parts(saved)}; "
                 "nothing of it is booked any more. Ask for a new flight to go after all."
             )
         # A trip saved from a hotel stay: nothing was flown or booked to show, track or move,
@@ -361,7 +399,9 @@ class Trips(Recipe):
             return None
         room = f" ({_room(saved)})" if _room(saved) else ""
         stay = f"; you have a room at {saved['hotel']}{room}" if saved.get("hotel") else ""
-        return f"No flight is booked yet for your trip to {self.describe(saved)}{stay}."
+        cost = f", {_car_cost(saved)} in all" if _car_cost(saved) else ""
+        car = f"; you have {_car(saved)}{cost}" if _car(saved) else ""
+        return f"No flight is booked yet for your trip to {self.describe(saved)}{stay}{car}."
 
     def stated(self, ctx: Context) -> Record:
         stated = ctx.stated
@@ -840,7 +880,25 @@ class CarRentals(Recipe):
     def describe(self, record: Record) -> str:
         return f"{record.get('car_class', '')} car in {record.get('city', '')}".strip()
 
+    def as_it_stands(self, made: Record, rewritten: Mapping[str, Record]) -> Record:
+        # A car reserved on a trip that was then cancelled is cancelled with it ("Is my rental
+        # car still booked?" after "Cancel the trip" heard that it was).
+        trip = rewritten.get("trip")
+        if trip is None or trip.get("car") != made.get("id") or trip.get("status") != "cancelled":
+            return made
+        return {
+            **made,
+            "status": "cancelled",
+            "trip": f"{trip['destination']} ({trip['start_date']} to {trip['end_date']})",
+        }
+
     def made_already(self, made: Record) -> str:
+        if made.get("status") == "cancelled":
+            trip = f" with your trip to {made['trip']}" if made.get("trip") else ""
+            return (
+                f"Your {self.describe(made)} ({made.get('id', '')}) was cancelled{trip}, so "
+                "nothing is reserved any more; ask for a car again to reserve a new one."
+            )
         return (
             f"{str(made.get('car') or 'A car').capitalize()} from {made.get('company')} is already "
             "reserved for "

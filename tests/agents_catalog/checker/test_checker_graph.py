@@ -34,6 +34,8 @@ def test_every_kind_of_read_and_write() -> None:
         "vendor", "incident", "candidate", "trip",
     }  # fmt: skip
     assert io.writes == {"campaign", "employee"}
+    # Written whole: conv.employee; conv.campaign.budget only adds to a saved campaign.
+    assert io.replaces == {"employee"}
 
 
 def test_refs_are_located() -> None:

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from agents_catalog.agent_format import TEMPLATE_PATH_RE, DataArgs, command_args, walk_commands
+from agents_catalog.graph import agent_io
 from mock_account.conversations.followups import Followups, shown
 from mock_account.deployment import AccountConfig, Deployment, build_deployment
 from mock_account.engine.templates import lookup, render_text
@@ -198,9 +199,17 @@ def save_variable(
 def _saving_runs(
     deployment: Deployment, user: Any, writer: str, variable: str, *, seeding: bool = False
 ) -> Iterator[Any]:
+    agents = deployment.account.agents
+    io = agent_io(agents[writer])
+    if variable in io.writes and variable not in io.replaces:
+        # It only adds to the variable (a rental car on the trip): asked with its own
+        # follow-up once an agent that saves the variable whole saved one.
+        replacers = sorted(n for n, a in agents.items() if variable in agent_io(a).replaces)
+        yield from _asked_after(deployment, user, writer, variable, replacers, _wrote)
+        return
     args = data_command(deployment, writer)
     if args is None or args.action == "create" or (seeding and args.action == "find"):
-        for example in deployment.account.agents[writer].examples:
+        for example in agents[writer].examples:
             result = run_agent(deployment, user, writer, example, None)
             if _saves(deployment, user, result, variable):
                 yield result
@@ -210,7 +219,7 @@ def _saving_runs(
     seeders = sorted(
         (
             (c.action != "create", name)
-            for name in deployment.account.agents
+            for name in agents
             if name != writer
             and (c := data_command(deployment, name)) is not None
             and c.action in ("create", "find")
@@ -219,15 +228,36 @@ def _saving_runs(
         ),
     )
     creators = [name for _, name in seeders]
-    for creator in creators:
-        for seeded in _saving_runs(deployment, user, creator, variable, seeding=True):
+    yield from _asked_after(deployment, user, writer, variable, creators, _saves)
+
+
+def _asked_after(
+    deployment: Deployment,
+    user: Any,
+    writer: str,
+    variable: str,
+    seeders: list[str],
+    saved: Callable[[Deployment, Any, Any, str], bool],
+) -> Iterator[Any]:
+    """The writer's runs, asked with its own follow-up for the variable, in conversations
+    where one of the seeders saved it first, that ``saved`` says saved it."""
+    for seeder in seeders:
+        for seeded in _saving_runs(deployment, user, seeder, variable, seeding=True):
             conv = state_of(deployment, user, seeded.convid)["conv"]
             request = reader_request(deployment, writer, variable, conv)
             if request is None:
                 return
             result = run_agent(deployment, user, writer, request, seeded.convid)
-            if _saves(deployment, user, result, variable):
+            if saved(deployment, user, result, variable):
                 yield result
+
+
+def _wrote(deployment: Deployment, user: Any, result: Any, variable: str) -> bool:
+    """Whether the run wrote the variable (it was saved before)."""
+    if not result.success:
+        return False
+    runs = state_of(deployment, user, result.convid)["runs"]
+    return bool(runs) and variable in (runs[-1].get("writes") or ())
 
 
 def run_journey(

@@ -103,3 +103,46 @@ def test_a_trip_whose_return_nobody_said_covers_the_weekend_of_its_car(deploymen
         text = "Book me a rental car there for the weekend"
         car = _reserved(run_agent(deployment, user, AGENT, text, booked.convid).parts[0]["text"])
         assert car["drop_off"] <= saved["end_date"], (car.group(0), saved)
+
+
+TRIP = "Book me a flight to Lisbon on 14 December, back on the 18th"
+
+
+def test_a_car_on_the_trip_is_part_of_it_shown_costed_and_cancelled_with_it(
+    deployment, user
+) -> None:
+    # "What will the whole trip cost?" gave the fare alone; the trip cancelled kept the car,
+    # and "Is my rental car still booked?" then heard that it was.
+    booked = run_agent(deployment, user, "BookBusinessFlight", TRIP, None)
+    convid = booked.convid
+    car = _reserved(
+        run_agent(deployment, user, AGENT, "Add a rental car for the same days", convid).parts[0][
+            "text"
+        ]
+    )
+    trip = state_of(deployment, user, convid)["conv"]["trip"]
+    assert (trip["car_total"], trip["car_currency"]) == (float(car["total"]), car["currency"])
+    shown = run_agent(
+        deployment, user, "ShowTripItinerary", "What will the whole trip cost?", convid
+    )
+    said = f"the {car['car']} from {car['company']} ({trip['car']})"
+    assert f"; {said} is {car['total']} {car['currency']} in all." in shown.parts[0]["text"]
+    cancelled = run_agent(deployment, user, "CancelBusinessTrip", "Cancel the trip", convid)
+    assert (
+        f"and the {car['car']} from {car['company']} ({trip['car']})."
+        in (cancelled.parts[0]["text"])
+    )
+    after = state_of(deployment, user, convid)["conv"]["trip"]
+    assert after["status"] == "cancelled" and after["car"] == trip["car"]
+    asked = run_agent(deployment, user, AGENT, "Is my rental car still booked?", convid)
+    assert asked.parts[0]["text"].startswith(
+        "Your trip to Lisbon (2026-12-14 to 2026-12-18) is cancelled, with its flight, stay and "
+        "rental car; there is nothing of it to claim or arrange any more."
+    ), asked.parts
+
+
+def test_a_car_elsewhere_is_not_on_the_trip(deployment, user) -> None:
+    booked = run_agent(deployment, user, "BookBusinessFlight", TRIP, None)
+    before = state_of(deployment, user, booked.convid)["conv"]["trip"]
+    run_agent(deployment, user, AGENT, "I need a hire car in Porto on 15 December", booked.convid)
+    assert state_of(deployment, user, booked.convid)["conv"]["trip"] == before
