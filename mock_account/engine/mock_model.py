@@ -35,7 +35,12 @@ def _first_sentence(text: str) -> str:
     """The first sentence of what an answer said itself, not of what it recalled."""
     said = _RECALLED.split(text.strip(), maxsplit=1)[0].strip()
     match = _SENTENCE.match(said)
-    return match.group(1) if match else said[:200]
+    if match:
+        return match.group(1)
+    if len(said) <= 200:
+        return said
+    # Cut at a word, and say so: a quote ending "225.96 EUR i" read as a typo.
+    return said[:200].rsplit(" ", 1)[0].rstrip(",;:") + " …"
 
 
 def _facts(messages: list[dict[str, Any]], current: Any = None) -> list[str]:

@@ -336,6 +336,21 @@ def test_the_model_quotes_what_an_earlier_answer_said_not_what_it_recalled() -> 
     )
 
 
+def test_a_long_earlier_answer_is_quoted_up_to_a_word() -> None:
+    # It was cut at 200 characters, mid-word: "… the car is 225.96 EUR i".
+    earlier = "Your next trip: flight LH 7514 to Lisbon; " + "the room is 3 nights; " * 8
+    messages = [
+        {"role": "user", "content": "cost?", "agent": "Show"},
+        {"role": "assistant", "content": earlier.strip(), "agent": "Show"},
+        {"role": "user", "content": "cancel it", "agent": "Cancel"},
+    ]
+    text = MockModel().answer(agent="Cancel", system="", messages=messages, reply="Cancelled.")
+    quoted = text.split('said: "', 1)[1].removesuffix('")')
+    assert quoted.endswith(" …") and len(quoted) <= 202
+    assert earlier.startswith(quoted.removesuffix(" …")) and quoted.removesuffix(" …")[-1] != " "
+    assert earlier[len(quoted.removesuffix(" …"))] == " "  # cut before a word, not inside one
+
+
 def test_an_empty_optional_sentence_leaves_no_gap_in_the_answer() -> None:
     text = MockModel().answer(agent="A", system="", messages=[], reply="Logged it.  I used X. ")
     assert text == "Logged it. I used X."
