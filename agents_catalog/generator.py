@@ -120,6 +120,9 @@ HANDOFF_FIELDS: dict[tuple[str, str], str | dict[str, str]] = {
     ("flights", "employee"): {
         "origin": "{conv.employee.location}",
         "traveller": "{conv.employee.name}",
+        # A new hire travels from their first day, when nothing else is said ("for her
+        # first week" flew her on a day drawn at random, weeks before she joins).
+        "start_date": "{conv.employee.joins_on}",
     },
     ("flights", "trip"): SAME,
     ("car_rentals", "trip"): {
@@ -256,10 +259,15 @@ LOOK_UP_TITLES = ("Check ", "Show ", "Track ", "Find ", "Look up ", "Report on "
 CARRIED_FIELDS: dict[str, frozenset[str]] = {
     "trip": frozenset({*ROOM, *CAR}),
     "quote": frozenset({"quantity", "total", "customer"}),
+    # A new hire's first day, which only their onboarding knows.
+    "employee": frozenset({"joins_on"}),
 }
 # Fields a reader takes when they are there and does without (a trip that is only a stay has
 # no transport to say the room runs past), so a follow-up is suggested without them.
-OPTIONAL_FIELDS: dict[str, frozenset[str]] = {"trip": frozenset({*ROOM, *CAR, "transport"})}
+OPTIONAL_FIELDS: dict[str, frozenset[str]] = {
+    "trip": frozenset({*ROOM, *CAR, "transport"}),
+    "employee": frozenset({"joins_on"}),
+}
 # A hotel stay is where a trip goes and when (a later flight "for that trip" flies there); a
 # stay in the saved trip's city names the trip's hotel, one elsewhere, or in the city of a
 # cancelled trip, is a new trip. A quote for a known customer makes that customer the one the

@@ -310,6 +310,9 @@ class Employees(Recipe):
             record["location"] = ctx.home_office()[0]
         if not record.get("email"):
             record["email"] = person_email(record["name"], COMPANY_DOMAIN)
+        if record.get("start_date"):
+            # A new hire's first day, kept under its own name: the start of a leave is not.
+            record["joins_on"] = record["start_date"]
 
 
 def _candidate_named(ctx: Context) -> Record | None:
