@@ -69,6 +69,9 @@ NEXT_STEPS: dict[str, tuple[str, ...]] = {
         "OfferGoodwillGesture",
         "CheckSupportCaseStatus",
     ),
+    # A colleague's trip is theirs: every follow-up of a trip speaks of the user's own ("File
+    # my travel expenses for the Berlin trip" after booking Sofia's flight).
+    "BookTravelForColleague": (),
 }
 
 

@@ -201,3 +201,20 @@ def test_a_stay_only_trip_is_still_followed_by_the_policy_check(deployment, user
     # only a stay has none, and is still a trip to check the policy for.
     offered = {s.agent for s in followups.suggest("BookHotelStay", conv=conv, limit=20)}
     assert "CheckTravelPolicy" in offered, offered
+
+
+def test_a_colleagues_trip_is_followed_by_nothing_of_the_users_own(deployment, user) -> None:
+    # After booking Sofia's flight it offered "File my travel expenses for the Berlin trip" and
+    # a day in lieu "for travelling", both the user's own.
+    booked = run_agent(
+        deployment, user, "BookTravelForColleague", "Book a flight to Berlin for Priya Sharma", None
+    )
+    conv = state_of(deployment, user, booked.convid)["conv"]
+    assert conv["trip"]["destination"] == "Berlin"
+    followups = Followups(deployment.account.agents.values(), deployment.account.index)
+    assert followups.suggest("BookTravelForColleague", conv=conv, user=user.email) == []
+    # The user's own trip is followed by its claims, as before.
+    own = run_agent(deployment, user, "BookBusinessFlight", "Book me a flight to Berlin", None)
+    conv = state_of(deployment, user, own.convid)["conv"]
+    offered = followups.suggest("BookBusinessFlight", conv=conv, user=user.email)
+    assert "File my travel expenses for the Berlin trip" in [s.request for s in offered]
