@@ -206,6 +206,7 @@ class _Run:
         # nothing the request did not, so the request's own facts win over them.
         self.defaulted: set[str] = set()
         self._stated: dict[str, Any] | None = None
+        self._record_stated: dict[str, Any] | None = None
         self.actions = 0  # action commands run so far: part of each action's stable id
 
     # --- values -------------------------------------------------------------
@@ -591,13 +592,18 @@ class _Run:
         return self.engine.world.name_said(creating.source, query, today)
 
     def _record_said(self) -> dict[str, Any]:
-        """What the request states of the record this agent makes ({} when it makes none)."""
-        creating = _creating(self.agent)
-        if creating is None:
-            return {}
-        today = date.fromisoformat(self.sys["today"])
-        query = str(self.sys.get("query", ""))
-        return self.engine.world.stated_fields(creating.source, query, today)
+        """What the request states of the record this agent makes ({} when it makes none),
+        read once a run: a form field's opening asks for it twice (exists, then value)."""
+        if self._record_stated is None:
+            creating = _creating(self.agent)
+            today = date.fromisoformat(self.sys["today"])
+            query = str(self.sys.get("query", ""))
+            self._record_stated = (
+                {}
+                if creating is None
+                else self.engine.world.stated_fields(creating.source, query, today)
+            )
+        return self._record_stated
 
     def _asks_about_made(self) -> bool:
         """Whether the request asks about the record this agent made in the conversation."""

@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 import random
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, timedelta
 from functools import lru_cache
@@ -571,6 +571,13 @@ def starts_name(said: Any, name: Any) -> bool:
         return False
     short, whole = said.casefold().split(), name.casefold().split()
     return bool(short) and whole[: len(short)] == short
+
+
+def said_together(items: Sequence[str]) -> str:
+    """Items as a sentence lists them: "a", "a and b", "a, b and c" ("" for none)."""
+    if len(items) < 2:
+        return "".join(items)
+    return f"{', '.join(items[:-1])} and {items[-1]}"
 
 
 def shown_money(amount: float, currency: str) -> str:

@@ -17,7 +17,7 @@ from mock_account.business.vocab import (
     TRIP_PURPOSES,
 )
 
-from ..recipe import Asked, Context, Recipe, Record, shown_money, text_date
+from ..recipe import Asked, Context, Recipe, Record, said_together, shown_money, text_date
 from ..stated import Place, Stated
 
 # Words of a request that name the purpose of a trip, longest first.
@@ -219,18 +219,11 @@ def _car_cost(trip: Record) -> str:
 
 def _parts(trip: Record) -> str:
     """What a trip has, as "its flight, stay and rental car" says it."""
-    parts = [
-        what
-        for what, held in (
-            (_transport(trip).split(" ")[0] or "", bool(_transport(trip))),
-            ("stay", bool(trip.get("hotel"))),
-            ("rental car", bool(trip.get("car"))),
-        )
-        if held
-    ]
-    if not parts:
-        return "its bookings"
-    return "its " + (parts[0] if len(parts) == 1 else f"{', '.join(parts[:-1])} and {parts[-1]}")
+    transport = _transport(trip).split(" ")[0]  # "flight", "train" or ""
+    stay = "stay" if trip.get("hotel") else ""
+    car = "rental car" if trip.get("car") else ""
+    parts = [part for part in (transport, stay, car) if part]
+    return f"its {said_together(parts)}" if parts else "its bookings"
 
 
 class Trips(Recipe):
@@ -322,12 +315,9 @@ class Trips(Recipe):
         room = _room(record)
         car, car_cost = _car(record), _car_cost(record)
         seat = _SEAT_SAID.search(stated.text)
-        booked = [b for b in (transport, stay, car) if b]
         return {
             "transport": transport,
-            "bookings": (
-                f"{', '.join(booked[:-1])} and {booked[-1]}" if len(booked) > 1 else "".join(booked)
-            ),
+            "bookings": said_together([b for b in (transport, stay, car) if b]),
             # Saved before cabins were asked for, or none asked: nothing is said of it.
             "in_cabin": "",
             # What the room costs, when a hotel booking saved it ("What's the total cost?").
