@@ -4,6 +4,9 @@
     mock-account users [--json]             the mock users and their bearer tokens
     mock-account search-eval                search accuracy on the labelled request sets
     mock-account bench-engine [--runs N]    restore + run + save time of follow-ups
+    mock-account prospect-eval FILE [--verbose] [--json] [--host URL]
+                                            score prospect conversations (right agent,
+                                            facts kept, follow-ups on the saved record)
 
 Exit codes: 0 fine, 1 a check failed, 2 bad usage or unusable input.
 """
@@ -43,6 +46,10 @@ CONFIG_OPTIONS = {
     "search_behavior": "search_behavior",
     "today": "today",
 }
+
+
+#: The bearer token ``prospect-eval --host`` sends.
+PROSPECT_TOKEN_ENV = "PROSPECT_EVAL_TOKEN"
 
 
 def config_from_args(args: argparse.Namespace) -> AccountConfig:
@@ -100,6 +107,61 @@ def _search_eval(args: argparse.Namespace) -> int:
     return report_all_sets(SEARCH_MODES)
 
 
+def _prospect_eval(args: argparse.Namespace) -> int:
+    import os
+
+    from mock_account.conversations.prospect_eval import (
+        AccountTarget,
+        HttpTarget,
+        ProspectTargetError,
+        dumps,
+        evaluate,
+        load_prospect_set,
+    )
+
+    prospects = load_prospect_set(args.file)
+    if args.host:
+        token = os.environ.get(PROSPECT_TOKEN_ENV)
+        if not token:
+            print(
+                f"mock-account: --host needs a bearer token in ${PROSPECT_TOKEN_ENV}",
+                file=sys.stderr,
+            )
+            return 2
+        target = HttpTarget(args.host, token)
+        try:
+            report = evaluate(target, prospects)
+        except ProspectTargetError as exc:
+            print(f"mock-account: {exc}", file=sys.stderr)
+            return 2
+        finally:
+            target.close()
+    else:
+        config = config_from_args(args)
+        # The file's day is the world's today unless --today says otherwise; the store is the
+        # memory one unless given, so an evaluation leaves nothing behind.
+        config.today = args.today or prospects.today
+        config.store_url = args.store or "memory://"
+        deployment = build_deployment(config)
+        try:
+            users = deployment.users
+            user = users.by_email(args.user) if args.user else users.users[0]
+            if user is None:
+                print(
+                    f"mock-account: no user '{args.user}' (see `mock-account users`)",
+                    file=sys.stderr,
+                )
+                return 2
+            report = evaluate(AccountTarget(deployment.account, user), prospects)
+        finally:
+            deployment.close()
+    if args.json:
+        print(dumps(report))
+    else:
+        print("\n".join(report.lines(verbose=args.verbose)))
+    return 0
+
+
 def _bench_engine(args: argparse.Namespace) -> int:
     from loadtests.engine_bench import run_engine_bench
 
@@ -146,6 +208,20 @@ def build_parser() -> argparse.ArgumentParser:
 
     ev = commands.add_parser("search-eval", help="print search top-1 / top-2 accuracy")
     ev.set_defaults(func=_search_eval)
+
+    prospects = commands.add_parser(
+        "prospect-eval", help="score prospect conversations in the prospect-file format"
+    )
+    with_store(prospects)
+    prospects.add_argument("file", type=Path, help="a prospect file (YAML)")
+    prospects.add_argument("--verbose", action="store_true", help="every turn, with its answer")
+    prospects.add_argument("--json", action="store_true", help="the report as JSON")
+    prospects.add_argument("--user", help="email of the user to run as (default: the first)")
+    prospects.add_argument(
+        "--host",
+        help=f"a server URL to run against over HTTP (token in ${PROSPECT_TOKEN_ENV})",
+    )
+    prospects.set_defaults(func=_prospect_eval)
 
     bench = commands.add_parser("bench-engine", help="time restore + run + save of follow-ups")
     bench.add_argument("--runs", type=int, default=300)
