@@ -145,7 +145,6 @@ def test_next_agent_continues_from_saved_state_and_shared_chat(engine: Engine) -
     assert "Expenses for Berlin" in text
     assert "scratch=;" in text  # locals of an ended run are gone
     assert "mine=." in text  # agent variables are per agent
-    assert "Earlier in this conversation, Setter said" in text  # the shared chat prompt remembers
     assert second.reads == ["trip"]
     assert [r["agent"] for r in second.state["runs"]] == ["Setter", "Reader"]
     assert len(second.state["prompts"]["chat"]["messages"]) == 4
@@ -269,88 +268,6 @@ def test_password_answers_are_not_kept_in_the_run_record() -> None:
     assert "hunter22" not in repr(done.state)
 
 
-def test_the_model_does_not_recall_a_fact_the_answers_record_says_otherwise() -> None:
-    def result(agent: str, content: dict) -> dict:
-        return {"role": "tool_result", "name": "data.flights", "content": content, "agent": agent}
-
-    messages = [
-        {"role": "user", "content": "fly to Berlin", "agent": "Flight"},
-        result("Flight", {"destination": "Berlin"}),
-        {"role": "assistant", "content": "Booked Berlin.", "agent": "Flight"},
-        result("Hotel", {"name": "Park Suites Lisbon"}),
-        {"role": "assistant", "content": "Booked the hotel.", "agent": "Hotel"},
-        {"role": "user", "content": "fly to Lisbon", "agent": "Flight"},
-        result("Flight", {"destination": "Lisbon"}),
-    ]
-    text = MockModel().answer(agent="Flight", system="", messages=messages, reply="Booked.")
-    assert "Known so far: name Park Suites Lisbon." in text
-    assert "destination Berlin" not in text
-    # The same fact said again is recalled once, as last said.
-    again = [*messages[:2], result("Hotel", {"destination": "Berlin"}), *messages[2:6]]
-    assert (
-        MockModel()
-        .answer(agent="Flight", system="", messages=again, reply="Ok.")
-        .endswith("Known so far: destination Berlin; name Park Suites Lisbon.")
-    )
-
-
-def test_the_model_quotes_a_whole_sentence_past_a_company_s_legal_form() -> None:
-    said = "Rodriguez Media Corp. (VEN-0188) is an approved supplier. It is rated 4.4."
-    messages = [
-        {"role": "user", "content": "a courier", "agent": "Find"},
-        {
-            "role": "tool_result",
-            "name": "data.vendors",
-            "content": {"name": "Rodriguez Media Corp."},
-            "agent": "Find",
-        },
-        {"role": "assistant", "content": said, "agent": "Find"},
-        {"role": "user", "content": "their rating?", "agent": "Find"},
-        {
-            "role": "tool_result",
-            "name": "data.vendors",
-            "content": {"rating": 4.4},
-            "agent": "Find",
-        },
-    ]
-    text = MockModel().answer(agent="Find", system="", messages=messages, reply="Rated 4.4.")
-    assert '(As I said before: "Rodriguez Media Corp. (VEN-0188) is an approved supplier.")' in text
-    assert text.endswith("Known so far: name Rodriguez Media Corp.")
-
-
-def test_the_model_quotes_what_an_earlier_answer_said_not_what_it_recalled() -> None:
-    earlier = (
-        "Incident INC-1 on Checkout API (sev1) is currently investigating: 500s everywhere"
-        ' (Earlier in this conversation, Declare said: "I declared incident INC-1.")'
-        " Known so far: id INC-1."
-    )
-    messages = [
-        {"role": "user", "content": "status?", "agent": "Status"},
-        {"role": "assistant", "content": earlier, "agent": "Status"},
-        {"role": "user", "content": "write the postmortem", "agent": "Postmortem"},
-    ]
-    text = MockModel().answer(agent="Postmortem", system="", messages=messages, reply="Drafted.")
-    assert text == (
-        "Drafted. (Earlier in this conversation, Status said: "
-        '"Incident INC-1 on Checkout API (sev1) is currently investigating: 500s everywhere")'
-    )
-
-
-def test_a_long_earlier_answer_is_quoted_up_to_a_word() -> None:
-    # It was cut at 200 characters, mid-word: "… the car is 225.96 EUR i".
-    earlier = "Your next trip: flight LH 7514 to Lisbon; " + "the room is 3 nights; " * 8
-    messages = [
-        {"role": "user", "content": "cost?", "agent": "Show"},
-        {"role": "assistant", "content": earlier.strip(), "agent": "Show"},
-        {"role": "user", "content": "cancel it", "agent": "Cancel"},
-    ]
-    text = MockModel().answer(agent="Cancel", system="", messages=messages, reply="Cancelled.")
-    quoted = text.split('said: "', 1)[1].removesuffix('")')
-    assert quoted.endswith(" …") and len(quoted) <= 202
-    assert earlier.startswith(quoted.removesuffix(" …")) and quoted.removesuffix(" …")[-1] != " "
-    assert earlier[len(quoted.removesuffix(" …"))] == " "  # cut before a word, not inside one
-
-
 def test_an_empty_optional_sentence_leaves_no_gap_in_the_answer() -> None:
     text = MockModel().answer(agent="A", system="", messages=[], reply="Logged it.  I used X. ")
     assert text == "Logged it. I used X."
@@ -362,60 +279,18 @@ def test_choices_in_text_read_as_words_and_other_values_as_json() -> None:
     assert render_text("{mixed}|{none}", values.get) == '[1, "a"]|'
 
 
-def test_the_model_recalls_a_changed_record_as_it_was_before_the_change() -> None:
-    def call(changed: list[str]) -> dict:
-        arguments = {"action": "create", "changed": changed} if changed else {"action": "create"}
-        return {"role": "tool_call", "name": "data.flights", "arguments": arguments, "agent": "F"}
-
-    booked = "I booked flight DL 1 to Berlin, leaving 2026-12-08. It is paid."
+def test_the_model_speaks_once_whatever_the_history() -> None:
+    # Every follow-up ended with a quote of the previous answer and "Known so far: …": a
+    # prospect read it as clutter. What the answer remembers is in its filled template.
     messages = [
-        {"role": "user", "content": "fly to Berlin", "agent": "F"},
-        call([]),
-        {"role": "tool_result", "name": "data.flights", "content": {}, "agent": "F"},
-        {"role": "assistant", "content": booked, "agent": "F"},
-        {"role": "user", "content": "move it to Friday", "agent": "F"},
-        call(["flight", "start_date"]),
-        {"role": "tool_result", "name": "data.flights", "content": {}, "agent": "F"},
+        {"role": "user", "content": "fly to Berlin", "agent": "Flight"},
+        {"role": "tool_result", "name": "data.flights", "content": {"destination": "Berlin"}},
+        {"role": "assistant", "content": "I booked flight DL 1 to Berlin.", "agent": "Flight"},
+        {"role": "user", "content": "a hotel there", "agent": "Hotel"},
+        {"role": "tool_result", "name": "data.hotels", "content": {"name": "Park Suites"}},
     ]
-    moved = MockModel().answer(agent="F", system="", messages=messages, reply="Moved.")
-    # "As I said before" of the old days read as a second booking next to the new one.
-    assert moved == (
-        'Moved. (Before the change: "I booked flight DL 1 to Berlin, leaving 2026-12-08.")'
-    )
-    # Asked again without a change, it is what it said before; quoted, the recollection is cut.
-    again = [*messages[:5], call([]), messages[-1]]
-    assert "(As I said before: " in MockModel().answer(
-        agent="F", system="", messages=again, reply="Booked."
-    )
-    quoted = [*messages, {"role": "assistant", "content": moved, "agent": "F"}, *messages[4:]]
-    assert MockModel().answer(agent="F", system="", messages=quoted, reply="Ok.") == (
-        'Ok. (Before the change: "Moved.")'
-    )
-
-
-def test_the_model_does_not_recall_the_users_own_record_as_a_fact() -> None:
-    messages = [
-        {"role": "user", "content": "time off", "agent": "Leave"},
-        {
-            "role": "tool_result",
-            "name": "data.employees",
-            "content": {"name": "Mario Hernandez", "email": "mario@acme.example"},
-            "agent": "Leave",
-            "own": True,
-        },
-        {"role": "assistant", "content": "Sent.", "agent": "Leave"},
-        {"role": "user", "content": "chase Nordic Steel", "agent": "Chase"},
-        {
-            "role": "tool_result",
-            "name": "data.invoices",
-            "content": {"id": "INV-1"},
-            "agent": "Chase",
-        },
-    ]
-    text = MockModel().answer(agent="Chase", system="", messages=messages, reply="Chased.")
-    # "Known so far: name Mario Hernandez" under an invoice reminder.
-    assert "Mario Hernandez" not in text and "Known so far" not in text, text
-    mine = [*messages[:1], {**messages[1], "own": False}, *messages[2:]]
-    assert "Known so far: name Mario Hernandez." in MockModel().answer(
-        agent="Chase", system="", messages=mine, reply="Chased."
-    )
+    reply = "I reserved a room at Park Suites in Berlin. I used the trip to Berlin."
+    text = MockModel().answer(agent="Hotel", system="", messages=messages, reply=reply)
+    assert text == reply
+    assert MockModel().answer(agent="Hotel", system="", messages=messages, reply=reply) == text
+    assert MockModel().answer(agent="Hotel", system="", messages=[], reply="  ") == "Done."

@@ -28,9 +28,7 @@ def test_a_trip_moved_to_another_day_keeps_its_length_and_fare(deployment, user)
     assert trip["flight"] != before["flight"] and trip["cost"] == before["cost"]
     assert "leaving 2026-12-16 and returning 2026-12-20" in text, text
     # Said as the change it is, with what it was: "I booked flight …" twice read as two trips.
-    said, before_said = text.split(" (Before the change: ")
-    assert said.startswith(f"I changed your booking as asked: flight {trip['flight']} "), said
-    assert f"I booked flight {before['flight']} " in before_said, text
+    assert text.startswith(f"I changed your booking as asked: flight {trip['flight']} "), text
     assert f"for {before['cost']:g} {before['currency']}" in text, text
     # Moved again, by a shift: the whole trip two days later.
     agent, text = routed_answer(deployment, user, "Actually push it back two days", booked.convid)
@@ -142,7 +140,7 @@ def test_a_trip_made_the_week_after_and_a_car_made_an_suv(deployment, user) -> N
     suv = run_agent(deployment, user, "ReserveRentalCar", "Make it an SUV", car.convid).parts[0]
     # The SUV kept the compact's day rate.
     rate = compact.split(" at ")[1].split(" a day")[0]
-    said = suv["text"].split(" (Before the change")[0]
+    said = suv["text"]
     assert said.startswith("I changed your reservation as asked: an SUV "), said
     assert f" at {rate} a day" not in said, said
 
