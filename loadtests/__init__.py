@@ -3,6 +3,8 @@
 - ``conversation_user``, ``store_user``, ``crypto_user``: Locust files (HTTP journeys, in-process
   save / restore on a store, encryption only).
 - ``bench``: each stage of save and restore next to raw baselines, at several state sizes.
-- ``runner``: headless Locust runs with summary.json, plots and thresholds.
+- ``runner``: headless Locust runs with summary.json, plots and thresholds; ``target`` (the server
+  a run measures: the remote gate, what it says of itself), ``identities`` (the users' bearer
+  tokens), ``preflight`` (what a run checks before it starts anything).
 - ``histograms`` / ``locust_support``: mergeable microsecond histograms across Locust workers.
 """

@@ -22,11 +22,13 @@ from typing import Any
 
 from locust import FastHttpUser, between, task
 
+from loadtests.identities import bearer_tokens, token_for
 from loadtests.journeys import JourneyPlanner, answer_ask
-from loadtests.settings import bearer_token, env_int, random_seed, think_time
+from loadtests.locust_support import fail, run_user_number, status_problem
+from loadtests.settings import agents_dir, env_int, random_seed, think_time, tls_insecure
 
-PLANNER = JourneyPlanner.from_account()
-TOKEN = bearer_token()
+PLANNER = JourneyPlanner.from_account(agents_dir())
+bearer_tokens()  # reading the file, or generating the mock users, blocks: at import, not per user
 SENDERS = env_int("LOADTEST_SENDERS", 10)
 MAX_ASKS = 3
 
@@ -46,12 +48,15 @@ class ReturningSender(FastHttpUser):
     """Delivers messages as returning email and IM senders and checks they resume."""
 
     wait_time = between(*think_time())
+    # Locust's own default is not to verify certificates.
+    insecure = tls_insecure()
     _numbers = itertools.count()
 
     def on_start(self) -> None:
-        self.headers = {"Authorization": f"Bearer {TOKEN}"}
-        seed = random_seed()
         self.number = next(self._numbers)
+        token = token_for(run_user_number(self.environment, self.number))
+        self.headers = {"Authorization": f"Bearer {token}"}
+        seed = random_seed()
         self.rng = random.Random(None if seed is None else seed * 100_003 + self.number)
         # Unique per process and user: workers of a distributed run each number from 0.
         self.user_id = f"{os.getpid()}x{self.number}"
@@ -65,17 +70,17 @@ class ReturningSender(FastHttpUser):
             catch_response=True,
         ) as response:
             if response.status_code != 200:
-                response.failure(f"HTTP {response.status_code}: {(response.text or '')[:200]}")
+                fail(response, status_problem(response))
                 return None
             data = response.json()
             if not data.get("success"):
-                response.failure(f"{data.get('resultCode')}: {data.get('error')}")
+                fail(response, f"{data.get('resultCode')}: {data.get('error')}")
                 return None
             key = (body["channel"], body["sender"])
             with _lock:
                 known = _conversations.setdefault(key, data["convid"])
             if known != data["convid"]:
-                response.failure(f"{key[1]} came back to another conversation")
+                fail(response, f"{key[1]} came back to another conversation")
                 return None
             return data
 
@@ -114,4 +119,4 @@ class ReturningSender(FastHttpUser):
             catch_response=True,
         ) as response:
             if response.status_code != 200:
-                response.failure(f"HTTP {response.status_code}")
+                fail(response, status_problem(response))

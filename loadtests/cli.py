@@ -3,7 +3,8 @@
     loadtests bench [--sizes 1KB,16KB,256KB,1MB] [--store URL] [--iterations N] [--json FILE]
                     [--peers]
     loadtests run --scenario conversation|workflows|channels|store|crypto --users N
-                  --spawn-rate R --run-time T --out DIR [--host URL] [--store URL] [--workers K]
+                  --spawn-rate R --run-time T --out DIR [--host URL [--allow-remote] [--insecure]]
+                  [--tokens FILE] [--agents DIR] [--store URL] [--workers K]
                   [--server-workers N] [--max-fail-ratio X] [--max-p99-ms Y]
     loadtests writers [--stores sqlite,postgres,redis] [--threads 1,8,64] [--seconds S]
     loadtests capacity --users U --followups-per-hour F --state-kb S [--measured FILE]
@@ -69,6 +70,10 @@ def _run(args: argparse.Namespace) -> int:
             max_p99_ms=args.max_p99_ms,
             think=args.think,
             rate=args.rate,
+            allow_remote=args.allow_remote,
+            insecure=args.insecure,
+            tokens=args.tokens,
+            agents=args.agents,
         )
     )
 

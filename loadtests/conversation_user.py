@@ -12,8 +12,12 @@ The ``stream`` task (``LOADTEST_WEIGHT_STREAM``, default 1 against 8 plain journ
 journey with ``stream: true``: its requests are named ``[new, stream]``..., the phases come from
 the trailing trace lines, and the time to the first byte of the body and to the final ``agent``
 line go into the ``stream first-byte`` and ``stream final-line`` histograms (printed with the
-server phases). Only the Search2o
-shapes are used.
+server phases). Only the Search2o shapes are used.
+
+The journeys are planned from an agent folder (``LOADTEST_AGENTS_DIR``, default the embedded
+account): the target account's own agents. Each step counts the agent the server's search chose
+(``locust_support.count_agent_run``), under its own name even when the folder lacks it. Users
+take the run's bearer tokens in turn (``loadtests.identities``).
 
 Run it with:
 
@@ -33,22 +37,30 @@ from typing import Any
 import gevent
 from locust import FastHttpUser, between, task
 
+from loadtests.identities import bearer_tokens, token_for
 from loadtests.journeys import JourneyPlanner, Request, answer_ask, read_stream
-from loadtests.locust_support import record_us
+from loadtests.locust_support import (
+    count_agent_run,
+    fail,
+    record_us,
+    run_user_number,
+    status_problem,
+)
 from loadtests.settings import (
-    bearer_token,
+    agents_dir,
     env_int,
     exec_rate_per_user,
     random_seed,
     think_time,
+    tls_insecure,
     weight,
 )
 from mock_account.api.timing import parse_server_timing
 from mock_account.engine.state import SERVER_FAILURES
 from mock_account.search.routing import choose_agent
 
-PLANNER = JourneyPlanner.from_account()
-TOKEN = bearer_token()  # generating the mock users blocks: done at import, not per user
+PLANNER = JourneyPlanner.from_account(agents_dir())
+bearer_tokens()  # reading the file, or generating the mock users, blocks: at import, not per user
 MAX_FOLLOWUPS = env_int("LOADTEST_MAX_FOLLOWUPS", 3)
 MAX_ASKS = 3
 KEPT_CONVERSATIONS = 20
@@ -76,14 +88,17 @@ class ApiUser(FastHttpUser):
 
     abstract = True
     wait_time = between(*think_time())
+    # Locust's own default is not to verify certificates.
+    insecure = tls_insecure()
     _numbers = itertools.count()
 
     def on_start(self) -> None:
-        self.headers = {"Authorization": f"Bearer {TOKEN}"}
+        number = run_user_number(self.environment, next(self._numbers))
+        self.headers = {"Authorization": f"Bearer {token_for(number)}"}
         self.streaming = False
         seed = random_seed()
         # Each user its own stream, reproducible when a seed is given.
-        self.rng = random.Random(None if seed is None else seed * 100_003 + next(self._numbers))
+        self.rng = random.Random(None if seed is None else seed * 100_003 + number)
         # Paced users start at a random phase, so their runs spread over each interval.
         interval = 1.0 / EXEC_RATE if EXEC_RATE else 0.0
         self.next_run = time.monotonic() + self.rng.uniform(0, interval)
@@ -105,21 +120,21 @@ class ApiUser(FastHttpUser):
         ) as response:
             data = self._json(response)
             if data is not None and data.get("success") is False:
-                response.failure(f"{path}: {(data.get('error') or {}).get('message')}")
+                fail(response, f"{path}: {(data.get('error') or {}).get('message')}")
             return data or {}
 
     @staticmethod
     def _json(response: Any) -> dict[str, Any] | None:
         if response.status_code != 200:
-            response.failure(f"HTTP {response.status_code}: {(response.text or '')[:200]}")
+            fail(response, status_problem(response))
             return None
         try:
             data = response.json()
         except ValueError:
-            response.failure("the answer is not JSON")
+            fail(response, "the answer is not JSON")
             return None
         if not isinstance(data, dict):
-            response.failure("the answer is not a JSON object")
+            fail(response, "the answer is not a JSON object")
             return None
         return data
 
@@ -145,7 +160,7 @@ class ApiUser(FastHttpUser):
                 return None
             code = data.get("resultCode")
             if code in SERVER_FAILURES or code is None:
-                response.failure(f"{code}: {(data.get('error') or {}).get('message')}")
+                fail(response, f"{code}: {(data.get('error') or {}).get('message')}")
                 return None
             for phase, ms in parse_server_timing(response.headers.get("Server-Timing")).items():
                 record_us(f"server {phase}", ms * 1000.0)
@@ -164,16 +179,16 @@ class ApiUser(FastHttpUser):
             stream=True,
         ) as response:
             if response.status_code != 200:
-                response.failure(f"HTTP {response.status_code}")
+                fail(response, status_problem(response))
                 return None
             outcome = read_stream(_arriving(response), started)
             if outcome.problem or outcome.final is None:
-                response.failure(outcome.problem or "no final line")
+                fail(response, outcome.problem or "no final line")
                 return None
             data = outcome.final
             code = data.get("resultCode")
             if code in SERVER_FAILURES or code is None:
-                response.failure(f"{code}: {(data.get('error') or {}).get('message')}")
+                fail(response, f"{code}: {(data.get('error') or {}).get('message')}")
                 return None
             if outcome.first_byte_s is not None:
                 record_us("stream first-byte", outcome.first_byte_s * 1e6)
@@ -201,6 +216,10 @@ class ConversationUser(ApiUser):
         # nothing matched, the planned agent.
         agent = choose_agent(names, previous_agent=last_agent).agent_name or request.agent
         data = self.exec_agent(agent, convid, {"query": request.query}, kind)
+        if data is not None:
+            # Under the name the server chose, in the planning folder or not: a target's account
+            # may hold agents its folder lacks, and running them is no failure.
+            count_agent_run(agent)
         asks = 0
         while data is not None and data.get("resultCode") == "ask" and asks < MAX_ASKS:
             asks += 1

@@ -1,13 +1,19 @@
 """``loadtests run``: a Locust scenario run headless, with everything it needs, then reported.
 
-1. Unless ``--host`` is given, start ``mock-account serve`` on a free loopback port (conversation
-   and workflows scenarios only; stopped afterwards). Only loopback targets are accepted.
+1. Unless ``--host`` is given, start ``mock-account serve`` on a free loopback port (the HTTP
+   scenarios only; stopped afterwards). ``--host`` takes any http(s) URL; one that is not this
+   machine needs ``--allow-remote`` (``loadtests.target``), and is refused before any request.
+   The target is asked what it is (``Server`` header, API version, store) before the load
+   starts; its TLS certificate is verified unless ``--insecure``. ``--tokens FILE`` gives the
+   users' bearer tokens (``loadtests.identities``), ``--agents DIR`` the agent folder that plans
+   the journeys; both are checked before anything starts.
 2. Run Locust as subprocesses: ``locust -f <scenario file> --headless -u N -r R -t T --csv
    DIR/locust --html DIR/report.html``; with ``--workers K`` a ``--master --expect-workers K``
    plus K ``--worker`` processes (Locust's own distributed mode). Every process has a deadline.
-3. Write ``summary.json`` (``loadtests.summary``), PNG plots (``loadtests.plots``), and print a
-   short summary. Exit 1 with a line per threshold exceeded (``--max-fail-ratio``,
-   ``--max-p99-ms``), or when the run produced nothing.
+3. Write ``summary.json`` (``loadtests.summary``: what was measured, the figures, which agents
+   the journeys ran), PNG plots (``loadtests.plots``), and print a short summary. Exit 1 with a
+   line per threshold exceeded (``--max-fail-ratio``, ``--max-p99-ms``), or when the run
+   produced nothing.
 """
 
 from __future__ import annotations
@@ -22,12 +28,36 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
+from loadtests.identities import IdentityError
 from loadtests.machine import machine_info
 from loadtests.plots import plot_distribution, plot_over_time
-from loadtests.server import ServerError, check_loopback, free_port, local_server, stop_process
-from loadtests.settings import SettingsError, check_settings
-from loadtests.summary import build_summary, format_summary, read_histograms, read_stats
+from loadtests.preflight import (
+    AgentFolder,
+    Identities,
+    PreflightError,
+    agent_folder,
+    identities,
+    target_notes,
+)
+from loadtests.server import ServerError, free_port, local_server, stop_process
+from loadtests.settings import (
+    AGENT_RUNS_FILE_ENV,
+    HISTOGRAMS_FILE_ENV,
+    INSECURE_ENV,
+    WORKERS_ENV,
+    SettingsError,
+    check_settings,
+)
+from loadtests.summary import (
+    agent_runs,
+    build_summary,
+    format_summary,
+    read_histograms,
+    read_stats,
+)
+from loadtests.target import Target, TargetError, describe, parse_target, without_credentials
 
 SCENARIOS = {
     "conversation": "conversation_user.py",
@@ -59,6 +89,10 @@ class RunConfig:
     max_p99_ms: float | None = None
     think: tuple[float, float] | None = None
     rate: float | None = None
+    allow_remote: bool = False
+    insecure: bool = False
+    tokens: Path | None = None
+    agents: Path | None = None
 
 
 def run_time_seconds(text: str) -> int:
@@ -157,7 +191,35 @@ def add_run_arguments(parser: argparse.ArgumentParser) -> None:
         "rate / users per second (a fixed offered rate; a user that falls behind catches up "
         "for at most a second)",
     )
-    parser.add_argument("--host", help="a running server (loopback only); default: start one")
+    parser.add_argument(
+        "--host",
+        help="the URL of a running server that speaks the API (default: start one here); "
+        "another machine's needs --allow-remote",
+    )
+    parser.add_argument(
+        "--allow-remote",
+        action="store_true",
+        help="let --host name a server that is not this machine (one you may load)",
+    )
+    parser.add_argument(
+        "--insecure",
+        action="store_true",
+        help="do not verify the target's TLS certificate (a warning says so)",
+    )
+    parser.add_argument(
+        "--tokens",
+        type=Path,
+        metavar="FILE",
+        help="bearer tokens, one per line, taken in turn by the users (default: LOADTEST_TOKEN, "
+        "else the embedded account's first user); never printed",
+    )
+    parser.add_argument(
+        "--agents",
+        type=Path,
+        metavar="DIR",
+        help="the agent folder whose examples and hand-off graph plan the journeys: the "
+        "target account's agents (default: the embedded account)",
+    )
     parser.add_argument("--store", help="store URL of the started server or of the store users")
     parser.add_argument(
         "--workers",
@@ -284,7 +346,13 @@ def _run_locust(config: RunConfig, host: str, env: dict[str, str]) -> int:
             log.close()
 
 
-def _report(config: RunConfig, host: str, server_cpu_s: float | None = None) -> int:
+def _report(
+    config: RunConfig,
+    host: str,
+    target: dict[str, Any] | None,
+    plan: tuple[Identities, AgentFolder] | None,
+    server_cpu_s: float | None = None,
+) -> int:
     out = config.out
     stats_csv = out / "locust_stats.csv"
     if not stats_csv.exists():
@@ -312,11 +380,22 @@ def _report(config: RunConfig, host: str, server_cpu_s: float | None = None) -> 
         if path is not None:
             files[name] = path.name
     configuration = {
-        **asdict(config),
-        "out": str(out),
+        **{name: str(v) if isinstance(v, Path) else v for name, v in asdict(config).items()},
         "host": host,
+        "store_url": config.store_url and without_credentials(config.store_url),
         "run_time_s": run_time_seconds(config.run_time),
     }
+    agents = None
+    if plan is not None:
+        users, folder = plan
+        configuration |= {
+            "tokens": users.file and str(users.file),
+            "token_source": users.source,
+            "token_count": users.count,
+            "agents": str(folder.path),
+        }
+        agents = agent_runs(folder.path, folder.names, out / "agent_runs.json")
+        files["agent_runs"] = "agent_runs.json"
     summary = build_summary(
         scenario=config.scenario,
         configuration=configuration,
@@ -327,6 +406,8 @@ def _report(config: RunConfig, host: str, server_cpu_s: float | None = None) -> 
         max_p99_ms=config.max_p99_ms,
         files=files,
         server_cpu_s=server_cpu_s,
+        target=target,
+        agents=agents,
     )
     (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
     print(format_summary(summary))
@@ -336,49 +417,108 @@ def _report(config: RunConfig, host: str, server_cpu_s: float | None = None) -> 
     return 1 if summary["thresholds"]["exceeded"] else 0
 
 
+def _described(
+    url: str, target: Target | None, *, insecure: bool, store_url: str | None
+) -> dict[str, Any]:
+    """``summary.json``'s ``target``: where the load went and what answered there."""
+    verify = not insecure
+    said = describe(url, verify=verify)
+    if target is None:  # the server this run started: the store it was given (None: SQLite)
+        said["store_url"] = store_url and without_credentials(store_url)
+    return {
+        "url": url,
+        "embedded": target is None,
+        "loopback": True if target is None else target.loopback,
+        "tls_verified": verify if url.startswith("https://") else None,
+        **said,
+    }
+
+
+def _unused_options(config: RunConfig) -> list[str]:
+    given = [
+        option
+        for option, value in (
+            ("--host", config.host),
+            ("--allow-remote", config.allow_remote),
+            ("--insecure", config.insecure),
+            ("--tokens", config.tokens),
+            ("--agents", config.agents),
+        )
+        if value
+    ]
+    if not given:
+        return []
+    return [
+        f"loadtests: {', '.join(given)} not used: the {config.scenario} scenario runs in process"
+    ]
+
+
 def run_load_test(config: RunConfig) -> int:
     """Run the scenario and write its reports; 0 passed, 1 failed a threshold, 2 bad usage."""
+    http = config.scenario in HTTP_SCENARIOS
+    try:
+        # First of all: a refused target is refused before anything is written or sent.
+        target = (
+            parse_target(config.host, allow_remote=config.allow_remote)
+            if config.host and http
+            else None
+        )
+    except TargetError as exc:
+        print(f"loadtests: {exc}", file=sys.stderr)
+        return 2
+    if target is not None:
+        config.host = target.url  # credentials, if the URL had any, go no further
     config.out = config.out.resolve()
-    config.out.mkdir(parents=True, exist_ok=True)
-    for stale in ("summary.json", "histograms.json", "locust_stats.csv"):
-        (config.out / stale).unlink(missing_ok=True)
-    env = {**os.environ, "LOADTEST_HISTOGRAMS_FILE": str(config.out / "histograms.json")}
+    env = {**os.environ, HISTOGRAMS_FILE_ENV: str(config.out / "histograms.json")}
     think = config.think if config.think is not None else (0.0, 0.0) if config.rate else None
     if think is not None:
         env["LOADTEST_THINK_MIN"], env["LOADTEST_THINK_MAX"] = (f"{t:g}" for t in think)
     if config.rate:
         env["LOADTEST_EXEC_RATE_PER_USER"] = f"{config.rate / config.users:g}"
+    plan = None
     try:
         check_settings()
-    except SettingsError as exc:
+        if http:
+            plan = identities(config.tokens, os.environ), agent_folder(config.agents)
+    except (SettingsError, IdentityError, PreflightError, ValueError) as exc:
+        # ValueError: the agent folder's own message (an unreadable file, no agent in it).
         print(f"loadtests: {exc}", file=sys.stderr)
         return 2
-    try:
-        if config.host:
-            host = check_loopback(config.host)
-            if config.store_url and config.scenario in HTTP_SCENARIOS:
-                print(
-                    "loadtests: --store is ignored with --host: the server keeps its own store",
-                    file=sys.stderr,
-                )
-        else:
-            host = "http://127.0.0.1:9020"
-    except ServerError as exc:
-        print(f"loadtests: {exc}", file=sys.stderr)
-        return 2
+    notes = _unused_options(config) if not http else target_notes(target, insecure=config.insecure)
+    if plan is not None:
+        users, folder = plan
+        notes += users.notes
+        env |= {**users.env, **folder.env, AGENT_RUNS_FILE_ENV: str(config.out / "agent_runs.json")}
+    if config.insecure:
+        env[INSECURE_ENV] = "1"
+    if config.workers:
+        env[WORKERS_ENV] = str(config.workers)
+    if target is not None and config.store_url:
+        notes.append("loadtests: --store is ignored with --host: the server keeps its own store")
+    for line in notes:
+        print(line, file=sys.stderr)
+    config.out.mkdir(parents=True, exist_ok=True)
+    for stale in ("summary.json", "histograms.json", "locust_stats.csv", "agent_runs.json"):
+        (config.out / stale).unlink(missing_ok=True)
     if config.scenario == "store":
         env["LOADTEST_STORE_URL"] = config.store_url or f"sqlite:///{config.out / 'store.db'}"
-    server_cpu_s = None
+    host = target.url if target is not None else "http://127.0.0.1:9020"
+    described, server_cpu_s = None, None
     try:
-        if config.scenario in HTTP_SCENARIOS and not config.host:
+        if http and target is None:
             with local_server(config.out, config.store_url, config.server_workers) as server:
                 host = server.url
+                described = _described(host, None, insecure=False, store_url=config.store_url)
                 before = server.cpu_seconds()
                 _run_locust(config, host, env)
                 server_cpu_s = server.cpu_seconds() - before
         else:
+            if target is not None:
+                # Before the load: an unreachable or unverifiable target is one line, not a
+                # run full of failures.
+                described = _described(host, target, insecure=config.insecure, store_url=None)
             _run_locust(config, host, env)
-    except ServerError as exc:
+    except (ServerError, TargetError) as exc:
         print(f"loadtests: {exc}", file=sys.stderr)
         return 1
-    return _report(config, host, server_cpu_s)
+    return _report(config, host, described, plan, server_cpu_s)

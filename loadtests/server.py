@@ -18,13 +18,11 @@ from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from types import TracebackType
-from urllib.parse import urlsplit
 
 import httpx
 import psutil
 
 LOOPBACK = "127.0.0.1"
-LOOPBACK_HOSTS = {LOOPBACK, "localhost", "::1"}
 START_TIMEOUT_S = 180.0
 STOP_GRACE_S = 10.0
 
@@ -47,7 +45,7 @@ def tree_cpu_seconds(pid: int) -> float:
 
 
 class ServerError(RuntimeError):
-    """The local server did not start, or the target is not a loopback address."""
+    """The local server did not start."""
 
 
 def free_port(host: str = LOOPBACK) -> int:
@@ -55,19 +53,6 @@ def free_port(host: str = LOOPBACK) -> int:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
         sock.bind((host, 0))
         return int(sock.getsockname()[1])
-
-
-def check_loopback(url: str) -> str:
-    """``url`` without a trailing slash, if it is an http(s) URL of a loopback host."""
-    parts = urlsplit(url)
-    if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise ServerError(f"--host must be an http:// URL, got {url!r}")
-    if parts.hostname not in LOOPBACK_HOSTS:
-        raise ServerError(
-            f"--host {url} is not a loopback address: load tests only target 127.0.0.1, "
-            "localhost or ::1"
-        )
-    return url.rstrip("/")
 
 
 def stop_process(process: subprocess.Popen) -> None:

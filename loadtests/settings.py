@@ -1,7 +1,12 @@
 """Settings of the Locust users, read from environment variables (Locust passes no arguments).
 
-LOADTEST_TOKEN            bearer token (default: the first mock user's token)
+LOADTEST_TOKENS_FILE      bearer tokens, one per line, taken in turn by the users
+LOADTEST_TOKEN            one bearer token (default: the first mock user's token; see
+                          ``loadtests.identities``)
 LOADTEST_SEED             seed of the mock users, to find that token (default 7)
+LOADTEST_AGENTS_DIR       the agent folder whose examples and hand-off graph plan the journeys
+                          (default: the embedded account)
+LOADTEST_INSECURE         1: do not verify the server's TLS certificate (default: verify)
 LOADTEST_THINK_MIN/MAX    seconds an HTTP user waits between tasks (default 0.5 / 2.0)
 LOADTEST_THINK_MIN_MS/MAX_MS  milliseconds an in-process user waits (default 0 / 50)
 LOADTEST_WEIGHT_<TASK>    task weights: ConversationUser JOURNEY (8), STREAM (1: the journey
@@ -18,12 +23,18 @@ LOADTEST_RANDOM_SEED      seed of the users' choices (default: random)
 
 from __future__ import annotations
 
-import functools
 import os
+from pathlib import Path
 
 from loadtests.states import parse_size
 
 DEFAULT_SIZES = "1KB,16KB,256KB,1MB"
+AGENTS_DIR_ENV = "LOADTEST_AGENTS_DIR"
+INSECURE_ENV = "LOADTEST_INSECURE"
+# Set by ``loadtests run`` for its Locust processes (``locust_support``).
+HISTOGRAMS_FILE_ENV = "LOADTEST_HISTOGRAMS_FILE"
+AGENT_RUNS_FILE_ENV = "LOADTEST_AGENT_RUNS_FILE"
+WORKERS_ENV = "LOADTEST_WORKERS"
 
 
 class SettingsError(ValueError):
@@ -71,15 +82,15 @@ def state_sizes() -> list[int]:
         raise SettingsError(f"LOADTEST_STATE_SIZES: {exc}") from exc
 
 
-@functools.cache
-def bearer_token() -> str:
-    """The token every simulated user sends (generating the mock users takes a while: once)."""
-    token = os.environ.get("LOADTEST_TOKEN")
-    if token:
-        return token
-    from mock_account.users import UserDirectory
+def agents_dir() -> Path | None:
+    """The agent folder that plans the journeys; ``None``: the embedded account."""
+    text = os.environ.get(AGENTS_DIR_ENV, "").strip()
+    return Path(text) if text else None
 
-    return UserDirectory.generate(env_int("LOADTEST_SEED", 7)).tokens()[0].token
+
+def tls_insecure() -> bool:
+    """Whether the users skip the verification of the server's TLS certificate."""
+    return os.environ.get(INSECURE_ENV, "").strip().lower() in ("1", "true", "yes")
 
 
 def random_seed() -> int | None:

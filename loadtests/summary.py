@@ -1,9 +1,15 @@
 """``summary.json`` of a Locust run: throughput, failures, latency per request, µs histograms.
 
-Built from Locust's ``<prefix>_stats.csv`` (one row per request name plus ``Aggregated``) and the
-merged microsecond histograms (``locust_support``). Schema (``SCHEMA_VERSION`` 1)::
+Built from Locust's ``<prefix>_stats.csv`` (one row per request name plus ``Aggregated``), the
+merged microsecond histograms and agent runs (``locust_support``), and what the target said of
+itself before the run (``loadtests.target``). Schema (``SCHEMA_VERSION`` 2)::
 
-    {"schema": 1, "scenario", "configuration": {...}, "machine": {...},
+    {"schema": 2, "scenario", "configuration": {...}, "machine": {...},
+     "target": {"url" (no credentials), "embedded", "loopback", "tls_verified", "server" (its
+                ``Server`` header), "title", "version" (of its OpenAPI document), "store",
+                "agents" (from ``/health``), "store_url" (embedded only)} or null,
+     "agents": {"folder", "in_folder", "runs": {agent: runs}, "outside_folder": {agent: runs}}
+               or null,
      "totals": {"requests", "failures", "fail_ratio", "rps", "p50_ms", "p95_ms", "p99_ms",
                 "p99_9_ms", "max_ms"},
      "requests": [{"type", "name", "requests", "failures", "rps", "avg_ms", "p50_ms", "p95_ms",
@@ -24,7 +30,7 @@ from typing import Any
 
 from loadtests.histograms import HistogramSet
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 #: The names of the execAgent requests start so (``/api/exec/execAgent [follow-up]``...).
 EXEC_AGENT_NAME = "/api/exec/execAgent"
 SUMMARY_KEYS = (
@@ -32,6 +38,8 @@ SUMMARY_KEYS = (
     "scenario",
     "configuration",
     "machine",
+    "target",
+    "agents",
     "totals",
     "requests",
     "state_us",
@@ -96,6 +104,22 @@ def read_histograms(path: Path) -> HistogramSet:
     return HistogramSet.from_dict(json.loads(path.read_text()))
 
 
+def agent_runs(folder: Path, in_folder: frozenset[str], runs_file: Path) -> dict[str, Any]:
+    """Which agents the journeys ran, most first; those the planning folder lacks (the target
+    account's search chose them) apart, under their own names."""
+    runs: dict[str, int] = {}
+    if runs_file.exists():
+        data = json.loads(runs_file.read_text())
+        runs = {str(name): int(count) for name, count in data.items()}
+    ordered = dict(sorted(runs.items(), key=lambda item: (-item[1], item[0])))
+    return {
+        "folder": str(folder),
+        "in_folder": len(in_folder),
+        "runs": ordered,
+        "outside_folder": {name: n for name, n in ordered.items() if name not in in_folder},
+    }
+
+
 def check_thresholds(
     totals: dict[str, Any], max_fail_ratio: float | None, max_p99_ms: float | None
 ) -> list[str]:
@@ -125,10 +149,13 @@ def build_summary(
     max_p99_ms: float | None,
     files: dict[str, str],
     server_cpu_s: float | None = None,
+    target: dict[str, Any] | None = None,
+    agents: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """``server_cpu_s``: CPU seconds (user + system) the server's processes spent during the
-    run, when it was started by the run; per request and per ``execAgent`` it is the figure
-    that holds across machines."""
+    """``target``: what was load-tested (``None`` for the in-process scenarios); ``agents``: the
+    agent runs of the journeys (``agent_runs``). ``server_cpu_s``: CPU seconds (user + system)
+    the server's processes spent during the run, when it was started by the run; per request
+    and per ``execAgent`` it is the figure that holds across machines."""
     requests, aggregated = read_stats(stats_csv)
     count, failures = aggregated["requests"], aggregated["failures"]
     totals = {
@@ -155,6 +182,8 @@ def build_summary(
         "scenario": scenario,
         "configuration": configuration,
         "machine": machine,
+        "target": target,
+        "agents": agents,
         "totals": totals,
         "requests": requests,
         "state_us": histograms.summary(),
@@ -169,15 +198,19 @@ def build_summary(
 
 
 def format_summary(summary: dict[str, Any]) -> str:
-    """A few readable lines: totals, then the µs percentiles of the state histograms."""
+    """A few readable lines: the target, totals, agents, then the µs percentiles of the state
+    histograms."""
     t = summary["totals"]
-    lines = [
+    lines = [_target_line(summary["target"])] if summary.get("target") else []
+    lines += [
         f"{summary['scenario']}: {t['requests']} requests, {t['failures']} failures "
         f"({t['fail_ratio'] * 100:.2f}%), {t['rps']:.1f} req/s, "
         f"p50 {t['p50_ms']} ms, p95 {t['p95_ms']} ms, p99 {t['p99_ms']} ms",
     ]
     if t.get("exec_agent_rps"):
         lines.append(f"execAgent: {t['exec_agent_rps']:.1f}/s")
+    if summary.get("agents"):
+        lines.append(_agents_line(summary["agents"]))
     cpu = summary.get("server_cpu")
     if cpu and cpu["us_per_exec_agent"] is not None:
         lines.append(
@@ -196,3 +229,25 @@ def format_summary(summary: dict[str, Any]) -> str:
                     f"{h['p99_us']:>9.1f} {h['p99_9_us']:>9.1f}"
                 )
     return "\n".join(lines)
+
+
+def _target_line(target: dict[str, Any]) -> str:
+    said = [
+        f"server {target['server']}" if target.get("server") else None,
+        " ".join(filter(None, (target.get("title"), target.get("version")))) or None,
+        f"store {target['store']}" if target.get("store") else None,
+        "TLS not verified" if target.get("tls_verified") is False else None,
+    ]
+    kind = "embedded server" if target["embedded"] else "target"
+    details = "; ".join(part for part in said if part)
+    return f"{kind}: {target['url']}" + (f" ({details})" if details else "")
+
+
+def _agents_line(agents: dict[str, Any]) -> str:
+    runs, outside = agents["runs"], agents["outside_folder"]
+    line = f"agents: {len(runs)} ran ({sum(runs.values())} runs), planned from {agents['folder']}"
+    if outside:
+        named = ", ".join(f"{name} {count}" for name, count in list(outside.items())[:5])
+        more = f" and {len(outside) - 5} more" if len(outside) > 5 else ""
+        line += f"; not in that folder: {named}{more}"
+    return line
