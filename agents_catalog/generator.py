@@ -40,6 +40,8 @@ from .scheme import NamingScheme, load_scheme
 
 DEFAULT_SEED = 7
 VERSION = "1.0.0"
+# Where an answer says what the request stated that the rest of it does not.
+NOTED = "{sys.noted}"
 # The first line of an agent file the generator did not make and must not replace.
 HAND_WRITTEN_MARKER = "# hand-written:"
 
@@ -433,10 +435,14 @@ def _agent_document(
             said = [{"if": {"when": same, "then": said}}]
         main.append({"if": {"when": {"exists": f"conv.{var}"}, "then": said}})
         added.append(f"{{handoff_{var}}}")
+    # Whatever else the request stated is said too, once (``{sys.noted}``), and kept with the
+    # conversation for the turn that follows on from it (``conv.request``).
+    added.append(NOTED)
     reply = " ".join([reply, *added])
     for var in cap.writes:
         main.extend(_write_commands(cap, var, scheme))
     main.extend(_verdict_commands(cap))
+    main.append(_request_record(cap))
     if cap.extra_prompt == "agent":
         main.append({"llm": {"prompt": "notes", "reply": f"Noted for {cap.name}.", "into": "note"}})
         main.append({"var": {"name": "agent.last_request", "value": "{sys.query}"}})
@@ -602,6 +608,12 @@ def _changes_elsewhere(cap: Capability) -> dict[str, Any]:
     return answer
 
 
+def _request_record(cap: Capability) -> dict[str, Any]:
+    """The command that keeps what was asked, and every fact the request stated."""
+    value = {"agent": cap.name, "title": cap.title, "details": "{sys.details}"}
+    return {"var": {"name": "conv.request", "value": value}}
+
+
 def _changed_answer(reply: str) -> dict[str, Any]:
     """The answer when the world changed the record this agent made here earlier (the
     outcome names the fields changed): the booking moved, not a second one booked."""
@@ -742,7 +754,11 @@ def _data_commands(cap: Capability, scheme: NamingScheme) -> list[dict[str, Any]
     # Every action may find nothing to act on, a creator too: a company already registered,
     # a saved record it takes values from that is closed (an invoice for a cancelled order),
     # or a request for no record of its kind (headsets for a customer, from the IT desk).
-    commands.append(_answer_when({"missing": "record"}, "{outcome.message}"))
+    missing = _answer_when({"missing": "record"}, "{outcome.message}")
+    # What the request said is kept even when there was nothing to act on: the next turn
+    # ("its budget", "for her") follows on from it.
+    missing["if"]["then"].insert(0, _request_record(cap))
+    commands.append(missing)
     return commands
 
 

@@ -4,6 +4,8 @@ An agent **writes** ``conv.X`` with a ``var`` command whose name is ``conv.X`` o
 sub-path ``conv.X.field``. It **reads** ``conv.X`` wherever a path ``conv.X...`` is used:
 in a template anywhere in its commands (``{conv.trip.destination}``, including ``var``
 values), in an ``if`` condition (``exists``, ``missing``, ``left``) and in a ``for`` ``each``.
+The details of a request (``{sys.details}``, ``{sys.noted}``) carry over those of the request
+before it, kept in ``conv.request``: an agent that uses them reads ``conv.request``.
 
     graph = build_handoff_graph(load_account("agents_catalog/account"))
     graph.writers("trip")                 # ['BookBusinessTrip', ...]   (sorted agent names)
@@ -50,6 +52,9 @@ class VarRef:
     path: str
     where: YamlPath
     occurrence: int = -1
+    # The placeholder as written, when it reads the variable through another path
+    # (``{sys.details}`` reads ``conv.request.details``).
+    written: str | None = None
 
     @property
     def variable(self) -> str:
@@ -62,7 +67,15 @@ class VarRef:
     @property
     def placeholder(self) -> str | None:
         """The text to look for in the file (``{conv.x}``), or None for a whole value."""
-        return None if self.occurrence < 0 else "{" + self.path + "}"
+        return None if self.occurrence < 0 else "{" + (self.written or self.path) + "}"
+
+
+# Template paths that read a conversation variable through the engine.
+IMPLICIT_READS = {"sys.details": "conv.request.details", "sys.noted": "conv.request.details"}
+# Variables that carry the conversation's context from one request to the next rather than a
+# record from one agent to another: every agent keeps and reads them, so they are no hand-off
+# (no edge of the graph, no suggested follow-up), though the checker counts their reads.
+CONTEXT_VARIABLES = frozenset(path.split(".")[1] for path in IMPLICIT_READS.values())
 
 
 def _is_conv_path(path: str) -> bool:
@@ -86,6 +99,8 @@ def _scan_templates(value: Any, where: YamlPath, out: list[VarRef]) -> None:
             seen[path] = occurrence + 1
             if _is_conv_path(path):
                 out.append(VarRef("read", path, where, occurrence))
+            elif path in IMPLICIT_READS:
+                out.append(VarRef("read", IMPLICIT_READS[path], where, occurrence, path))
     elif isinstance(value, Mapping):
         for key, item in value.items():
             _scan_templates(item, (*where, key), out)
@@ -175,7 +190,7 @@ class AgentIO:
 def agent_io(agent: Mapping[str, Any] | BaseModel, name: str | None = None) -> AgentIO:
     """Reads and writes of one agent; ``name`` defaults to the agent's own ``name``."""
     raw = _raw(agent)
-    refs = variable_refs(raw)
+    refs = [r for r in variable_refs(raw) if r.variable not in CONTEXT_VARIABLES]
     agent_name = name or str(raw.get("name", "?"))
     return AgentIO(
         agent_name,

@@ -62,6 +62,7 @@ from mock_account.engine.templates import (
     render_value,
 )
 from mock_account.world import Held, World, first_sentence, named_options, understand_request
+from mock_account.world.details import Details, carried_over, noted
 
 MAX_CALL_DEPTH = 32
 MAX_STEPS = 20_000
@@ -73,6 +74,9 @@ CHANGED_MESSAGE = (
     "since been changed and can no longer resume it. Please start a new conversation."
 )
 
+
+#: Where a template says what the request stated that the rest of it does not.
+_NOTED = "{sys.noted}"
 
 #: Called with each output part as a run produces it.
 PartListener = Callable[[dict[str, Any]], None]
@@ -207,6 +211,9 @@ class _Run:
         self.defaulted: set[str] = set()
         self._stated: dict[str, Any] | None = None
         self._record_stated: dict[str, Any] | None = None
+        self._details: Details | None = None
+        # What ``{sys.noted}`` says while a template is rendered a second time (``text``).
+        self._noted = ""
         self.actions = 0  # action commands run so far: part of each action's stable id
 
     # --- values -------------------------------------------------------------
@@ -214,6 +221,10 @@ class _Run:
     def resolver(self, frame: dict[str, Any]) -> Callable[[str], Any]:
         def resolve(path: str) -> Any:
             root, _, rest = path.partition(".")
+            if root == "sys" and rest == "details":
+                return self.details().as_json()
+            if root == "sys" and rest == "noted":
+                return self._noted
             if root == "sys" and rest == "stated.record_name":
                 # The name the request gives the record this agent makes ("a Black Friday
                 # email campaign"), read only when a template asks for it.
@@ -270,9 +281,33 @@ class _Run:
 
     def text(self, frame: dict[str, Any], template: str) -> str:
         try:
-            return render_text(template, self.resolver(frame))
+            if _NOTED not in template:
+                return render_text(template, self.resolver(frame))
+            # What the answer adds of the request's details depends on what the rest of it
+            # says: rendered without them first, then with what it left out.
+            self._noted = ""
+            said = render_text(template, self.resolver(frame))
+            self._noted = noted(self.details(), said)
+            try:
+                return render_text(template, self.resolver(frame))
+            finally:
+                self._noted = ""
         except TemplateError as exc:
             raise AgentError(str(exc)) from exc
+
+    def details(self) -> Details:
+        """What the request states, over what the request before it stated when it follows on
+        from it (``conv.request``); read once a run."""
+        if self._details is None:
+            day = date.fromisoformat(self.sys["today"])
+            stated = self.engine.world.understand(self.sys["query"], day)
+            before = self.state["conv"].get("request")
+            earlier = before.get("details") if isinstance(before, dict) else None
+            same = isinstance(before, dict) and before.get("agent") == self.agent.name
+            self._details = carried_over(
+                stated, earlier if isinstance(earlier, dict) else None, same_agent=same
+            )
+        return self._details
 
     def assign(self, frame: dict[str, Any], target: str, value: Any) -> None:
         try:

@@ -32,6 +32,14 @@ from .names import (
 from .places import find_places, gazetteer
 from .quantities import find_quantities
 from .text import Analysis
+from .things import (
+    find_codes,
+    find_phones,
+    find_products,
+    find_regions,
+    find_titles,
+    find_vocabulary,
+)
 
 # Longer text is cut: a request is a sentence or a few; a pasted document is not one.
 MAX_CHARS = 4000
@@ -80,9 +88,14 @@ def warm_up() -> None:
 
 def _extract(text: str, today: dt.date, index: NameIndex | None) -> RequestFacts:
     analysis = Analysis.of(text[:MAX_CHARS])
+    # A quoted title is one thing whatever it holds ("Your 2027 freight plan" names no year).
+    things = list(find_titles(analysis))
     ids = list(find_ids(analysis))
     emails = list(find_emails(analysis))
     versions = list(find_versions(analysis))
+    things += find_phones(analysis)
+    things += find_codes(analysis)
+    things += find_products(analysis)
     amounts = list(find_money(analysis))
     percentages = list(find_percentages(analysis))
     dates = find_dates(analysis, today)
@@ -98,11 +111,15 @@ def _extract(text: str, today: dt.date, index: NameIndex | None) -> RequestFacts
                 fact
             )
     organisations.extend(find_organisations_by_form(analysis))
+    things += find_vocabulary(analysis)
     places = find_places(analysis)
+    things += find_regions(analysis)
     unknown_orgs, unknown_people = find_unknown_names(analysis, gazetteer().given_names)
     organisations.extend(unknown_orgs)
     people.extend(unknown_people)
-    quantities = list(find_quantities(analysis, [m.span for m in mentions]))
+    # A count may name its item by a product ("30 SmartSense T4 sensors").
+    shared = [m.span for m in mentions] + [t.span for t in things if t.kind == "product"]
+    quantities = list(find_quantities(analysis, shared))
 
     def ordered(facts: list[NameFact]) -> tuple[NameFact, ...]:
         return tuple(sorted(facts, key=lambda f: f.span))
@@ -127,4 +144,5 @@ def _extract(text: str, today: dt.date, index: NameIndex | None) -> RequestFacts
         mentions=ordered(mentions),
         emails=tuple(emails),
         versions=tuple(versions),
+        things=tuple(sorted(things, key=lambda f: f.span)),
     )

@@ -212,6 +212,18 @@ class EmailFact:
 
 
 @dataclass(frozen=True, slots=True)
+class ThingFact:
+    """A named thing of another kind (see `things`): a quoted title, a code, a product or model,
+    a phone number, a region or site, or a word of a closed vocabulary by its category
+    ("environment", "channel", "seat"...)."""
+
+    kind: str
+    value: str  # as an answer says it back: "Winter Ops Summit", "CC-4410", "production"
+    text: str
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
 class RequestFacts:
     """Everything `extract_facts` found in one request, each list in text order."""
 
@@ -234,6 +246,7 @@ class RequestFacts:
     mentions: tuple[NameFact, ...] = ()  # known names of other kinds: products, services...
     emails: tuple[EmailFact, ...] = ()
     versions: tuple[VersionFact, ...] = ()
+    things: tuple[ThingFact, ...] = ()
 
     # -- conveniences for the common questions ------------------------------------------------
 
@@ -354,6 +367,7 @@ _LABELS = {
     "mentions": "mention",
     "emails": "email",
     "versions": "version",
+    "things": "thing",
 }
 
 
@@ -406,4 +420,6 @@ def _summary(fact: Any) -> str:
         return f"{fact.address}{said}"
     if isinstance(fact, VersionFact):
         return f"{fact.version}{said}"
+    if isinstance(fact, ThingFact):
+        return f"{fact.value} ({fact.kind}){said}"
     return repr(fact)

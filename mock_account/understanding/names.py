@@ -59,6 +59,17 @@ _LOWER_CASE_LEGAL_FORMS = frozenset({"plc", "ltd", "inc", "llc", "gmbh", "corp"}
 _PERSON_PREPOSITIONS = frozenset({"with", "for", "from", "by", "and"}) | PERSON_VERBS
 # Between two words of one name: spaces, a hyphen, "&", a comma ("Smith, Jones and Brown"), or
 # the dot of an abbreviation ("Inc. ", "S.A.").
+# Prepositions after which a name of several capitalised words is a company's ("a charge from
+# Brixton Parcel Hub"); a title of a role or a team is said with other words.
+_ORG_PREPOSITIONS = frozenset({"at", "from", "for", "with", "by", "of"})
+# Capitalised words that make a run a title or a team rather than a company ("the Senior
+# Software Engineer opening", "Regional Marketing").
+_ORDINARY_CAPITALISED = frozenset(
+    """
+    senior junior lead head chief principal staff software data product marketing sales finance
+    engineering regional global team department manager engineer analyst director officer
+    """.split()
+)
 _GAP_RE = re.compile(r"\s*(?:[-&,/]|\.)?\s*")
 
 
@@ -445,6 +456,16 @@ def _classify(
         or (prev == "with" and prev2 in ORG_CUES_BEFORE_WITH)
         or nxt in ORG_CUES_AFTER
     ) and end - first <= 5:
+        orgs.append(_unknown(analysis, first, end))
+    elif (
+        prev in _ORG_PREPOSITIONS
+        and 2 <= end - first <= 4
+        and not words[first].sentence_start
+        and not all(w.folded in _ORDINARY_CAPITALISED for w in words[first:end])
+    ):
+        # "a site visit at Kibo Agritech", "a charge from Brixton Parcel Hub": a name of two or
+        # more capitalised words after a preposition, and of no person (given names were read
+        # above), is a company's.
         orgs.append(_unknown(analysis, first, end))
 
 

@@ -82,6 +82,15 @@ class Quantity:
     count: float
     item: str
     unit: str = ""
+    said: str = ""  # as the request says it: "14 people", "146 km"
+
+
+@dataclass(frozen=True)
+class Thing:
+    """A named thing of another kind than the rest (``understanding.things``)."""
+
+    kind: str  # product | code | title | phone | region | site | environment | channel | ...
+    value: str
 
 
 @dataclass(frozen=True)
@@ -124,6 +133,12 @@ class Stated:
     people: tuple[Name, ...] = ()
     emails: tuple[str, ...] = ()
     versions: tuple[str, ...] = ()
+    # Clock times ("15:00"), lengths of time as said ("2 hours"), every percentage ("9%",
+    # "4%"), and named things of other kinds ("product", "code", "title", "channel"...).
+    times: tuple[str, ...] = ()
+    durations: tuple[str, ...] = ()
+    percents: tuple[float, ...] = ()
+    things: tuple[Thing, ...] = ()
     # Where the text states dates ("in April"), so a month is not read as a first name.
     date_spans: tuple[tuple[int, int], ...] = ()
     # Of those, the ones of a whole quarter or year ("the Q4 newsletter"): a name as often as
@@ -292,4 +307,10 @@ class Stated:
             out["emails"] = list(self.emails)
         if self.versions:
             out["versions"] = list(self.versions)
+        if self.times:
+            out["times"] = list(self.times)
+        if self.durations:
+            out["durations"] = list(self.durations)
+        if self.things:
+            out["things"] = [{"kind": t.kind, "value": t.value} for t in self.things]
         return out

@@ -18,7 +18,7 @@ from mock_account.business.vocab import SERVICES
 
 from ..understanding import RequestFacts, extract_facts
 from .places import fold
-from .stated import Money, Name, Place, Quantity, Stated
+from .stated import Money, Name, Place, Quantity, Stated, Thing
 
 _DISTANCE_UNITS = {"km": "km", "kilometre": "km", "kilometer": "km", "mile": "mi", "mi": "mi"}
 # Which source's names are which kind of name, for the extractor.
@@ -84,7 +84,7 @@ def stated_from_facts(facts: RequestFacts) -> Stated:
     quantities = []
     for q in facts.quantities:
         unit = _DISTANCE_UNITS.get(q.singular.lower(), "")
-        quantities.append(Quantity(float(q.count), q.singular, unit))
+        quantities.append(Quantity(float(q.count), q.singular, unit, q.text))
     organisations = [
         Name(n.text, n.kind or "", n.name or "") for n in (*facts.organisations, *facts.mentions)
     ]
@@ -127,9 +127,25 @@ def stated_from_facts(facts: RequestFacts) -> Stated:
         people=tuple(people),
         emails=tuple(e.address for e in facts.emails),
         versions=tuple(v.version for v in facts.versions),
+        times=_times(facts),
+        durations=tuple(_duration_said(d.amount, d.unit) for d in facts.durations),
+        percents=tuple(float(p.value) for p in facts.percentages),
+        things=tuple(Thing(t.kind, t.value) for t in facts.things),
         date_spans=tuple(f.span for f in (*facts.dates, *facts.date_ranges)),
         period_spans=tuple(r.span for r in facts.date_ranges if r.kind in ("quarter", "year")),
     )
+
+
+def _times(facts: RequestFacts) -> tuple[str, ...]:
+    """The clock times stated, on a day or alone ("next Wednesday at 3pm": 15:00)."""
+    found = [(d.span, d.time) for d in facts.dates if d.time is not None]
+    found += [(t.span, t.time) for t in facts.times]
+    return tuple(dict.fromkeys(t.strftime("%H:%M") for _, t in sorted(found)))
+
+
+def _duration_said(amount: float, unit: str) -> str:
+    count = int(amount) if float(amount).is_integer() else amount
+    return f"{count} {unit}{'' if count == 1 else 's'}"
 
 
 def _as_said(text: str, name: str) -> str:

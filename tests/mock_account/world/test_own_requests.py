@@ -89,7 +89,10 @@ def test_a_month_is_not_a_colleague_of_that_first_name(deployment, user) -> None
         "can the company pay for the AWS certification? the prep course is 5 days in April"
     )
     result = run_agent(deployment, user, "RequestTrainingCourse", request_text, None)
-    assert result.parts[0]["text"].endswith(f"for approval, {user.name}."), result.parts
+    text = result.parts[0]["text"]
+    assert f"for approval, {user.name}." in text and "April Clay" not in text, result.parts
+    # The month and the length of the course are kept, as said.
+    assert "2027-04-01 to 2027-04-30" in text and "5 days" in text, text
     # Used as a name, it is that colleague.
     resigned = run_agent(deployment, user, "ProcessResignation", "April's last day is Friday", None)
     assert "April Clay" in resigned.parts[0]["text"], resigned.parts

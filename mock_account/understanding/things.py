@@ -1,0 +1,424 @@
+"""Named things a request states besides dates, amounts, places, people and record ids.
+
+A prospect types what only they know, and an answer that drops it reads as not listening:
+
+- a **title** in quotes: a campaign "called 'Winter Ops Summit'", a subject line, a brand
+  name ('Lumora');
+- a **phone** number: "+1 403 555 0187", "(020) 7946 0000";
+- a **code**: an identifier of a system the account does not model, by its shape: a prefix
+  and a number ("CC-4410", "PO-88213", "PAY-2291"), a flight number after "flight" ("SQ 322"),
+  a company registration number ("UEN 201934567K"), a name written as code
+  ("new_checkout_flow", "billing-service");
+- a **product** or model: a capitalised run with a model number or an inner capital ("Dell
+  U2724D", "ThinkPad X1 Carbon", "MacBook Pro 14", "iPhone 15", "NetSuite");
+- a **region** or **site**: a state or province of ISO 3166-2 ("Delaware", "Johor"), a region
+  of several countries ("APAC", "the EU"), a capitalised place right before a facility noun
+  ("their Penang site", "the Tuas lab"), a floor ("level 12");
+- a **word of a closed vocabulary**, with its category: an environment ("production"), a
+  channel ("LinkedIn"), a seat, a car or cabin class, an access level ("read-only"), an
+  agreement's kind ("mutual", "one-way"), a ratio ("70/30").
+
+Each extractor claims its characters, like the others of the pipeline, so "Your 2027 freight
+plan" is a title and not a year, and "iPhone 15" is a product and not the 15th.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from functools import lru_cache
+
+from .facts import ThingFact
+from .lexicon import FUNCTION_WORDS, LEGAL_FORMS, MONTH_WORDS, REQUEST_WORDS, WEEKDAY_WORDS
+from .text import Analysis, fold
+
+# --- titles -----------------------------------------------------------------------------------
+
+# Quotes around a title: straight or curly, single or double; a single straight quote must not
+# be an apostrophe ("the client's 'Q4 push'": the quote opens after a space or a bracket).
+_TITLE_RE = re.compile(
+    r"(?:(?<=^)|(?<=[\s(:,]))(?:'(?P<s>[^'\n]{2,80}?)'|\"(?P<d>[^\"\n]{2,80}?)\"|"
+    r"‘(?P<cs>[^’\n]{2,80}?)’|“(?P<cd>[^”\n]{2,80}?)”)(?=[\s.,;:!?)]|$)"
+)
+
+
+def find_titles(analysis: Analysis) -> Iterator[ThingFact]:
+    for m in _TITLE_RE.finditer(analysis.text):
+        inner = next(g for g in m.groups() if g is not None).strip()
+        if not inner or not analysis.is_free(m.start(), m.end()):
+            continue
+        analysis.claim(m.start(), m.end())
+        yield ThingFact("title", inner, m.group(), m.span())
+
+
+# --- phone numbers ----------------------------------------------------------------------------
+
+# An international or a bracketed trunk prefix, then groups of digits: at least eight digits in
+# all, so neither a year nor an amount is one.
+_PHONE_RE = re.compile(
+    r"(?<![\w+])(?:\+\d{1,3}[\s.-]?|\(\d{2,5}\)\s?)?\d{2,5}(?:[\s.-]\d{2,5}){1,4}(?!\w)"
+)
+_PHONE_CUE_RE = re.compile(
+    r"\b(?:call|phone|tel|telephone|mobile|cell|number|ring|reach|whatsapp|fax)\b\W*(?:\w+\W+)?$",
+    re.IGNORECASE,
+)
+_ISO_DATE_RE = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
+def find_phones(analysis: Analysis) -> Iterator[ThingFact]:
+    text = analysis.text
+    for m in _PHONE_RE.finditer(text):
+        raw = m.group()
+        digits = sum(c.isdigit() for c in raw)
+        cued = raw.startswith(("+", "(")) or _PHONE_CUE_RE.search(
+            text[max(0, m.start() - 20) : m.start()]
+        )
+        if _ISO_DATE_RE.search(raw):
+            continue
+        if digits < 8 or digits > 15 or not cued or not analysis.is_free(m.start(), m.end()):
+            continue
+        analysis.claim(m.start(), m.end())
+        yield ThingFact("phone", " ".join(raw.split()), raw, m.span())
+
+
+# --- codes ------------------------------------------------------------------------------------
+
+# A prefix of capitals and a number: an id of a system the account does not model ("CC-4410",
+# "PO-88213", "PAY-2291"); record ids of the account were claimed before.
+_PREFIXED_CODE_RE = re.compile(r"(?<![\w-])[A-Z]{2,6}-\d{2,10}(?![\w-])")
+# An airline's two-character code and a flight number, after "flight" ("flight SQ 322").
+_FLIGHT_RE = re.compile(
+    r"\bflights?\s+(?:number\s+|no\.?\s+)?([A-Z][A-Z0-9]|[A-Z0-9][A-Z])\s?(\d{1,4})\b"
+)
+# A company registration number after its name ("UEN 201934567K", "VAT number GB123456789").
+_REGISTRATION_RE = re.compile(
+    r"\b(UEN|VAT|EIN|ABN|ACN|CRN|GST|TIN|registration|company number)"
+    r"(?:\s+(?:no\.?|number|id))?\s*:?\s*([A-Z]{0,3}\d[\dA-Z-]{5,18})\b",
+    re.IGNORECASE,
+)
+# Names written as code: snake_case always; kebab-case when its last part is a word of software
+# ("billing-service", "search-indexer"), since "read-only" and "one-way" are English.
+_SNAKE_RE = re.compile(r"(?<![\w-])[a-z][a-z0-9]*(?:_[a-z0-9]+)+(?![\w-])")
+_KEBAB_RE = re.compile(r"(?<![\w-])[a-z][a-z0-9]*(?:-[a-z0-9]+)+(?![\w-])")
+_SOFTWARE_WORDS = frozenset(
+    """
+    service services svc api apis app apps indexer index worker workers gateway db database
+    server proxy queue job jobs pipeline frontend backend web sync bot engine cache store ui
+    portal cluster consumer producer scheduler cron lambda function handler router auth
+    service-api repo module lib sdk cli agent daemon exporter collector
+    """.split()
+)
+
+
+def find_codes(analysis: Analysis) -> Iterator[ThingFact]:
+    text = analysis.text
+    found: list[tuple[int, int, str]] = []
+    for m in _PREFIXED_CODE_RE.finditer(text):
+        found.append((m.start(), m.end(), m.group()))
+    for m in _FLIGHT_RE.finditer(text):
+        found.append((m.start(1), m.end(2), f"{m.group(1)} {m.group(2)}"))
+    for m in _REGISTRATION_RE.finditer(text):
+        found.append((m.start(), m.end(), f"{m.group(1).upper()} {m.group(2).upper()}"))
+    for m in _SNAKE_RE.finditer(text):
+        found.append((m.start(), m.end(), m.group()))
+    for m in _KEBAB_RE.finditer(text):
+        if m.group().rsplit("-", 1)[1] in _SOFTWARE_WORDS:
+            found.append((m.start(), m.end(), m.group()))
+    for start, end, value in sorted(found):
+        if not analysis.is_free(start, end):
+            continue
+        analysis.claim(start, end)
+        yield ThingFact("code", value, text[start:end], (start, end))
+
+
+# --- products and models ----------------------------------------------------------------------
+
+# A word with a model number ("U2724D", "X1", "TS4", "K9") or an inner capital ("ThinkPad",
+# "iPhone", "NetSuite"); what a product name is made of, besides plain capitalised words.
+_MODEL_WORD_RE = re.compile(r"^(?:[A-Za-z]*\d+[A-Za-z0-9]*|[A-Za-z]+\d*|\d+)$")
+_INNER_CAPITAL_RE = re.compile(r"^[a-zA-Z]*[a-z][A-Z][A-Za-z]*\d*$")
+_HAS_DIGIT_AND_LETTER_RE = re.compile(r"^(?=.*\d)(?=.*[A-Za-z])[A-Za-z0-9]+$")
+# Capitalised words that are not part of a product's name at its edges.
+_NOT_PRODUCT_WORDS = (
+    FUNCTION_WORDS | REQUEST_WORDS | MONTH_WORDS | WEEKDAY_WORDS | {"q1", "q2", "q3", "q4"}
+)
+# Shapes that are something else: a quarter, a severity, a priority, a size or an ordinal.
+_NOT_A_MODEL_RE = re.compile(
+    r"^(?:q[1-4]|h[12]|fy\d{2,4}|sev\d|p[0-4]|\d+(?:st|nd|rd|th|s|am|pm|h|k|m|x|gb|tb|mb|kg|km|"
+    r"cm|mm|in|ft|m2)|\d+x\d+|covid\d*|[a-z]\d)$",
+    re.IGNORECASE,
+)
+
+
+def _model_word(word: str) -> bool:
+    if word.casefold() in LEGAL_FORMS:  # "GmbH" ends a company's name
+        return False
+    if _NOT_A_MODEL_RE.match(word) and not _INNER_CAPITAL_RE.match(word):
+        return False
+    return bool(_HAS_DIGIT_AND_LETTER_RE.match(word) or _INNER_CAPITAL_RE.match(word))
+
+
+def find_products(analysis: Analysis) -> Iterator[ThingFact]:
+    """Capitalised runs that hold a model word: "Dell U2724D", "MacBook Pro 14"."""
+    words = analysis.words
+    i = 0
+    while i < len(words):
+        word = words[i]
+        if not _model_word(word.text) or not analysis.is_free(word.start, word.end):
+            i += 1
+            continue
+        first = i
+        # Back over the brand ("Dell", "Herman Miller"): capitalised words right before it.
+        while (
+            first > 0
+            and words[first - 1].capitalised
+            and words[first - 1].folded not in _NOT_PRODUCT_WORDS
+            and not words[first - 1].sentence_start
+            and analysis.text[words[first - 1].end : words[first].start] == " "
+            and analysis.is_free(words[first - 1].start, words[first - 1].end)
+            and i - first < 2
+        ):
+            first -= 1
+        last = i
+        # On over the rest of the name ("X1 Carbon", "Pro 14"): capitalised words or numbers.
+        while (
+            last + 1 < len(words)
+            and analysis.text[words[last].end : words[last + 1].start] == " "
+            and analysis.is_free(words[last + 1].start, words[last + 1].end)
+            and last - i < 2
+            and (
+                (words[last + 1].capitalised and words[last + 1].folded not in _NOT_PRODUCT_WORDS)
+                or (words[last + 1].text.isdigit() and len(words[last + 1].text) <= 3)
+                or _model_word(words[last + 1].text)
+            )
+        ):
+            last += 1
+        start, end = words[first].start, words[last].end
+        # A lone lower-case start ("iPhone") is a product; a lone number with letters needs a
+        # capital ("A4" paper, "K9"), so "4g" or "2fa" alone are left alone.
+        value = analysis.text[start:end]
+        if first == last and not (_INNER_CAPITAL_RE.match(value) or value[0].isupper()):
+            i += 1
+            continue
+        analysis.claim(start, end)
+        yield ThingFact("product", value, value, (start, end))
+        i = last + 1
+
+
+# --- regions and sites ------------------------------------------------------------------------
+
+# Regions of several countries, as written.
+_REGIONS: dict[str, str] = {
+    "eu": "EU",
+    "european union": "European Union",
+    "apac": "APAC",
+    "emea": "EMEA",
+    "asean": "ASEAN",
+    "latam": "LATAM",
+    "dach": "DACH",
+    "benelux": "Benelux",
+    "nordics": "Nordics",
+    "middle east": "Middle East",
+    "southeast asia": "Southeast Asia",
+    "south east asia": "Southeast Asia",
+    "north america": "North America",
+    "latin america": "Latin America",
+    "asia pacific": "Asia Pacific",
+    "gcc": "GCC",
+    "anz": "ANZ",
+    "amer": "AMER",
+    "americas": "Americas",
+    "europe": "Europe",
+    "asia": "Asia",
+    "africa": "Africa",
+}
+_REGION_RE = re.compile(
+    r"(?<![\w-])(?:the\s+)?("
+    + "|".join(sorted((re.escape(k) for k in _REGIONS), key=len, reverse=True))
+    + r")(?![\w-])",
+    re.IGNORECASE,
+)
+# Nouns of a facility: a capitalised word right before one is where it is ("the Tuas lab").
+_FACILITIES = frozenset(
+    """
+    site sites office offices plant lab labs laboratory warehouse campus factory store branch
+    depot hub headquarters hq facility data centre center mill yard clinic
+    """.split()
+)
+_FLOOR_RE = re.compile(r"\b(?:level|floor)\s+\d{1,3}\b", re.IGNORECASE)
+
+
+@lru_cache(maxsize=1)
+def _subdivisions() -> dict[str, str]:
+    """States, provinces and the like of ISO 3166-2, by folded name (one word or more), for the
+    names that are not also ordinary words or cities' own names."""
+    import pycountry
+
+    kinds = {"state", "province", "territory", "canton", "emirate", "region", "land"}
+    out: dict[str, str] = {}
+    for sub in pycountry.subdivisions:
+        kind = str(getattr(sub, "type", "")).casefold()
+        if not any(k in kind for k in kinds):
+            continue
+        name = str(sub.name)
+        key = fold(name)
+        if key in FUNCTION_WORDS or len(key) < 4:
+            continue
+        out.setdefault(key, name)
+    return out
+
+
+def find_regions(analysis: Analysis) -> Iterator[ThingFact]:
+    text = analysis.text
+    for m in _REGION_RE.finditer(text):
+        said = m.group(1)
+        # "EU" and "APAC" in capitals; written words ("Europe") capitalised.
+        if not said[0].isupper() or not analysis.is_free(m.start(1), m.end(1)):
+            continue
+        analysis.claim(m.start(1), m.end(1))
+        yield ThingFact("region", _REGIONS[said.lower()], said, m.span(1))
+    for m in _FLOOR_RE.finditer(text):
+        if analysis.is_free(m.start(), m.end()):
+            analysis.claim(m.start(), m.end())
+            yield ThingFact("site", m.group(), m.group(), m.span())
+    subdivisions = _subdivisions()
+    words = analysis.words
+    for i, word in enumerate(words):
+        if (
+            not word.capitalised
+            or word.sentence_start
+            or not analysis.is_free(word.start, word.end)
+        ):
+            continue
+        if word.folded in FUNCTION_WORDS or word.folded in REQUEST_WORDS:
+            continue
+        # Two words first ("New South Wales" needs three; two covers most).
+        for size in (3, 2, 1):
+            run = words[i : i + size]
+            if len(run) < size or not all(w.capitalised for w in run):
+                continue
+            if any(not analysis.is_free(w.start, w.end) for w in run):
+                continue
+            key = " ".join(w.folded for w in run)
+            start, end = run[0].start, run[-1].end
+            nxt = words[i + size] if i + size < len(words) else None
+            if key in subdivisions:
+                analysis.claim(start, end)
+                yield ThingFact("region", text[start:end], text[start:end], (start, end))
+                break
+            if size == 1 and nxt is not None and nxt.folded in _FACILITIES and not nxt.capitalised:
+                # "their Penang site", "the Tuas lab": where the facility is.
+                analysis.claim(start, end)
+                yield ThingFact("site", text[start:end], text[start:end], (start, end))
+                break
+
+
+# --- words of a closed vocabulary -------------------------------------------------------------
+
+# category -> the words or phrases (lower case) as they are said back; a phrase wins over its
+# words ("premium economy" over "economy").
+VOCABULARY: dict[str, tuple[str, ...]] = {
+    "environment": (
+        "production",
+        "staging",
+        "development",
+        "sandbox",
+        "test environment",
+        "qa",
+        "uat",
+        "pre-production",
+        "preprod",
+    ),
+    "channel": (
+        "linkedin",
+        "facebook",
+        "instagram",
+        "twitter",
+        "tiktok",
+        "youtube",
+        "search ads",
+        "display ads",
+        "google ads",
+        "whatsapp",
+        "sms",
+        "newsletter",
+        "podcast",
+        "webinar",
+        "print",
+        "radio",
+        "billboard",
+    ),
+    "seat": ("aisle seat", "window seat", "exit row", "aisle", "window", "middle seat", "bulkhead"),
+    "cabin": ("premium economy", "business class", "first class", "economy class"),
+    "car class": (
+        "compact",
+        "economy car",
+        "mid-size",
+        "midsize",
+        "full-size",
+        "suv",
+        "minivan",
+        "people carrier",
+        "convertible",
+        "estate car",
+        "station wagon",
+        "luxury car",
+        "electric car",
+        "van",
+        "pickup",
+    ),
+    "room": ("single room", "double room", "twin room", "suite", "king room", "queen room"),
+    "access": (
+        "read-only",
+        "read only",
+        "read-write",
+        "read/write",
+        "write access",
+        "admin access",
+        "administrator",
+        "viewer",
+        "editor",
+        "full access",
+    ),
+    "agreement": ("mutual", "one-way", "one way", "unilateral", "bilateral", "two-way"),
+    "outage": (
+        "partial outage",
+        "full outage",
+        "major outage",
+        "degraded performance",
+        "scheduled maintenance",
+    ),
+    "insurance": ("full insurance", "basic insurance", "collision damage waiver", "cdw"),
+    "request": ("erasure", "rectification", "data portability", "access request"),
+}
+_VOCABULARY_RE = re.compile(
+    r"(?<![\w-])("
+    + "|".join(
+        sorted(
+            (re.escape(w) for words in VOCABULARY.values() for w in words),
+            key=len,
+            reverse=True,
+        )
+    )
+    + r")(?![\w-])",
+    re.IGNORECASE,
+)
+_CATEGORY_OF = {w: category for category, words in VOCABULARY.items() for w in words}
+# A split between two options ("50/50", "70/30"): the shares add up to 100.
+_RATIO_RE = re.compile(r"(?<![\w/.])(\d{1,2})\s?/\s?(\d{1,2})(?![\w/.])")
+
+
+def find_vocabulary(analysis: Analysis) -> Iterator[ThingFact]:
+    text = analysis.text
+    for m in _VOCABULARY_RE.finditer(text):
+        if not analysis.is_free(m.start(), m.end()):
+            continue
+        said = m.group(1)
+        category = _CATEGORY_OF[said.lower()]
+        analysis.claim(m.start(), m.end())
+        yield ThingFact(category, said, said, m.span())
+    for m in _RATIO_RE.finditer(text):
+        if int(m.group(1)) + int(m.group(2)) != 100 or not analysis.is_free(m.start(), m.end()):
+            continue
+        analysis.claim(m.start(), m.end())
+        yield ThingFact("split", f"{m.group(1)}/{m.group(2)}", m.group(), m.span())

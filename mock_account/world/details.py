@@ -1,0 +1,165 @@
+"""What a request states, kept as the details of what an agent did, and said back.
+
+An answer is read against what was typed: a company, a time, a model number or a percentage
+that the answer leaves out reads as not listening. Every fact the request states is kept here
+as a detail (a key saying what it is, and the value as an answer says it), saved with the
+conversation (``conv.request``) so that the next turn finds it, and said in the answer when the
+agent's own reply did not already say it.
+
+A follow-up carries the details of the request before it when it points back at it ("raise
+that rollout to 60%", "invite her", "a press release from that announcement") or comes back
+to the same agent: what it states replaces the detail of the same key ("60%" for "25%", said
+as a change), the rest stays.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+
+from .recipe import shown_money
+from .stated import Stated
+
+#: Keys whose values are joined when a request states several ("Maria Lopez, Daniel Weber").
+_JOINED = ", "
+
+# A request that points back at what the conversation is about: a pronoun, "that X", "the same".
+_POINTS_BACK = re.compile(
+    r"\b(?:it|its|it's|that|this|those|these|them|they|their|theirs|he|him|his|she|her|hers|"
+    r"same|there|instead|also|too|again)\b",
+    re.IGNORECASE,
+)
+
+# How each kind of detail is introduced when it is said back alone.
+_INTRO = {
+    "due": "due {}",
+    "time": "at {}",
+    "duration": "for {}",
+    "percentage": "{}",
+    "dates": "{}",
+    "date": "on {}",
+    "from": "from {}",
+    "to": "to {}",
+}
+
+
+@dataclass(frozen=True)
+class Details:
+    """The details of one request, with what it carried over and what it changed."""
+
+    values: dict[str, str] = field(default_factory=dict)
+    # Keys whose values came from the request before, unchanged.
+    carried: frozenset[str] = frozenset()
+    # Keys this request changed: key -> the value before.
+    changed: Mapping[str, str] = field(default_factory=dict)
+
+    def as_json(self) -> dict[str, str]:
+        return dict(self.values)
+
+
+def details_of(stated: Stated) -> dict[str, str]:
+    """Every fact a request states, by what it is, in a stable order."""
+    out: dict[str, list[str]] = {}
+
+    def add(key: str, value: object) -> None:
+        text = " ".join(str(value).split())
+        if text and text not in out.setdefault(key, []):
+            out[key].append(text)
+
+    for org in stated.organisations:
+        add("company", org.shown)
+    for person in stated.people:
+        add("person", person.shown)
+    for place in stated.places:
+        key = {"origin": "from", "destination": "to"}.get(place.role, "place")
+        add(key, place.name)
+    if stated.start and stated.end and stated.end != stated.start:
+        add("dates", f"{stated.start.isoformat()} to {stated.end.isoformat()}")
+    elif stated.start or stated.end:
+        add("date", (stated.start or stated.end).isoformat())  # type: ignore[union-attr]
+    for day in stated.dates:
+        if day != stated.deadline and day not in (stated.start, stated.end):
+            add("date", day.isoformat())
+    if stated.deadline:
+        add("due", stated.deadline.isoformat())
+    for time in stated.times:
+        add("time", time)
+    for duration in stated.durations:
+        add("duration", duration)
+    for money in stated.amounts:
+        add("amount", shown_money(money.amount, money.currency))
+    for quantity in stated.quantities:
+        count = int(quantity.count) if float(quantity.count).is_integer() else quantity.count
+        add("quantity", quantity.said or f"{count} {quantity.item}")
+    for percent in stated.percents:
+        add("percentage", f"{int(percent) if float(percent).is_integer() else percent}%")
+    for kind, ids in stated.ids.items():
+        for value in ids:
+            add(kind.lower(), value)
+    if stated.severity:
+        add("severity", stated.severity)
+    if stated.priority:
+        add("priority", stated.priority)
+    for email in stated.emails:
+        add("email", email)
+    for version in stated.versions:
+        add("version", version)
+    for thing in stated.things:
+        add(thing.kind, thing.value)
+    return {key: _JOINED.join(values) for key, values in out.items()}
+
+
+def points_back(text: str) -> bool:
+    """Whether a request refers to what was asked before rather than only to itself."""
+    return bool(_POINTS_BACK.search(text))
+
+
+def carried_over(stated: Stated, before: Mapping[str, str] | None, *, same_agent: bool) -> Details:
+    """This request's details over those of the request before it, when it follows on from
+    it (it points back, or it is the same agent's again); else its own alone."""
+    now = details_of(stated)
+    if not before or not (same_agent or points_back(stated.text)):
+        return Details(now)
+    values = {**{k: str(v) for k, v in before.items()}, **now}
+    changed = {k: str(before[k]) for k in now if k in before and str(before[k]) != now[k]}
+    carried = frozenset(k for k in before if k not in now)
+    return Details(values, carried, changed)
+
+
+def noted(details: Details, answer: str) -> str:
+    """What the answer must add so that nothing the request stated is left out: each detail
+    the answer does not say yet, a change with its value before ("60% (was 25%)"); details
+    carried over are said only where the answer names nothing of what it worked on."""
+    said = _folded(answer)
+    new: list[str] = []
+    for key, value in details.values.items():
+        if key in details.carried or _folded(value) in said:
+            continue
+        shown = _INTRO.get(key, "{}").format(value)
+        if key in details.changed:
+            shown += f" (was {details.changed[key]})"
+        new.append(shown)
+    carried = [details.values[k] for k in details.carried if _folded(details.values[k]) not in said]
+    sentences = []
+    if new:
+        sentences.append(f"Noted: {'; '.join(new)}.")
+    if carried and not new:
+        sentences.append(f"For: {'; '.join(carried)}.")
+    return " ".join(sentences)
+
+
+_SEPARATORS = re.compile(r"(?<=\d)[,\u202f\u00a0'](?=\d{3}\b)")
+_TRAILING_ZERO = re.compile(r"(?<=\d)\.0+\b")
+
+
+def _folded(text: str) -> str:
+    """Text as a detail is looked for in an answer: lower case, no thousands separators."""
+    text = _SEPARATORS.sub("", text.casefold())
+    return " ".join(_TRAILING_ZERO.sub("", text).split())
+
+
+def said_in(values: Iterable[str], answer: str) -> list[str]:
+    """The values an answer says (for tests and reports)."""
+    folded = _folded(answer)
+    return [v for v in values if _folded(v) in folded]
