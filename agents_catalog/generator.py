@@ -610,7 +610,7 @@ def _changes_elsewhere(cap: Capability) -> dict[str, Any]:
 
 def _request_record(cap: Capability) -> dict[str, Any]:
     """The command that keeps what was asked, and every fact the request stated."""
-    value = {"agent": cap.name, "title": cap.title, "details": "{sys.details}"}
+    value = {"title": cap.title, "details": "{sys.details}"}
     return {"var": {"name": "conv.request", "value": value}}
 
 

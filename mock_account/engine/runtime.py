@@ -303,7 +303,8 @@ class _Run:
             stated = self.engine.world.understand(self.sys["query"], day)
             before = self.state["conv"].get("request")
             earlier = before.get("details") if isinstance(before, dict) else None
-            same = isinstance(before, dict) and before.get("agent") == self.agent.name
+            runs = [r for r in self.state["runs"] if r.get("resultCode") == "success"]
+            same = bool(runs) and runs[-1].get("agent") == self.agent.name
             self._details = carried_over(
                 stated, earlier if isinstance(earlier, dict) else None, same_agent=same
             )

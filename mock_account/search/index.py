@@ -62,6 +62,7 @@ from typing import Protocol
 import numpy as np
 
 from mock_account.search.embeddings import SentenceEncoder, default_encoder
+from mock_account.search.focus import focus
 from mock_account.search.text import content_word_count, names_inside, split_name, terms
 
 
@@ -225,6 +226,13 @@ class SearchIndex:
         (vector,) = self.encoder.encode([query])
         return np.clip(self.vectors @ vector, 0.0, 1.0).astype(np.float64)
 
+    def _mentioning(self, words: Sequence[str]) -> np.ndarray:
+        """Which agents use one of these words (title, examples, description or name)."""
+        known = [self.vocabulary[t] for t in terms(" ".join(words)) if t in self.vocabulary]
+        if not known:
+            return np.zeros(len(self.agents), dtype=bool)
+        return self.weights[:, known].sum(axis=1) > 0.0
+
     def _agreed(self, scores: np.ndarray, similarity: np.ndarray) -> list[int]:
         """The agent a short request names by its words and means most clearly: best by
         meaning, at `agreed_similarity` or more, and best by words too, or nearly so
@@ -239,6 +247,11 @@ class SearchIndex:
         """Agents matching `query`, best first; only those passing the no-match rule."""
         if limit < 1:
             raise ValueError(f"limit must be at least 1, got {limit}")
+        # What is asked, without the reasons around it; an edit of "it" names no agent.
+        asked = focus(query)
+        query, edit = asked.text, asked.edit
+        if edit is not None and not edit.nouns:
+            return []
         scores, ceiling = self.raw_scores(query)
         # No content word (gibberish still has some): a chat follow-up, never a match.
         if ceiling <= 0.0 or not len(scores):
@@ -258,6 +271,8 @@ class SearchIndex:
                 keep |= blended >= self.params.relative * blended[keep].max()
         elif not keep.any():
             keep[self._agreed(scores, similarity)] = True
+        if edit is not None:
+            keep &= self._mentioning(edit.nouns)
         if tag is not None:
             keep &= self.tags == tag
         # Best first; equal scores in name order so every run lists the same hits. As Python

@@ -127,26 +127,45 @@ def carried_over(stated: Stated, before: Mapping[str, str] | None, *, same_agent
     return Details(values, carried, changed)
 
 
+# What a request is about, of what it carried over: said again so a follow-up answer shows
+# whom or what it worked for ("Invite her": Anjali Desai). Amounts, dates and codes of the
+# request before are kept, not repeated: the answer says its own.
+_IDENTIFYING = ("company", "person", "title", "product")
+
+
 def noted(details: Details, answer: str) -> str:
     """What the answer must add so that nothing the request stated is left out: each detail
-    the answer does not say yet, a change with its value before ("60% (was 25%)"); details
-    carried over are said only where the answer names nothing of what it worked on."""
+    the answer does not say yet, a change with its value before ("60% (was 25%)"), and whom
+    or what a follow-up is for when the answer does not name it."""
     said = _folded(answer)
     new: list[str] = []
     for key, value in details.values.items():
-        if key in details.carried or _folded(value) in said:
+        if key in details.carried or _says(said, key, value):
             continue
         shown = _INTRO.get(key, "{}").format(value)
         if key in details.changed:
             shown += f" (was {details.changed[key]})"
         new.append(shown)
-    carried = [details.values[k] for k in details.carried if _folded(details.values[k]) not in said]
+    carried = [
+        details.values[k]
+        for k in _IDENTIFYING
+        if k in details.carried and not _says(said, k, details.values[k])
+    ]
     sentences = []
     if new:
-        sentences.append(f"Noted: {'; '.join(new)}.")
-    if carried and not new:
-        sentences.append(f"For: {'; '.join(carried)}.")
+        opening = "Also noted" if "noted - " in said else "Noted"
+        sentences.append(f"{opening}: {'; '.join(new)}.")
+    if carried:
+        sentences.append(f"This is for {' and '.join(carried)}.")
     return " ".join(sentences)
+
+
+def _says(said: str, key: str, value: str) -> bool:
+    """Whether the answer says a detail; a range of days when it says the first of them (a
+    car "for three days" is dropped off the day after the third)."""
+    if key == "dates":
+        return _folded(value.split(" to ")[0]) in said
+    return _folded(value) in said
 
 
 _SEPARATORS = re.compile(r"(?<=\d)[,\u202f\u00a0'](?=\d{3}\b)")

@@ -1,0 +1,208 @@
+"""What a request asks for, as search reads it: not the reasons around it, and not the verb of an
+edit that names no thing of its own.
+
+A prospect explains as they ask: "Make it an SUV instead, we have a lot of demo equipment to
+carry". The reason after the ask names other things (demo equipment) than the one asked about,
+and a search over the whole text finds the agent that books product demos. Two rules, both
+about the shape of the request, never its words:
+
+- **Reasons are not the edit.** A request that opens its ask with an edit ("make it…", "raise
+  it to…") is cut into clauses; a statement (a clause with a subject of its own: "we have…",
+  "the Penang team is joining", "they have a competing offer") after the ask explains it and
+  is left out of the search, and so is what the edit rejects ("instead of 10", "rather than
+  the office"). A statement before the ask stays: it often names what the ask is about ("The
+  workshop got extended by two days, move my return to the 19th"). Other requests are read
+  whole: what follows a question often says what it is about.
+- **What is rejected is not asked for**: "instead of repairing it", "rather than the office".
+- **An edit is about what it edits.** "Move the demo to 11:30" moves the demo: an agent whose
+  words never mention a demo is no match for it, however well "move" fits the trip agent. An
+  edit of "it", "that" or "them" names nothing, and one of "her move" or "his start date" is
+  about the person the conversation is about: no agent is named, so the follow-up goes back
+  to the agent that answered last.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+# Words that open a clause without changing what it is ("please", "so", "and then").
+_OPENERS = frozenset(
+    """
+    please kindly so and then also now fine ok okay actually sorry but just yes great thanks
+    thank you well oh right alright only instead anyway
+    """.split()
+)
+# Verbs that open an ask: an imperative ("book", "move"), not a statement.
+_ASKING_VERBS = frozenset(
+    """
+    add adjust amend apply approve arrange ask assign attach block book bring buy calculate call
+    cancel change chase check claim clear close confirm correct create deactivate declare delete
+    deploy dispute draft email enable disable escalate expedite explain extend fetch file find
+    fix flag fly forward get give grant help increase invite invoice issue launch list log look
+    lower make mark move notify offer onboard open order organise organize page pause pay place
+    plan post postpone prepare pull push put raise record reduce refund register reject remind
+    renew reopen replace report request reschedule reserve reset resend restore retrieve roll
+    run schedule screen search send set share ship shorten show sign silence start stop submit
+    swap switch tell terminate toggle track transfer turn unblock unlock unsubscribe update
+    upgrade upload void write
+    """.split()
+)
+# How an ask opens when it is not an imperative ("can you…", "I need…", "she'll need…").
+_ASK_OPENING = re.compile(
+    r"^(?:(?:can|could|would|will)\s+(?:you|we|i)\b|i\s+(?:need|want|would\s+like|'d\s+like|’d\s+like)"
+    r"|(?:i|we|she|he|they)(?:'ll|’ll|\s+will)\s+(?:also\s+)?need\b|let'?s\b|(?:we|i)\s+need\s+to\b)",
+    re.IGNORECASE,
+)
+_QUESTION_OPENING = re.compile(
+    r"^(?:what|which|when|where|who|why|how|is|are|was|were|do|does|did|has|have|can|could|"
+    r"will|would|should|may)\b(?!['’])",
+    re.IGNORECASE,
+)
+# A clause with a subject of its own: a pronoun, or a determiner and a noun, then more.
+_SUBJECT_OPENING = re.compile(
+    r"^(?:i|we|they|he|she|it|it's|it’s|they're|they’re|we're|we’re|there|there's|that's|"
+    r"(?:the|our|their|my|his|her|its|this|that|these|those)\s+\w+)\b",
+    re.IGNORECASE,
+)
+_WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*")
+# Clause breaks: the end of a sentence, a semicolon or a dash, and a comma before a word (a
+# comma inside a number, "12,500", is no break).
+_BREAK = re.compile(r"(?<=[.!?;])\s+|\s+[-–—]\s+|,\s+(?=[A-Za-z])")
+
+# Verbs of an edit, and what they take as their object.
+_EDIT_VERBS = frozenset(
+    """
+    move push shift postpone reschedule change make raise lower increase reduce extend shorten
+    bring set switch update amend bump cut drop
+    """.split()
+)
+_PRONOUNS = frozenset({"it", "that", "this", "them", "those", "these"})
+_PERSONS = frozenset({"her", "his"})
+_DETERMINERS = frozenset({"the", "that", "this", "its", "their", "our", "my", "your"})
+# Words that end an edit's object: what comes next is its new value or its manner.
+_OBJECT_ENDS = frozenset(
+    """
+    to by from until till back forward up down on at in for with instead into than of a an
+    so and but the same earlier later
+    """.split()
+)
+
+
+@dataclass(frozen=True)
+class Edit:
+    """An edit's object: ``nouns`` of "the demo" (["demo"]); none for "it" or "her move"."""
+
+    nouns: tuple[str, ...]
+
+
+def _words(clause: str) -> list[str]:
+    return [w.casefold() for w in _WORD.findall(clause)]
+
+
+def _opened(clause: str) -> tuple[str, list[str]]:
+    """The clause without its openers ("please", "so"), and its words."""
+    words = _words(clause)
+    start = 0
+    while start < len(words) and words[start] in _OPENERS:
+        start += 1
+    if start == 0:
+        return clause.strip(), words
+    # Cut the text after the openers, keeping its case.
+    found = list(_WORD.finditer(clause))
+    rest = clause[found[start].start() :] if start < len(found) else ""
+    return rest.strip(), words[start:]
+
+
+def _asks(clause: str) -> bool:
+    text, words = _opened(clause)
+    if not words:
+        return False
+    return (
+        words[0] in _ASKING_VERBS
+        or words[0] in _EDIT_VERBS
+        or bool(_ASK_OPENING.match(text))
+        or clause.rstrip().endswith("?")
+        or bool(_QUESTION_OPENING.match(text))
+    )
+
+
+def _states(clause: str) -> bool:
+    text, words = _opened(clause)
+    return bool(words) and not _asks(clause) and bool(_SUBJECT_OPENING.match(text))
+
+
+# What an edit does not want: "rather than the office", "instead of repairing it".
+_REJECTED = re.compile(r"\s*\b(?:instead\s+of|rather\s+than)\b[^,.;!?]*", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Focus:
+    """What search reads of a request: its text without the reasons around the ask and the
+    alternatives it rejects, and the edit it asks for, if any."""
+
+    text: str
+    edit: Edit | None = None
+
+
+def focus(text: str) -> Focus:
+    """What search reads of a request: the whole of it, unless it opens its ask with an edit
+    ("make it…", "move the demo…"); then without the reasons given after the ask and the
+    alternatives it rejects, with the edit's object."""
+    # What a request rejects is never what it asks for ("instead of repairing it").
+    whole = _without_rejected(text) or text
+    clauses = [c for c in _BREAK.split(text.strip()) if c.strip()]
+    asking = [i for i, c in enumerate(clauses) if _asks(c)]
+    if not asking:
+        return Focus(whole)
+    first = asking[0]
+    ask = _without_rejected(clauses[first])
+    edit = edited(ask) if ask else None
+    if edit is None and _REJECTED.search(clauses[first]):
+        # "Ship them to my home rather than the office": a change of what "them" is, unless
+        # what it rejects is another action ("replace it … instead of repairing it").
+        _, words = _opened(clauses[first])
+        rejected = _REJECTED.search(clauses[first]).group()  # type: ignore[union-attr]
+        if len(words) > 1 and words[1] in _PRONOUNS and not re.search(r"ing\b", rejected):
+            edit = Edit(())
+    if edit is None:
+        return Focus(whole)
+    if not edit.nouns and any(_states(c) for c in clauses[:first]):
+        # What "it" is was said before the ask ("the developers should look at this, please
+        # raise it as a defect"): the whole request is read.
+        return Focus(whole)
+    last = asking[-1]
+    kept = [c.strip() for i, c in enumerate(clauses) if not (i > last and _states(c))]
+    return Focus(_without_rejected(", ".join(kept)) or text, edit)
+
+
+def _without_rejected(text: str) -> str:
+    return _REJECTED.sub("", text).strip()
+
+
+def edited(text: str) -> Edit | None:
+    """The object of an edit the request opens with ("Move the demo to 11:30": demo), or
+    None when the request is no edit."""
+    _, words = _opened(text)
+    if len(words) < 2 or words[0] not in _EDIT_VERBS:
+        return None
+    rest = words[1:]
+    if rest[0] in _PRONOUNS or rest[0] in _PERSONS and len(rest) > 1:
+        return Edit(())
+    if rest[0] not in _DETERMINERS:
+        return None
+    nouns: list[str] = []
+    words_left = iter(rest[1:])
+    for word in words_left:
+        if word == "of" and nouns:
+            # "the start of that leave": the thing is the leave as much as its start.
+            following = next(words_left, "")
+            if following in _DETERMINERS:
+                following = next(words_left, "")
+            if following and following not in _OBJECT_ENDS:
+                nouns.append(following)
+            break
+        if word in _OBJECT_ENDS or len(nouns) == 3:
+            break
+        nouns.append(word)
+    return Edit(tuple(nouns)) if nouns else None

@@ -1,0 +1,71 @@
+"""What search reads of a request: not the reasons given after an edit, not what it rejects, and
+an edit only through the thing it edits."""
+
+from __future__ import annotations
+
+import pytest
+
+from agents_catalog.loader import default_account_dir, load_account
+from mock_account.search import SearchIndex
+from mock_account.search.focus import Edit, edited, focus
+
+
+@pytest.fixture(scope="module")
+def agents():
+    return {agent.name: agent for agent in load_account(default_account_dir())}
+
+
+@pytest.fixture(scope="module")
+def index(agents) -> SearchIndex:
+    return SearchIndex.build(list(agents.values()))
+
+
+@pytest.mark.parametrize(
+    ("request_text", "read"),
+    [
+        # A reason after the edit names other things than the one edited.
+        ("Make it a van, our field team brings a lot of kit", "Make it a van"),
+        ("Bump it to 40 licences, the support team wants in too", "Bump it to 40 licences"),
+        # What an edit rejects is not asked for.
+        ("Send it to the Leeds depot rather than the office", "Send it to the Leeds depot"),
+    ],
+)
+def test_reasons_and_rejected_alternatives_are_not_searched(request_text: str, read: str) -> None:
+    assert focus(request_text).text == read
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    [
+        # What follows a question says what it is about.
+        "could I get Visio on my laptop? I'm taking over the floor plans and they're all in vsd",
+        "I need 12 monitors for the Porto team, about 300 EUR each, they're not in the catalogue",
+        # What "it" is was said before the ask.
+        "the finance team keeps hitting this, please raise it as a defect",
+    ],
+)
+def test_other_requests_are_read_whole(request_text: str) -> None:
+    assert focus(request_text).text == request_text
+
+
+def test_an_edit_is_read_with_its_object() -> None:
+    assert edited("Move the webinar to Friday at 10") == Edit(("webinar",))
+    assert edited("Change the end of that booking to the 9th") == Edit(("end", "booking"))
+    assert edited("please push my Oslo trip back a week") == Edit(("oslo", "trip"))
+    # "it", "that", and a person's own thing: nothing named here.
+    assert edited("Raise it to 90,000 EUR") == Edit(())
+    assert edited("Push his start date back to March") == Edit(())
+    assert edited("Book a flight to Oslo") is None
+
+
+def test_search_goes_by_what_an_edit_edits(index: SearchIndex, agents) -> None:
+    # An edit of "it" names no agent: the follow-up goes back to the one that answered.
+    assert index.search("Make it an estate car instead, we carry a lot of samples") == []
+    assert index.search("Push her transfer back to 1 March.") == []
+    # "the demo" is a demo: no agent that never mentions one, however well "move" fits it.
+    hits = index.search("Move the demo to 16:00 on the same day.")
+    assert hits and hits[0].agent_name == "BookProductDemo"
+    for hit in hits:
+        agent = agents[hit.agent_name]
+        said = " ".join((agent.title, agent.description, *agent.examples)).lower()
+        assert "demo" in said, hit.agent_name

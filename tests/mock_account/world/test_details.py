@@ -1,0 +1,68 @@
+"""Every fact a request states is kept (``conv.request``) and said in the answer, once; a
+follow-up that points back carries the request before it, and says what it changed."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from handoff_journeys import run_agent, state_of
+
+from mock_account.business.data import BusinessData
+from mock_account.world.details import Details, carried_over, details_of, noted
+from mock_account.world.understand import understand_request
+
+TODAY = dt.date(2026, 12, 7)
+understand = understand_request(BusinessData(seed=7))
+
+
+def test_a_request_s_facts_are_read_by_kind() -> None:
+    details = details_of(
+        understand(
+            "Roll the pricing-service back to 3.4.1 in staging for 45 minutes, "
+            "and tell Priya Nair at Corvane Robotics by 16:30; ticket budget 2,500 EUR, 15%.",
+            TODAY,
+        )
+    )
+    assert details["code"] == "pricing-service"
+    assert details["version"] == "3.4.1"
+    assert details["environment"] == "staging"
+    assert details["duration"] == "45 minutes"
+    assert details["person"] == "Priya Nair"
+    assert details["company"] == "Corvane Robotics"
+    assert details["time"] == "16:30"
+    assert details["amount"] == "2500 EUR"
+    assert details["percentage"] == "15%"
+
+
+def test_the_answer_adds_what_it_left_out_and_a_change_says_what_it_was() -> None:
+    said = noted(Details({"company": "Corvane Robotics", "time": "16:30"}), "Booked at 16:30.")
+    assert said == "Noted: Corvane Robotics."
+    assert noted(Details({"time": "16:30"}), "Booked at 16:30.") == ""
+    changed = Details({"percentage": "60%"}, changed={"percentage": "25%"})
+    assert noted(changed, "Updated.") == "Noted: 60% (was 25%)."
+    # A follow-up says whom it is for when its answer does not.
+    carried = Details({"person": "Lena Vogt", "amount": "90 EUR"}, frozenset({"person", "amount"}))
+    assert noted(carried, "Sent.") == "This is for Lena Vogt."
+
+
+def test_a_follow_up_carries_the_request_before_only_when_it_follows_on() -> None:
+    before = {"code": "search-indexer", "percentage": "25%"}
+    follows = carried_over(understand("Raise that rollout to 60%", TODAY), before, same_agent=False)
+    assert follows.values == {"code": "search-indexer", "percentage": "60%"}
+    assert follows.changed == {"percentage": "25%"} and follows.carried == {"code"}
+    fresh = carried_over(understand("Book a flight to Oslo", TODAY), before, same_agent=False)
+    assert fresh.values == {"to": "Oslo"} and not fresh.carried
+
+
+def test_what_no_field_takes_is_said_and_kept_for_the_next_turn(deployment, user) -> None:
+    request = "Turn on the dark_mode_v2 flag for 10% of users in production"
+    first = run_agent(deployment, user, "ToggleFeatureFlag", request, None)
+    text = first.parts[0]["text"]
+    assert "dark_mode_v2" in text and "10%" in text, text
+    kept = state_of(deployment, user, first.convid)["conv"]["request"]["details"]
+    assert kept["code"] == "dark_mode_v2" and kept["percentage"] == "10%"
+    again = run_agent(deployment, user, "ToggleFeatureFlag", "Raise it to 50%", first.convid)
+    text = again.parts[0]["text"]
+    assert "50% (was 10%)" in text, text
+    kept = state_of(deployment, user, first.convid)["conv"]["request"]["details"]
+    assert kept["code"] == "dark_mode_v2" and kept["percentage"] == "50%"
