@@ -13,6 +13,7 @@ failure leaves the caller's state untouched.
 from __future__ import annotations
 
 import copy
+import re
 import threading
 import time
 from collections.abc import Callable
@@ -62,7 +63,7 @@ from mock_account.engine.templates import (
     render_value,
 )
 from mock_account.world import Held, World, first_sentence, named_options, understand_request
-from mock_account.world.details import Details, carried_over, noted
+from mock_account.world.details import Details, carried_over, noted, word_key
 
 MAX_CALL_DEPTH = 32
 MAX_STEPS = 20_000
@@ -306,7 +307,10 @@ class _Run:
             runs = [r for r in self.state["runs"] if r.get("resultCode") == "success"]
             same = bool(runs) and runs[-1].get("agent") == self.agent.name
             self._details = carried_over(
-                stated, earlier if isinstance(earlier, dict) else None, same_agent=same
+                stated,
+                earlier if isinstance(earlier, dict) else None,
+                same_agent=same,
+                known=_vocabulary_of(self.agent),
             )
         return self._details
 
@@ -1066,6 +1070,22 @@ def _creating(agent: AgentDefinition) -> DataArgs | None:
                 found = args
                 break
         hit = _CREATING_CACHE[id(agent)] = (agent, found)
+    return hit[1]
+
+
+_VOCABULARY_CACHE: dict[int, tuple[AgentDefinition, frozenset[str]]] = {}
+_WORDS = re.compile(r"[A-Za-z][A-Za-z'’-]*")
+
+
+def _vocabulary_of(agent: AgentDefinition) -> frozenset[str]:
+    """The words an agent uses of itself (title, description, examples, name), as
+    ``details.word_key`` compares them: what its answer need not repeat of a request."""
+    hit = _VOCABULARY_CACHE.get(id(agent))
+    if hit is None:
+        name = re.sub(r"(?<=[a-z])(?=[A-Z])", " ", agent.name)
+        said = " ".join((agent.title, agent.description, *agent.examples, name))
+        words = frozenset(word_key(w) for w in _WORDS.findall(said))
+        hit = _VOCABULARY_CACHE[id(agent)] = (agent, words)
     return hit[1]
 
 

@@ -31,6 +31,7 @@ from .names import (
 )
 from .places import find_places, gazetteer
 from .quantities import find_quantities
+from .subjects import find_subjects
 from .text import Analysis
 from .things import (
     find_codes,
@@ -95,6 +96,8 @@ def _extract(text: str, today: dt.date, index: NameIndex | None) -> RequestFacts
     versions = list(find_versions(analysis))
     things += find_phones(analysis)
     things += find_codes(analysis)
+    # "LinkedIn" is a channel before it is a product name with an inner capital.
+    things += find_vocabulary(analysis)
     things += find_products(analysis)
     amounts = list(find_money(analysis))
     percentages = list(find_percentages(analysis))
@@ -111,7 +114,6 @@ def _extract(text: str, today: dt.date, index: NameIndex | None) -> RequestFacts
                 fact
             )
     organisations.extend(find_organisations_by_form(analysis))
-    things += find_vocabulary(analysis)
     places = find_places(analysis)
     things += find_regions(analysis)
     unknown_orgs, unknown_people = find_unknown_names(analysis, gazetteer().given_names)
@@ -120,6 +122,8 @@ def _extract(text: str, today: dt.date, index: NameIndex | None) -> RequestFacts
     # A count may name its item by a product ("30 SmartSense T4 sensors").
     shared = [m.span for m in mentions] + [t.span for t in things if t.kind == "product"]
     quantities = list(find_quantities(analysis, shared))
+    # What is left between the facts: what the request is about, in its own words.
+    things += find_subjects(analysis)
 
     def ordered(facts: list[NameFact]) -> tuple[NameFact, ...]:
         return tuple(sorted(facts, key=lambda f: f.span))

@@ -188,7 +188,12 @@ def find_products(analysis: Analysis) -> Iterator[ThingFact]:
             and last - i < 2
             and (
                 (words[last + 1].capitalised and words[last + 1].folded not in _NOT_PRODUCT_WORDS)
-                or (words[last + 1].text.isdigit() and len(words[last + 1].text) <= 3)
+                or (
+                    words[last + 1].text.isdigit()
+                    and len(words[last + 1].text) <= 3
+                    # "27-inch" is a size, not the model's number.
+                    and not analysis.text[words[last + 1].end :].startswith("-")
+                )
                 or _model_word(words[last + 1].text)
             )
         ):

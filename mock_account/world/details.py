@@ -41,7 +41,11 @@ _INTRO = {
     "date": "on {}",
     "from": "from {}",
     "to": "to {}",
+    "about": "about {}",
 }
+# What a request is about is said anew by each request: a follow-up's subject is no change of
+# the one before ("the receipt" after "a taxi from Haneda").
+_NOT_CHANGED = frozenset({"about"})
 
 
 @dataclass(frozen=True)
@@ -58,8 +62,9 @@ class Details:
         return dict(self.values)
 
 
-def details_of(stated: Stated) -> dict[str, str]:
-    """Every fact a request states, by what it is, in a stable order."""
+def details_of(stated: Stated, known: frozenset[str] = frozenset()) -> dict[str, str]:
+    """Every fact a request states, by what it is, in a stable order. ``known``: the words
+    the agent uses of itself (folded, singular), which its subject need not repeat."""
     out: dict[str, list[str]] = {}
 
     def add(key: str, value: object) -> None:
@@ -106,8 +111,32 @@ def details_of(stated: Stated) -> dict[str, str]:
     for version in stated.versions:
         add("version", version)
     for thing in stated.things:
-        add(thing.kind, thing.value)
+        if thing.kind == "subject":
+            phrase = _beyond(thing.value, known)
+            if phrase:
+                add("about", phrase)
+        else:
+            add(thing.kind, thing.value)
     return {key: _JOINED.join(values) for key, values in out.items()}
+
+
+def word_key(word: str) -> str:
+    """A word as vocabularies compare it: lower case, singular ("modules" -> "module")."""
+    folded = word.casefold().strip("'’-")
+    if len(folded) > 4 and folded.endswith("ies"):
+        return folded[:-3] + "y"
+    if len(folded) > 3 and folded.endswith("s") and not folded.endswith("ss"):
+        return folded[:-1]
+    return folded
+
+
+def _beyond(phrase: str, known: frozenset[str]) -> str:
+    """The phrase, when it says something the agent does not say of itself ("replication lag
+    alert" to an agent about alerts; not "invoice" to the invoicing agent); else nothing."""
+    words = phrase.split()
+    if all(word_key(w) in known or len(w) < 3 for w in words):
+        return ""
+    return phrase
 
 
 def points_back(text: str) -> bool:
@@ -115,14 +144,24 @@ def points_back(text: str) -> bool:
     return bool(_POINTS_BACK.search(text))
 
 
-def carried_over(stated: Stated, before: Mapping[str, str] | None, *, same_agent: bool) -> Details:
+def carried_over(
+    stated: Stated,
+    before: Mapping[str, str] | None,
+    *,
+    same_agent: bool,
+    known: frozenset[str] = frozenset(),
+) -> Details:
     """This request's details over those of the request before it, when it follows on from
     it (it points back, or it is the same agent's again); else its own alone."""
-    now = details_of(stated)
+    now = details_of(stated, known)
     if not before or not (same_agent or points_back(stated.text)):
         return Details(now)
     values = {**{k: str(v) for k, v in before.items()}, **now}
-    changed = {k: str(before[k]) for k in now if k in before and str(before[k]) != now[k]}
+    changed = {
+        k: str(before[k])
+        for k in now
+        if k in before and str(before[k]) != now[k] and k not in _NOT_CHANGED
+    }
     carried = frozenset(k for k in before if k not in now)
     return Details(values, carried, changed)
 
