@@ -68,7 +68,7 @@ _SUBJECT_OPENING = re.compile(
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*")
 # Clause breaks: the end of a sentence, a semicolon or a dash, and a comma before a word (a
 # comma inside a number, "12,500", is no break).
-_BREAK = re.compile(r"(?<=[.!?;])\s+|\s+[-–—]\s+|,\s+(?=[A-Za-z])")
+_BREAK = re.compile(r"(?<=[.!?;:])\s+|\s+[-–—]\s+|,\s+(?=[A-Za-z])")
 
 # Verbs of an edit, and what they take as their object.
 _EDIT_VERBS = frozenset(
@@ -114,9 +114,21 @@ def _opened(clause: str) -> tuple[str, list[str]]:
     return rest.strip(), words[start:]
 
 
+# Words right after a first word that make it the subject of a statement, not an imperative
+# ("refund goes out this week", "order is late").
+_FINITE = frozenset(
+    """
+    is are was were will would has have had goes went comes came gets got looks seems needs
+    keeps can could should must may might does did isn't aren't wasn't won't hasn't
+    """.split()
+)
+
+
 def _asks(clause: str) -> bool:
     text, words = _opened(clause)
     if not words:
+        return False
+    if len(words) > 1 and words[1] in _FINITE and not _QUESTION_OPENING.match(text):
         return False
     return (
         words[0] in _ASKING_VERBS
@@ -129,7 +141,12 @@ def _asks(clause: str) -> bool:
 
 def _states(clause: str) -> bool:
     text, words = _opened(clause)
-    return bool(words) and not _asks(clause) and bool(_SUBJECT_OPENING.match(text))
+    if not words or _asks(clause):
+        return False
+    # A subject of its own: a pronoun or a noun with its determiner, or a name and a verb
+    # ("Legal flagged one of the claims").
+    said = len(words) > 1 and (words[1] in _FINITE or words[1].endswith("ed"))
+    return bool(_SUBJECT_OPENING.match(text)) or said
 
 
 # What an edit does not want: "rather than the office", "instead of repairing it".
@@ -138,46 +155,117 @@ _REJECTED = re.compile(r"\s*\b(?:instead\s+of|rather\s+than)\b[^,.;!?]*", re.IGN
 
 @dataclass(frozen=True)
 class Focus:
-    """What search reads of a request: its text without the reasons around the ask and the
-    alternatives it rejects, and the edit it asks for, if any."""
+    """What search reads of a request: its text (without the reasons given after an ask about
+    "it" and the alternatives it rejects), the clauses that ask when there is context around
+    them (``ask``: weighed as much as the rest), and the edit it asks for, if any."""
 
     text: str
+    ask: str | None = None
     edit: Edit | None = None
 
 
 def focus(text: str) -> Focus:
-    """What search reads of a request: the whole of it, unless it opens its ask with an edit
-    ("make it…", "move the demo…"); then without the reasons given after the ask and the
-    alternatives it rejects, with the edit's object."""
+    """What search reads of a request (see the module's rules)."""
     # What a request rejects is never what it asks for ("instead of repairing it").
     whole = _without_rejected(text) or text
     clauses = [c for c in _BREAK.split(text.strip()) if c.strip()]
     asking = [i for i, c in enumerate(clauses) if _asks(c)]
     if not asking:
-        return Focus(whole)
+        # "They want 300 instead": a change of what was asked before, naming nothing new.
+        edit = Edit(()) if any(_instead_of_it(c) for c in clauses) else None
+        return Focus(whole, edit=edit)
     first = asking[0]
     ask = _without_rejected(clauses[first])
     edit = edited(ask) if ask else None
-    if edit is None and _REJECTED.search(clauses[first]):
-        # "Ship them to my home rather than the office": a change of what "them" is, unless
-        # what it rejects is another action ("replace it … instead of repairing it").
-        _, words = _opened(clauses[first])
-        rejected = _REJECTED.search(clauses[first]).group()  # type: ignore[union-attr]
-        if len(words) > 1 and words[1] in _PRONOUNS and not re.search(r"ing\b", rejected):
-            edit = Edit(())
-    if edit is None:
-        return Focus(whole)
-    if not edit.nouns and any(_states(c) for c in clauses[:first]):
+    if edit is None and (_instead_of_it(clauses[first]) or _elsewhere_not_it(clauses[first])):
+        edit = Edit(())
+    about_it = edit is not None or _of_it(ask)
+    before = any(_states(c) for c in clauses[:first])
+    if about_it and not before:
+        # "Pause it. Legal flagged one of the claims": what follows explains the ask.
+        last = asking[-1]
+        kept = [c.strip() for i, c in enumerate(clauses) if not (i > last and _states(c))]
+        return Focus(_without_rejected(", ".join(kept)) or text, edit=edit)
+    if edit is not None and not edit.nouns:
         # What "it" is was said before the ask ("the developers should look at this, please
         # raise it as a defect"): the whole request is read.
-        return Focus(whole)
-    last = asking[-1]
-    kept = [c.strip() for i, c in enumerate(clauses) if not (i > last and _states(c))]
-    return Focus(_without_rejected(", ".join(kept)) or text, edit)
+        edit = None
+    # An ask that names its object ("open a high-priority case for them", "prepare her
+    # offer") weighs as much as the context around it; one about "it" leans on the context.
+    named = [i for i in asking if _names_its_object(clauses[i])]
+    asked = ", ".join(_without_rejected(clauses[i]) for i in named)
+    context = bool(named) and len(clauses) > len(named) and asked != whole
+    return Focus(whole, ask=asked if context else None, edit=edit)
+
+
+def _names_its_object(clause: str) -> bool:
+    """An imperative whose object is a thing named ("open a case", "prepare her offer")."""
+    _, words = _opened(clause)
+    if len(words) < 2 or words[0] not in _ASKING_VERBS or words[0] in _VAGUE_VERBS:
+        return False
+    rest = [w for w in words[1:] if w not in _DETERMINERS and w not in _OBJECT_FILLER]
+    return bool(rest) and rest[0] not in _PRONOUNS | _NOT_A_THING | _PARTICLES
+
+
+# Verbs that say little of what is wanted ("get rid of", "put 4.7 back", "help me …").
+_VAGUE_VERBS = frozenset("get put make do have take help let go keep see look give".split())
+_OBJECT_FILLER = frozenset("a an her his me us him them each every all both some any".split())
+_PARTICLES = frozenset(
+    """
+    back up down off on out away over what which who whatever everything one ones january
+    february march april may june july august september october november december monday
+    tuesday wednesday thursday friday saturday sunday today tomorrow
+    """.split()
+)
 
 
 def _without_rejected(text: str) -> str:
     return _REJECTED.sub("", text).strip()
+
+
+def _of_it(clause: str) -> bool:
+    """Whether an ask's object is "it", "that" or "them" ("Pause it", "Cancel that")."""
+    _, words = _opened(clause)
+    return len(words) > 1 and words[0] in _ASKING_VERBS | _EDIT_VERBS and words[1] in _PRONOUNS
+
+
+def _instead_of_it(clause: str) -> bool:
+    """A clause that changes what was asked before without naming a thing of its own: "let's
+    have it end on the 28th instead", "they want 300 instead"."""
+    words = _words(clause)
+    if "instead" not in words or words[words.index("instead") + 1 : words.index("instead") + 2] == [
+        "of"
+    ]:
+        return False
+    if any(w in _PRONOUNS for w in words):
+        return True
+    said = _WORD.findall(clause)
+    # What is wanted comes after who wants it ("the client wants 40 instead").
+    wanting = [i for i, w in enumerate(said) if w.casefold() in _WANTING]
+    if wanting:
+        said = said[wanting[0] + 1 :]
+    return not [w for w in said if not w[0].isupper() and w.casefold() not in _NOT_A_THING]
+
+
+def _elsewhere_not_it(clause: str) -> bool:
+    """ "Ship them to my home rather than the office": a change of where "them" goes, unless
+    what it rejects is another action ("replace it … instead of repairing it")."""
+    rejected = _REJECTED.search(clause)
+    if rejected is None or re.search(r"ing\b", rejected.group()):
+        return False
+    _, words = _opened(clause)
+    return len(words) > 1 and words[1] in _PRONOUNS
+
+
+_WANTING = frozenset("want wants wanted asked asks prefer prefers needs need would".split())
+# Words of a change that name no thing: who wants it, and filler.
+_NOT_A_THING = frozenset(
+    """
+    they he she we i you it want wants wanted would like prefer prefers asked asks ask need
+    needs have has had let let's lets make made instead same day time then now actually
+    please ok okay a the for at on to and works work better just only
+    """.split()
+)
 
 
 def edited(text: str) -> Edit | None:

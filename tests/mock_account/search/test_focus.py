@@ -48,6 +48,23 @@ def test_other_requests_are_read_whole(request_text: str) -> None:
     assert focus(request_text).text == request_text
 
 
+def test_a_change_that_names_nothing_new_and_an_ask_about_it_lean_on_the_conversation() -> None:
+    # "instead" with nothing named: a change of what was asked before.
+    assert focus("The client wants 40 instead.").edit == Edit(())
+    assert focus("Okay, let's have it start on the 9th instead, I'm travelling").edit == Edit(())
+    assert focus("Book the train instead.").edit is None
+    # An ask about "it" is explained by what follows it, not about it.
+    assert focus("Stop it. Finance flagged the pricing in the copy.").text == "Stop it."
+
+
+def test_an_ask_that_names_its_object_weighs_as_much_as_its_context() -> None:
+    said = focus("Kestrel Foods says their portal shows errors. Open an urgent case for them.")
+    assert said.ask == "Open an urgent case for them."
+    # An ask about "it", or with a vague verb, leans on its context instead.
+    assert focus("The invoice total is wrong. Can you fix it?").ask is None
+    assert focus("v3.2 broke checkout twenty minutes ago, put 3.1 back").ask is None
+
+
 def test_an_edit_is_read_with_its_object() -> None:
     assert edited("Move the webinar to Friday at 10") == Edit(("webinar",))
     assert edited("Change the end of that booking to the 9th") == Edit(("end", "booking"))
