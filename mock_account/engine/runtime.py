@@ -42,7 +42,7 @@ from agents_catalog.agent_format import (
     walk_commands,
 )
 from agents_catalog.capabilities import MADE_FROM_SOURCE, SOURCE_FIELDS, VARIABLE_SOURCES
-from agents_catalog.graph import AgentIO, agent_io
+from agents_catalog.graph import CONTEXT_VARIABLES, AgentIO, agent_io
 from mock_account.business.data import SOURCES, BusinessData
 from mock_account.engine.mock_model import LanguageModel
 from mock_account.engine.program import compiled
@@ -323,7 +323,10 @@ class _Run:
         parts = target.split(".")
         if parts[0] == "conv":
             container = self.state["conv"]
-            self.writes.add(parts[1])
+            if parts[1] not in CONTEXT_VARIABLES:
+                # The request's details carry on every turn: a run's writes are the records
+                # it hands on (hand-offs, suggestions, "the run that made it").
+                self.writes.add(parts[1])
             parts = parts[1:]
         elif parts[0] == "agent":
             container = self.state["agents"].setdefault(self.agent.name, {})

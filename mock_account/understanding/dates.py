@@ -252,8 +252,10 @@ class DateResult:
 def find_dates(analysis: Analysis, today: dt.date) -> DateResult:
     text = analysis.text
     result = DateResult([], [], [])
+    # "between 2 and 4 pm": the first hour is no day of the month.
+    hours = _hours(analysis) if _TIME_ANCHOR_RE.search(text) else []
     atoms = _atoms(analysis, today)
-    times = [
+    times = hours + [
         t
         for t in _times(analysis)
         if not any(t.span[0] < a.end and a.start < t.span[1] for a in atoms)
@@ -284,7 +286,10 @@ def find_dates(analysis: Analysis, today: dt.date) -> DateResult:
     for atom in atoms:
         if id(atom) in used:
             continue
-        first, last = _resolve(analysis, today, atom)
+        # A day something is due by is ahead, whatever tense the clause is in ("chairs
+        # delivered by 26 February").
+        due = (atom.role or _role(text, atom.start)) == "deadline"
+        first, last = _resolve(analysis, today, atom, False if due else None)
         if first is None or last is None:
             continue
         span = (atom.start, atom.end)
@@ -340,7 +345,8 @@ def find_dates(analysis: Analysis, today: dt.date) -> DateResult:
         analysis.claim(*day.span)
     for days in result.ranges:
         analysis.claim(*days.span)
-    result.times = [t for t in times if analysis.is_free(*t.span)]
+    # The first end of a span of hours was claimed when read, before the days.
+    result.times = [t for t in times if t in hours or analysis.is_free(*t.span)]
     for t in result.times:
         analysis.claim(*t.span)
     return result
@@ -802,6 +808,11 @@ def _range_start(
         if back >= 0 and b.first - dt.timedelta(days=back) >= today:
             return b.first - dt.timedelta(days=back)
     if a.kind == "partial" and b.month is not None:
+        if b.day is not None and (a.day or 1) > b.day:
+            # "from the 26th to 1 January": the 26th of the month before.
+            month = 12 if b.month == 1 else b.month - 1
+            year = None if b.year is None else (b.year - 1 if b.month == 1 else b.year)
+            return _infer(today, a.day or 1, month, year, past)
         return _infer(today, a.day or 1, b.month, b.year, past)
     year = a.year
     if year is None and b.year is not None and a.month is not None and b.month is not None:
@@ -873,6 +884,33 @@ def _counted(
 
 
 # -- times -----------------------------------------------------------------------------------
+
+
+# A span of hours whose first end borrows the second's am/pm ("between 2 and 4 pm", "2-4pm").
+_HOURS_RE = re.compile(
+    r"\b(?:between\s+|from\s+)?(?P<h1>1[0-2]|0?[1-9])(?:[:.](?P<m1>[0-5]\d))?\s*"
+    r"(?:-|–|to|and|until)\s*(?P<h2>1[0-2]|0?[1-9])(?:[:.](?P<m2>[0-5]\d))?\s*"
+    r"(?P<ampm>[ap]\.?m\.?)(?![a-z])",
+    re.IGNORECASE,
+)
+
+
+def _hours(analysis: Analysis) -> list[TimeFact]:
+    """The two ends of a span of hours said with one am/pm; the first is claimed here, so the
+    second is read as a time of its own."""
+    text = analysis.text
+    out: list[TimeFact] = []
+    for m in _HOURS_RE.finditer(text):
+        if not analysis.is_free(m.start("h1"), m.end("h1")):
+            continue
+        afternoon = m.group("ampm").lower().startswith("p")
+        first, second = int(m.group("h1")), int(m.group("h2"))
+        hour = first % 12 + (12 if afternoon and first <= second else 0)
+        end = m.end("m1") if m.group("m1") else m.end("h1")
+        analysis.claim(m.start("h1"), end)
+        said = text[m.start("h1") : end]
+        out.append(TimeFact(dt.time(hour, int(m.group("m1") or 0)), said, (m.start("h1"), end)))
+    return out
 
 
 def _times(analysis: Analysis) -> list[TimeFact]:

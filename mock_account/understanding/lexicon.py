@@ -38,6 +38,9 @@ REQUEST_WORDS: frozenset[str] = frozenset(
     retrieve return review schedule search see send set share show sign start submit summarise
     summarize tell track transfer update upgrade upload view write hire interview offboard ship
     deliver quote prioritise prioritize investigate announce assess block unblock reset restore
+    screen resend unsubscribe expedite rush deploy roll silence toggle pause launch terminate
+    renew invite page swap grant revoke deactivate reactivate enable disable verify audit
+    rebook reimburse dispute attach correct draft translate publish
     can could would will should may might shall must i we you my our your what which who where
     when how why is are was were do does did have has had the a an this that these those it
     please kindly also just hi hello hey dear thanks thank urgent asap yes no ok okay

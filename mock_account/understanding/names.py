@@ -366,6 +366,13 @@ def _name_word(analysis: Analysis, i: int) -> bool:
 
 def _trim(analysis: Analysis, first: int, end: int) -> tuple[int, int]:
     words = analysis.words
+    if (
+        end - first >= 3
+        and words[first].sentence_start
+        and words[first].folded in GIVEN_NAME_VERBS
+        and _is_org_end(analysis, first + 1, end)
+    ):
+        first += 1  # "Bill Tessaline Optics for 40 hours": the verb, then the company
     while first < end and (
         words[first].folded in FUNCTION_WORDS
         or words[first].folded in REQUEST_WORDS

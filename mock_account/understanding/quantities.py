@@ -84,10 +84,43 @@ def find_quantities(
         item_start = analysis.words[item_words[0]].start
         item_end = analysis.words[item_words[-1]].end
         item = text[item_start:item_end]
+        if len(item_words) == 1 and analysis.words[item_words[0]].folded in _CONTAINERS:
+            # "10 boxes of A4 paper": what is counted is the paper, in boxes.
+            contents = _contents(analysis, item_words[0], shared)
+            if contents:
+                first, last = analysis.words[contents[0]], analysis.words[contents[-1]]
+                item_end = last.end
+                said = text[start:item_end]
+                analysis.claim(start, item_end)
+                item = text[first.start : last.end]
+                yield QuantityFact(count, item, singular(item), said, (start, item_end))
+                continue
         if 1900 <= count <= 2099 and not item.lower().endswith("s") and raw.isdigit():
             continue
         analysis.claim(start, item_end)
         yield QuantityFact(count, item, singular(item), text[start:item_end], (start, item_end))
+
+
+# What things are counted in: "10 boxes of paper", "2 kg of coffee beans".
+_CONTAINERS = frozenset(
+    """
+    box boxes pack packs packet packets case cases carton cartons ream reams bag bags bottle
+    bottles can cans crate crates pallet pallets roll rolls set sets pair pairs bundle bundles
+    kg kilo kilos kilogram kilograms g gram grams litre litres liter liters l tub tubs jar jars
+    tin tins sheet sheets sack sacks tray trays unit units piece pieces
+    """.split()
+)
+
+
+def _contents(analysis: Analysis, container: int, shared: Sequence[tuple[int, int]]) -> list[int]:
+    """The words of what a container holds: "of" and up to three words after it."""
+    words = analysis.words
+    of = container + 1
+    if of >= len(words) or words[of].folded != "of":
+        return []
+    if analysis.text[words[container].end : words[of].start].strip():
+        return []
+    return _item(analysis, words[of].end, shared)[:3]
 
 
 def _item(analysis: Analysis, pos: int, shared: Sequence[tuple[int, int]]) -> list[int]:

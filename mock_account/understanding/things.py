@@ -110,6 +110,27 @@ _SOFTWARE_WORDS = frozenset(
 )
 
 
+# Nouns after a name written as code that make it one ("the new-onboarding-flow flag").
+_CODE_CUES = frozenset(
+    """
+    flag flags service job repo repository branch pipeline bucket table queue topic cluster
+    namespace endpoint dashboard alert workflow script module package library container
+    """.split()
+)
+_WORD_AFTER_RE = re.compile(r"\s+([A-Za-z]+)")
+# Words that join an English compound of three parts ("end-to-end", "state-of-the-art").
+_JOINING_WORDS = frozenset({"to", "of", "the", "on", "in", "a", "and", "by", "for"})
+# A number with its sign ("run #8841", "PR #412").
+_NUMBERED_RE = re.compile(r"(?<![\w#])#\d{2,9}\b")
+# A web address or a domain ("dhl-parcels-track.co", "https://status.example.com/x").
+_DOMAIN_RE = re.compile(
+    r"(?<![\w@.-])(?:https?://)?(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+"
+    r"(?:com|net|org|io|co|ai|app|dev|info|biz|me|sg|uk|de|fr|nl|au|us|ca|jp|in|cn|eu|ch|se)"
+    r"(?:\.[a-z]{2})?(?:/[^\s,;)]*)?(?![\w-])",
+    re.IGNORECASE,
+)
+
+
 def find_codes(analysis: Analysis) -> Iterator[ThingFact]:
     text = analysis.text
     found: list[tuple[int, int, str]] = []
@@ -122,9 +143,18 @@ def find_codes(analysis: Analysis) -> Iterator[ThingFact]:
     for m in _SNAKE_RE.finditer(text):
         found.append((m.start(), m.end(), m.group()))
     for m in _KEBAB_RE.finditer(text):
-        if m.group().rsplit("-", 1)[1] in _SOFTWARE_WORDS:
+        parts = m.group().split("-")
+        after = _WORD_AFTER_RE.match(text, m.end())
+        cued = after is not None and after.group(1).lower() in _CODE_CUES
+        many = len(parts) >= 3 and not set(parts) & _JOINING_WORDS
+        if parts[-1] in _SOFTWARE_WORDS or cued or many:
             found.append((m.start(), m.end(), m.group()))
-    for start, end, value in sorted(found):
+    for m in _NUMBERED_RE.finditer(text):
+        found.append((m.start(), m.end(), m.group()))
+    for m in _DOMAIN_RE.finditer(text):
+        found.append((m.start(), m.end(), m.group()))
+    # The longest reading of a place wins ("dhl-parcels-track.co" is a domain, not a name).
+    for start, end, value in sorted(found, key=lambda f: (f[0], -f[1])):
         if not analysis.is_free(start, end):
             continue
         analysis.claim(start, end)
@@ -158,13 +188,37 @@ def _model_word(word: str) -> bool:
     return bool(_HAS_DIGIT_AND_LETTER_RE.match(word) or _INNER_CAPITAL_RE.match(word))
 
 
+# Business software people name by its brand alone ("access to Jira", "an Adobe Acrobat
+# licence"): world knowledge, as a gazetteer is, matched as written (with its capital).
+SOFTWARE = frozenset(
+    """
+    Salesforce Slack Zoom Jira Confluence Figma Notion Tableau Workday SAP Oracle Excel Outlook
+    Teams SharePoint OneDrive Dropbox Asana Trello HubSpot Zendesk ServiceNow GitHub GitLab
+    Bitbucket Jenkins Grafana Datadog PagerDuty Splunk AWS Azure Okta DocuSign Xero QuickBooks
+    NetSuite Photoshop Illustrator InDesign Acrobat Canva Miro Loom Visio Snowflake Databricks
+    Kubernetes Docker Terraform Postgres PostgreSQL MySQL Redis Kafka Webex Gmail Adobe
+    Microsoft Google Atlassian Intercom Marketo Mailchimp Shopify Stripe Twilio Sentry Looker
+    Airtable Smartsheet Coupa Concur Greenhouse Lever BambooHR Gusto Ariba Workato Zapier
+    """.split()
+)
+# Words that end a product's name as its edition ("Adobe Acrobat Pro", "Office 365").
+_EDITIONS = frozenset(
+    "pro plus max premium enterprise standard ultra mini air lite business professional".split()
+)
+
+
+def _model_or_brand(word: str) -> bool:
+    return _model_word(word) or word in SOFTWARE
+
+
 def find_products(analysis: Analysis) -> Iterator[ThingFact]:
-    """Capitalised runs that hold a model word: "Dell U2724D", "MacBook Pro 14"."""
+    """Capitalised runs that hold a model word or a brand: "Dell U2724D", "MacBook Pro 14",
+    "Adobe Acrobat Pro"."""
     words = analysis.words
     i = 0
     while i < len(words):
         word = words[i]
-        if not _model_word(word.text) or not analysis.is_free(word.start, word.end):
+        if not _model_or_brand(word.text) or not analysis.is_free(word.start, word.end):
             i += 1
             continue
         first = i
@@ -174,7 +228,7 @@ def find_products(analysis: Analysis) -> Iterator[ThingFact]:
             and words[first - 1].capitalised
             and words[first - 1].folded not in _NOT_PRODUCT_WORDS
             and not words[first - 1].sentence_start
-            and analysis.text[words[first - 1].end : words[first].start] == " "
+            and analysis.text[words[first - 1].end : words[first].start] in (" ", "-")
             and analysis.is_free(words[first - 1].start, words[first - 1].end)
             and i - first < 2
         ):
@@ -194,7 +248,8 @@ def find_products(analysis: Analysis) -> Iterator[ThingFact]:
                     # "27-inch" is a size, not the model's number.
                     and not analysis.text[words[last + 1].end :].startswith("-")
                 )
-                or _model_word(words[last + 1].text)
+                or _model_or_brand(words[last + 1].text)
+                or words[last + 1].folded in _EDITIONS
             )
         ):
             last += 1

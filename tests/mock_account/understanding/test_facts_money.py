@@ -107,7 +107,7 @@ def test_percentages(text: str, value: str, about: str | None) -> None:
         ("twenty-five USB flash drives", 25, "USB flash drives", "USB flash drive"),
         ("a table for 2 people", 2, "people", "person"),
         ("100 batteries", 100, "batteries", "battery"),
-        ("10 boxes of paper", 10, "boxes", "box"),
+        ("10 boxes of paper", 10, "paper", "paper"),
         ("1,500 flyers", 1500, "flyers", "flyer"),
         ("Two interns join the sales team", 2, "interns", "intern"),
         ("120 miles round trip", 120, "miles", "mile"),

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from agents_catalog.agent_format import TEMPLATE_PATH_RE, DataArgs, command_args, walk_commands
-from agents_catalog.graph import agent_io
+from agents_catalog.graph import CONTEXT_VARIABLES, agent_io
 from mock_account.conversations.followups import Followups, shown
 from mock_account.deployment import AccountConfig, Deployment, build_deployment
 from mock_account.engine.templates import lookup, render_text
@@ -161,6 +161,12 @@ def routed_answer(
 
 def state_of(deployment: Deployment, user: Any, convid: str) -> dict:
     return deployment.account.state_view(user, convid)["state"]
+
+
+def records_of(conv: Mapping[str, Any]) -> dict[str, Any]:
+    """The records a conversation holds, without the context carried from request to request
+    (``conv.request``: what was last asked, kept even when nothing was done)."""
+    return {k: v for k, v in conv.items() if k not in CONTEXT_VARIABLES}
 
 
 def last_tool_result(state: dict, agent: str) -> Any:

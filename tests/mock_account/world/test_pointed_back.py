@@ -5,7 +5,7 @@ made from a record made up. Once the conversation holds it, the same words work 
 from __future__ import annotations
 
 import pytest
-from handoff_journeys import run_agent, state_of
+from handoff_journeys import records_of, run_agent, state_of
 
 
 @pytest.mark.parametrize(
@@ -29,7 +29,7 @@ def test_a_record_pointed_back_to_and_not_held_is_asked_for(
     result = run_agent(deployment, user, agent, request_text, None)
     text = result.parts[0]["text"]
     assert text.startswith(f"{which} There is none in this conversation yet"), text
-    assert state_of(deployment, user, result.convid)["conv"] == {}
+    assert records_of(state_of(deployment, user, result.convid)["conv"]) == {}
 
 
 def test_once_held_the_record_pointed_back_to_is_used(deployment, user) -> None:

@@ -5,7 +5,7 @@ need to book my flights?" books no flight; named, it goes ahead."""
 from __future__ import annotations
 
 import pytest
-from handoff_journeys import answer_of, run_agent, state_of
+from handoff_journeys import answer_of, records_of, run_agent, state_of
 
 
 @pytest.mark.parametrize(
@@ -37,7 +37,7 @@ from handoff_journeys import answer_of, run_agent, state_of
 def test_a_question_naming_nobody_makes_nobody_up(deployment, user, agent, request_text, answer):
     result = run_agent(deployment, user, agent, request_text, None)
     assert result.parts[0]["text"].startswith(answer), result.parts
-    assert state_of(deployment, user, result.convid)["conv"] == {}
+    assert records_of(state_of(deployment, user, result.convid)["conv"]) == {}
 
 
 def test_a_request_naming_the_company_goes_ahead(deployment, user) -> None:

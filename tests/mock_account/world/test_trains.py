@@ -8,7 +8,7 @@ import re
 from datetime import date
 
 import pytest
-from handoff_journeys import run_agent, state_of
+from handoff_journeys import records_of, run_agent, state_of
 
 BOOK = "Book me a train from Berlin to Hamburg next Tuesday"
 
@@ -114,4 +114,4 @@ def test_a_trip_saved_before_trains_is_named_by_its_flight(deployment) -> None:
 def test_a_trip_to_nowhere_named_is_asked_for(deployment, user, agent, request_text, asked) -> None:
     result = run_agent(deployment, user, agent, request_text, None)
     assert result.parts[0]["text"].startswith(asked), result.parts
-    assert state_of(deployment, user, result.convid)["conv"] == {}
+    assert records_of(state_of(deployment, user, result.convid)["conv"]) == {}
