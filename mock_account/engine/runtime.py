@@ -512,7 +512,12 @@ class _Run:
                     spec.name: shown["default"]
                     for spec in args.inputs
                     if "default" in (shown := _with_default(self, frame, spec))
-                    and not (spec.name in earlier and spec.default == _REQUEST_NOTE)
+                    # The form's own default is no answer to an earlier question: only what
+                    # this request states replaces what was answered then.
+                    and not (
+                        spec.name in earlier
+                        and (spec.default == _REQUEST_NOTE or shown["default"] == spec.default)
+                    )
                 },
             }
         elif isinstance(args, FailArgs):
@@ -1175,12 +1180,18 @@ def _with_default(run: _Run, frame: dict[str, Any], spec: AskInput) -> dict[str,
     default; a date (an input named ``*_date``) the date the request states."""
     shown = spec.model_dump(exclude_none=True)
     default = shown.get("default")
+    kept = run.details()
     if spec.type == "str" and spec.name.endswith("_date") and isinstance(default, str):
         # A date asked for opens at the one the request states ("next Monday at 9am"), not
-        # at the form's usual one ("next Tuesday 09:00", which the record did not take).
+        # at the form's usual one ("next Tuesday 09:00", which the record did not take); a
+        # follow-up that states none, at the day the conversation holds, as it moved it
+        # ("push it back by a day").
         said = run.text(frame, "{sys.stated.when_said}").strip()
         if said:
             return shown | {"default": said}
+        held = _held_day(kept)
+        if held:
+            return shown | {"default": held}
     if isinstance(default, str) and "{" in default:
         # A default of several values ("{…count} x {…item}") is shown only whole: "x" alone,
         # when the request stated no quantity, is no answer.
@@ -1192,11 +1203,59 @@ def _with_default(run: _Run, frame: dict[str, Any], spec: AskInput) -> dict[str,
         shown.pop("default")
     if spec.options and spec.type in ("chooseOne", "chooseMany"):
         named = named_options(str(run.sys.get("query", "")), spec.options)
+        if not named and kept.carried:
+            # What the request before said stands ("ship the same version": to production).
+            carried = " ".join(kept.values[k] for k in kept.carried)
+            named = named_options(carried, spec.options)
         if spec.type == "chooseMany" and named:
             shown["default"] = list(named)
         elif len(named) == 1:
             shown["default"] = named[0]
+    elif "default" not in shown and spec.type in ("str", "text"):
+        # A field the request (or the one it follows on from) states a fact for opens at it:
+        # "Version or git tag" at "4.18.2".
+        stated = _detail_for(spec.name, spec.label or "", kept)
+        if stated:
+            shown["default"] = stated
     return shown
+
+
+# Which detail a form field takes, by the words of its name and label.
+_FIELD_DETAILS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("version", ("version", "tag", "release")),
+    ("environment", ("environment",)),
+    ("product", ("product", "model", "sku", "item", "device")),
+    ("quantity", ("quantity", "how many", "seats", "units")),
+    ("amount", ("amount", "budget", "cost", "price", "value")),
+    ("code", ("flag", "service", "repository", "job", "code")),
+    ("company", ("company", "customer", "supplier", "vendor", "organisation")),
+    ("person", ("person", "contact", "candidate", "employee", "attendee")),
+    ("email", ("email", "e-mail")),
+    ("phone", ("phone", "number")),
+    ("duration", ("duration", "how long", "term", "length")),
+    ("percentage", ("percentage", "rollout", "share", "discount")),
+    ("time", ("time",)),
+    ("title", ("title", "subject", "headline", "name")),
+)
+
+
+def _detail_for(name: str, label: str, details: Details) -> str | None:
+    said = f"{name.replace('_', ' ')} {label}".casefold()
+    for key, words in _FIELD_DETAILS:
+        if key in details.values and any(re.search(rf"\b{w}\b", said) for w in words):
+            return details.values[key]
+    return None
+
+
+def _held_day(details: Details) -> str | None:
+    """The day (and time) a follow-up carries from the request before, as a form date."""
+    keys = ("date", "dates", "due")
+    if not any(k in details.carried or k in details.changed for k in keys):
+        return None
+    day = next((details.values[k] for k in keys if k in details.values), "")
+    day = day.split(" to ", 1)[0]
+    time = details.values.get("time", "")
+    return f"{day} {time}".strip() or None
 
 
 def _check_answers(ask: dict[str, Any], inputs: dict[str, Any]) -> str | None:

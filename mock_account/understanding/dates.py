@@ -926,6 +926,10 @@ def _times(analysis: Analysis) -> list[TimeFact]:
             minute = int(m.group("m12") or 0)
         elif m.group("h24"):
             hour, minute = int(m.group("h24")), int(m.group("m24"))
+            if 1 <= hour <= 6 and not m.group("h24").startswith("0"):
+                # "4:30" said of a working day is half past four in the afternoon; "04:30"
+                # written so is early morning.
+                hour += 12
         elif m.group("hoc"):
             hour, minute = int(m.group("hoc")), 0
         else:

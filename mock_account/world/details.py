@@ -17,7 +17,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from datetime import date, timedelta
 
+from .changes import How, changed_value, how_changed
 from .recipe import shown_money
 from .stated import Stated
 
@@ -144,6 +146,47 @@ def points_back(text: str) -> bool:
     return bool(_POINTS_BACK.search(text))
 
 
+_NUMBER = re.compile(r"^-?\d+(?:\.\d+)?")
+
+
+def _number(value: str) -> float | None:
+    found = _NUMBER.match(value.strip())
+    return float(found.group()) if found else None
+
+
+def _shown_number(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else f"{value:.2f}".rstrip("0")
+
+
+def _adjusted(key: str, before: str, now: str, how: How) -> str:
+    """A number said as a difference ("up by 5000", "10% more"), applied to the value before
+    it; a value said as the new one stays as said."""
+    old, said = _number(before), _number(now)
+    if how == "set" or old is None or said is None or _JOINED in before:
+        return now
+    if key == "percentage":
+        return f"{_shown_number(changed_value(old, said, how))}%"
+    unit, said_unit = before.split(" ", 1)[1:], now.split(" ", 1)[1:]
+    if unit != said_unit:
+        return now  # another currency or unit: said as it is
+    return " ".join([_shown_number(changed_value(old, said, how)), *unit])
+
+
+def _moved(value: str, days: int, target: str | None) -> str:
+    """A day, or a range of days, moved by a shift ("push it back by a day")."""
+    try:
+        if " to " in value:
+            first, last = (date.fromisoformat(v) for v in value.split(" to ", 1))
+            if target != "end":
+                first += timedelta(days=days)
+            if target != "start":
+                last += timedelta(days=days)
+            return f"{first.isoformat()} to {last.isoformat()}"
+        return (date.fromisoformat(value) + timedelta(days=days)).isoformat()
+    except ValueError:
+        return value
+
+
 def carried_over(
     stated: Stated,
     before: Mapping[str, str] | None,
@@ -156,7 +199,17 @@ def carried_over(
     now = details_of(stated, known)
     if not before or not (same_agent or points_back(stated.text)):
         return Details(now)
-    values = {**{k: str(v) for k, v in before.items()}, **now}
+    earlier = {k: str(v) for k, v in before.items()}
+    how = how_changed(stated.text)
+    for key in ("amount", "percentage"):
+        if key in now and key in earlier:
+            now[key] = _adjusted(key, earlier[key], now[key], how)
+    if stated.shift_days and not (stated.start or stated.end or stated.dates):
+        # "Push it back by a day": the days it was on, moved.
+        for key in ("date", "dates", "due"):
+            if key in earlier and key not in now:
+                now[key] = _moved(earlier[key], stated.shift_days, stated.shift_target)
+    values = {**earlier, **now}
     changed = {
         k: str(before[k])
         for k in now

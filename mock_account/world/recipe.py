@@ -141,6 +141,15 @@ class Context:
         return f"{name} {self.pick(LEGAL_FORMS)}" if self.rng.random() < 0.4 else name
 
 
+# A follow-up that changes what an agent made rather than asks for another: "push it back by a
+# day", "make it 12", "…instead", "raise it to 60%".
+_CHANGES_IT = re.compile(
+    r"\b(?:instead|make\s+(?:it|that|them)|change\s+(?:it|that|them|the)|move\s+(?:it|that|the)|"
+    r"push\s+(?:it|that|the)|postpone|bring\s+(?:it\s+|that\s+)?forward|reschedule|"
+    r"(?:raise|lower|increase|reduce|bump|cut|extend|shorten)\s+(?:it|that|its|the))\b",
+    re.IGNORECASE,
+)
+
 # What an answer asks when the request points at someone else ("give him access") and
 # nobody is named or saved: it is not the user's, and nobody is guessed.
 WHO_FOR = "Who is it for? Tell me their name and I'll go ahead; I won't guess who you mean."
@@ -343,12 +352,30 @@ class Recipe:
     def changes_made(self, made: Record, ctx: Context) -> bool:
         """Whether a follow-up to the agent that made ``made`` in this conversation changes it
         (``change``) rather than asks for another one: a booking moved ("move it to Friday"),
-        an incident raised to sev1."""
-        return False
+        an incident raised to sev1, a newsletter pushed back a day. By default: the request
+        says it changes something ("…instead", "push it back", "raise it to…") and names no
+        other record of this kind."""
+        if not _CHANGES_IT.search(ctx.stated.text):
+            return False
+        asked = self.asked(ctx)
+        return asked is None or str(made.get(asked.field, "")).casefold() == asked.value.casefold()
 
     def change(self, base: Record, ctx: Context) -> Record:
-        """The fields a request changes in an existing record (update)."""
-        return {k: v for k, v in self.stated(ctx).items() if base.get(k) != v}
+        """The fields a request changes in an existing record (update): what it states, and
+        its days moved by a shift it states ("push it back by a day")."""
+        out = {k: v for k, v in self.stated(ctx).items() if base.get(k) != v}
+        stated = ctx.stated
+        if stated.shift_days and not (stated.start or stated.end or stated.dates):
+            for name in [k for k in base if k == "date" or k.endswith("_date")]:
+                target = stated.shift_target or "both"
+                if (target == "start" and name.startswith("end")) or (
+                    target == "end" and not name.startswith("end")
+                ):
+                    continue
+                day = text_date(base.get(name))
+                if day is not None and name not in out:
+                    out[name] = (day + timedelta(days=stated.shift_days)).isoformat()
+        return out
 
     def asked(self, ctx: Context) -> Asked | None:
         """What record the request names, if it names one."""

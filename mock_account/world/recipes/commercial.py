@@ -18,6 +18,7 @@ from mock_account.business.vocab import (
 from mock_account.understanding.lexicon import MONTH_WORDS
 from mock_account.understanding.numbers import DIGITS_NUMBER, MULTIPLIER, parse_number
 
+from ..changes import how_changed
 from ..recipe import (
     Asked,
     Context,
@@ -510,8 +511,9 @@ class Campaigns(Recipe):
     def change(self, base: Record, ctx: Context) -> Record:
         out: Record = {}
         stated = ctx.stated
-        more = stated.mentions("another", " more", " add", "increase", "raise", "extra", " top up")
-        less = stated.mentions("cut", "reduce", "lower", "decrease", " less", " take ")
+        # "Raise its budget to 26,000" sets it; "bump it up by 5,000" adds to it.
+        how = how_changed(stated.text)
+        more, less = how == "up", how == "down"
         currency = base.get("currency") or ""
         # "Put another 5,000 behind it", "cut it by 2k": a number without a currency is in
         # the budget's own.
@@ -529,7 +531,7 @@ class Campaigns(Recipe):
         elif said is not None:
             out["budget"], out["currency"] = said
         elif (share := _share(stated.text, stated.percent)) is not None and base.get("budget"):
-            sign = -1 if less else 1
+            sign = -1 if stated.mentions("cut", "reduce", "lower", "decrease", " less") else 1
             out["budget"] = round(base["budget"] * (1 + sign * share), 2)
         elif (factor := _factor(stated.text)) is not None and base.get("budget"):
             out["budget"] = round(float(base["budget"]) * factor, 2)

@@ -1,0 +1,41 @@
+"""How a request changes a value it names: set it, or move it up or down by what it says.
+
+"Raise its budget to 26,000" sets the budget; "bump the budget up by 5,000", "add another 5,000"
+and "5,000 more" adjust it; "cut it by 10%" takes off. The same wording rules serve every record
+and every detail a request changes, so an edit reads the same whatever agent answers it.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Literal
+
+How = Literal["set", "up", "down"]
+
+# "by 5,000", "another 5,000", "5,000 more", "an extra 10%": the value said is a difference.
+_BY = re.compile(
+    r"\b(?:by|another|extra|additional|further)\s+[-+$€£¥]?\d|\d[\d,.]*\s*(?:%|[a-z]{0,3})?\s+"
+    r"(?:more|less|fewer|extra)\b|\b(?:add|top\s+up|plus|minus)\b",
+    re.IGNORECASE,
+)
+_DOWN = re.compile(
+    r"\b(?:cut|reduce|lower|decrease|drop|less|fewer|down|minus|shorten|trim|take\s+off|"
+    r"knock\s+off|shave)\b",
+    re.IGNORECASE,
+)
+
+
+def how_changed(text: str) -> How:
+    """Whether a request sets a value or moves it up or down by what it says."""
+    if _BY.search(text) and not re.search(r"\bto\s+[-+$€£¥]?\d", text, re.IGNORECASE):
+        return "down" if _DOWN.search(text) else "up"
+    return "set"
+
+
+def changed_value(before: float, said: float, how: How) -> float:
+    """The new value: ``said`` itself, or ``before`` moved by it."""
+    if how == "up":
+        return before + said
+    if how == "down":
+        return max(before - said, 0.0)
+    return said
