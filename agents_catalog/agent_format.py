@@ -202,6 +202,12 @@ class DataArgs(_Strict):
         description="find: one record stands for many (an audience segment, the suppliers "
         "asked for quotes), so a request that names none is not asked which one.",
     )
+    makes: bool = Field(
+        default=False,
+        description="find for an agent that acts on what it finds (issue a key, chase a "
+        "supplier): a record the request names that the data lacks is made from what the "
+        "request states, as a create would, instead of reported missing.",
+    )
     requires: dict[str, dict[str, Any]] | None = Field(
         default=None,
         description="The kind of saved record the command takes values from, by variable: "

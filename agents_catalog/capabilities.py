@@ -140,6 +140,9 @@ class Capability:
     # One record found stands for many (an audience segment, an RFQ's suppliers): a request
     # that names no company is not asked which one.
     sample: bool = False
+    # The agent acts on the record it finds (issues a key, chases a supplier): one the request
+    # names that the data lacks is made as typed, not reported missing (``unknown: make``).
+    makes: bool = False
     # A suggested follow-up per variable read: what a user types to reach this agent
     # once an earlier agent saved that variable (a template over `conv.*`).
     followups: dict[str, str] = field(default_factory=dict)
@@ -214,6 +217,7 @@ def _capability(tag: str, raw: dict[str, Any]) -> Capability:
         requester=bool(raw.get("requester", False)),
         others=bool(raw.get("others", False)),
         sample=bool(raw.get("sample", False)),
+        makes=raw.get("unknown") == "make",
         followups={str(k): str(v) for k, v in (raw.get("followups") or {}).items()},
         used={str(k): " ".join(str(v).split()) for k, v in (raw.get("used") or {}).items()},
         verdicts=tuple(

@@ -747,6 +747,8 @@ def _data_commands(cap: Capability, scheme: NamingScheme) -> list[dict[str, Any]
         args["others"] = True
     if cap.sample:
         args["sample"] = True
+    if cap.makes:
+        args["makes"] = True
     if cap.requires:
         args["requires"] = {var: dict(kind) for var, kind in cap.requires.items()}
     args.update(into="record", prompt="chat")

@@ -821,6 +821,7 @@ class _Run:
                     requester=args.requester,
                     others=args.others,
                     sample=args.sample,
+                    makes=args.makes,
                     requires=args.requires,
                     made=self._made(args) if args.action == "create" or args.requester else None,
                     held=held,

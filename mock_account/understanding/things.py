@@ -362,7 +362,12 @@ def find_regions(analysis: Analysis) -> Iterator[ThingFact]:
             key = " ".join(w.folded for w in run)
             start, end = run[0].start, run[-1].end
             nxt = words[i + size] if i + size < len(words) else None
-            if key in subdivisions:
+            prev = words[i - 1] if i else None
+            # A word of a longer name is no region ("Ines Barahona" is a person).
+            inside = (prev is not None and prev.capitalised and text[prev.end : start] == " ") or (
+                nxt is not None and nxt.capitalised and text[end : nxt.start] == " "
+            )
+            if key in subdivisions and not inside:
                 analysis.claim(start, end)
                 yield ThingFact("region", text[start:end], text[start:end], (start, end))
                 break

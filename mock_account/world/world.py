@@ -148,6 +148,7 @@ class World:
         requester: bool = False,
         others: bool = False,
         sample: bool = False,
+        makes: bool = False,
         expects_base: bool = False,
         held: Held | None = None,
         saved: Mapping[str, tuple[str, Record]] | None = None,
@@ -168,7 +169,9 @@ class World:
         the same, it does not make a second one (an order is billed once); or, for an agent
         of the user's own records (``requester``), the one it worked on here, which a request
         naming no other is about (the lost phone, not a laptop). ``sample``: the
-        record found stands for many (find), so a company nobody names is not asked for."""
+        record found stands for many (find), so a company nobody names is not asked for.
+        ``makes``: the agent acts on what it finds, so a record the request names that the
+        data lacks (or that it describes, with nothing named or saved) is made as typed."""
         held = held or Held()
         recipe = self.recipes.get(source)
         if recipe is None:
@@ -251,6 +254,8 @@ class World:
                 given=given,
                 sample=sample,
             )
+            if outcome.record is None and makes and self._makeable(recipe, ctx, outcome):
+                outcome = self._create(recipe, ctx, given, fixed, held.given, None)
             if outcome.record is not None:
                 # What the conversation holds beyond the record's own fields rides along, so
                 # the answer can name it ("for the Lisbon trip").
@@ -719,6 +724,17 @@ class World:
             if variable == "trip" and _THERE.search(ctx.stated.text):
                 return self._which(recipe, ctx)  # "book me a train there": where is there?
         return None
+
+    @staticmethod
+    def _makeable(recipe: Recipe, ctx: Context, outcome: Outcome) -> bool:
+        """Whether a lookup that found nothing is of a record the request names or describes
+        (a name the data lacks, or what a new one would be made of), not a refusal for what
+        the conversation holds (a cancelled order) nor a request for no record at all."""
+        if outcome.set_aside or outcome.known is not None:
+            return False
+        if recipe.asked(ctx) is not None:
+            return True
+        return bool(recipe.stated(ctx)) and outcome.message.startswith("Which ")
 
     @staticmethod
     def _which(recipe: Recipe, ctx: Context) -> str:
