@@ -110,10 +110,15 @@ class AskForm:
 
 @dataclass(frozen=True)
 class Handoff:
-    """The answering agent read ``variable`` (``conv.x``) that ``from_agent`` wrote."""
+    """The answering agent read ``variable`` (``conv.x``) that ``from_agent`` wrote.
+
+    ``record``: the variable's fields as saved with that answer (what the agent worked from,
+    with what it changed), when known.
+    """
 
     variable: str
     from_agent: str
+    record: Any = None
 
 
 @dataclass(frozen=True)
@@ -220,7 +225,8 @@ class StateView:
         return last_agent({"runs": list(self.runs)})
 
     def handoffs(self) -> tuple[Handoff, ...]:
-        return handoffs_from_runs(self.runs)
+        """The latest run's hand-offs, each with its record as saved."""
+        return handoffs_from_runs(self.runs, self.conv)
 
     @classmethod
     def from_wire(cls, data: dict[str, Any]) -> StateView:
@@ -259,10 +265,19 @@ class StateView:
 
 def handoffs_from_runs(
     runs: tuple[dict[str, Any], ...] | list[dict[str, Any]],
+    conv: dict[str, Any] | None = None,
 ) -> tuple[Handoff, ...]:
-    """For the latest run: each variable it read and the earlier agent that wrote it.
+    """For the latest run: each variable it read and the earlier agent that wrote it, with
+    the variable's record from ``conv`` (the state saved with that run) when given.
 
     Computed from the saved state (by the state contract's ``handoffs``), so it works the same
     in-process and over HTTP.
     """
-    return tuple(Handoff(h["variable"], h["from"]) for h in handoffs(runs))
+    return tuple(
+        Handoff(
+            h["variable"],
+            h["from"],
+            None if conv is None else conv.get(h["variable"].removeprefix("conv.")),
+        )
+        for h in handoffs(runs)
+    )

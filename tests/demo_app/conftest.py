@@ -21,5 +21,11 @@ def demo_data_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
 
 @pytest.fixture
 def app() -> AppTest:
-    """The demo app, run once (the chat page)."""
+    """The demo app, run once (the chat page) once its account has loaded."""
+    from demo_app.first_screen import code_loading
+    from demo_app.ui_session import embedded_client
+    from mock_account.deployment import project_data_dir
+
+    code_loading().result()
+    embedded_client(str(project_data_dir()))
     return AppTest.from_file(str(APP), default_timeout=TIMEOUT_S).run()

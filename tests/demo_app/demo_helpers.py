@@ -11,10 +11,11 @@ TIMEOUT_S = 90
 
 
 def texts(at: AppTest) -> list[str]:
-    """Every markdown, caption and alert text on the page."""
+    """Every markdown, caption, alert and expander label on the page."""
     found = [str(e.value) for e in at.markdown]
     for kind in ("caption", "error", "warning", "info", "success"):
         found.extend(str(e.value) for e in getattr(at, kind))
+    found.extend(str(e.proto.label) for e in at.expander)
     return found
 
 

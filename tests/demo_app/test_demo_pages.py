@@ -5,6 +5,8 @@ from __future__ import annotations
 from demo_helpers import chat, texts
 from streamlit.testing.v1 import AppTest
 
+from demo_app.first_screen import PRODUCT_NAME
+
 BERLIN = "I need to fly to Berlin next Tuesday for a client meeting"
 EXPENSES = "file my travel expenses for that trip"
 OTHER_USER = "debra.jones@acme.example"
@@ -78,7 +80,7 @@ def test_open_a_conversation_rebuilds_the_chat(app: AppTest) -> None:
     app.button(key=f"open:{convid}").click().run()
     assert not app.exception
     assert app.session_state["convid"] == convid
-    assert app.title[0].value == "Chat with the account"
+    assert app.title[0].value == PRODUCT_NAME  # the chat page's title
     assert BERLIN in texts(app)
 
 

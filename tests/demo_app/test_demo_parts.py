@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 
 from demo_app.catalog import load_catalog
+from demo_app.first_screen import STARTERS
 from demo_app.graph_dot import departments_dot, variable_dot
-from demo_app.suggestions import STARTERS, suggest_followups
+from demo_app.suggestions import suggest_followups
 from demo_app.views import ClientError, Handoff, StateView, check_query, handoffs_from_runs
 
 
@@ -63,6 +64,11 @@ def test_handoffs_come_from_reads_of_earlier_writes() -> None:
         Handoff("conv.trip", "BookBusinessFlight"),
         Handoff("conv.customer", "LookUpCustomerAccount"),
     )
+    conv = {"trip": {"destination": "Oslo"}, "customer": {"name": "Kestrel Energy"}}
+    assert [h.record for h in handoffs_from_runs(runs, conv)] == [
+        {"destination": "Oslo"},
+        {"name": "Kestrel Energy"},
+    ]
     same_agent = [{"agent": "A", "writes": ["trip"]}, {"agent": "A", "reads": ["trip"]}]
     assert handoffs_from_runs(same_agent) == ()
     assert handoffs_from_runs([]) == ()
@@ -101,3 +107,23 @@ def test_check_query_refuses_what_the_api_refuses(query: str) -> None:
 
 def test_check_query_strips() -> None:
     assert check_query("  book a flight  ") == "book a flight"
+
+
+def test_a_records_fields_are_listed_dotted_without_the_empty_ones() -> None:
+    from demo_app.widgets import record_fields
+
+    record = {
+        "destination": "Berlin",
+        "train": "",
+        "cost": 1680.0,
+        "hotel": {"name": "Station Plaza", "nights": 2, "notes": None},
+        "travellers": ["Ann", "Bo"],
+    }
+    assert record_fields(record) == [
+        ("destination", "Berlin"),
+        ("cost", "1680"),
+        ("hotel.name", "Station Plaza"),
+        ("hotel.nights", "2"),
+        ("travellers", "Ann, Bo"),
+    ]
+    assert record_fields("ORD-1") == [("value", "ORD-1")]
