@@ -26,10 +26,15 @@ PAGES = [
 ]
 
 
+# Streamlit's top padding (6rem) would push each page's first table past a 720 px screen.
+STYLE = "<style>[data-testid='stMainBlockContainer'] { padding-top: 2.5rem; }</style>"
+
+
 def main() -> None:
     st.set_page_config(
         page_title=first_screen.PRODUCT_NAME, page_icon=":material/chat:", layout="wide"
     )
+    st.html(STYLE)
     pages = [st.Page(path, title=title, icon=icon) for path, title, icon in PAGES]
     page = st.navigation(pages)
     if first_screen.wait_for_account(page.title, is_chat=page is pages[0]):

@@ -6,7 +6,7 @@ import pytest
 
 from demo_app.catalog import load_catalog
 from demo_app.first_screen import STARTERS
-from demo_app.graph_dot import departments_dot, variable_dot
+from demo_app.graph_dot import overview_rows, variable_dot
 from demo_app.suggestions import suggest_followups
 from demo_app.views import ClientError, Handoff, StateView, check_query, handoffs_from_runs
 
@@ -43,14 +43,22 @@ def test_every_starter_reaches_an_agent_that_hands_something_on() -> None:
 
 def test_graph_views_name_writers_and_readers() -> None:
     catalog = load_catalog()
-    overview = departments_dot(catalog)
-    assert overview.startswith("digraph departments {") and overview.rstrip().endswith("}")
-    assert '"w:travel" -> "conv.trip"' in overview
+    overview = {row["variable"]: row for row in overview_rows(catalog)}
+    assert set(overview) == {f"conv.{v}" for v in catalog.graph.variables()}
+    trip = overview["conv.trip"]
+    assert trip["written in"] == "travel (11)"
+    readers = catalog.graph.readers("trip")
+    assert trip["agents"] == len(set(catalog.graph.writers("trip")) | set(readers))
+    assert sum(int(part.split("(")[1].rstrip(")")) for part in trip["read in"].split(", ")) == len(
+        readers
+    )
     one = variable_dot(catalog, "conv.trip")
     for writer in catalog.graph.writers("trip"):
-        assert f'"writes:{writer}" -> "conv.trip"' in one
+        node = f'"writes:{catalog.department(writer)}"'
+        assert f'{node} -> "conv.trip"' in one and f"\\l{writer}\\l" in one
     for reader in catalog.graph.readers("trip"):
-        assert f'"conv.trip" -> "reads:{reader}"' in one
+        assert f'"conv.trip" -> "reads:{catalog.department(reader)}"' in one
+        assert f"\\l{reader}\\l" in one
     assert "conv.customer" not in one
 
 
