@@ -26,14 +26,14 @@ PAGES = [
 ]
 
 
+# An emoji: Streamlit draws it locally (a ":material/…:" icon is fetched from the internet).
+PAGE_ICON = "💬"
 # Streamlit's top padding (6rem) would push each page's first table past a 720 px screen.
 STYLE = "<style>[data-testid='stMainBlockContainer'] { padding-top: 2.5rem; }</style>"
 
 
 def main() -> None:
-    st.set_page_config(
-        page_title=first_screen.PRODUCT_NAME, page_icon=":material/chat:", layout="wide"
-    )
+    st.set_page_config(page_title=first_screen.PRODUCT_NAME, page_icon=PAGE_ICON, layout="wide")
     st.html(STYLE)
     pages = [st.Page(path, title=title, icon=icon) for path, title, icon in PAGES]
     page = st.navigation(pages)

@@ -183,6 +183,38 @@ class ConversationLists:
     def all(self) -> list[ConversationItem]:
         return [*self.pinned, *self.recent]
 
+    def by_last_run(self) -> ConversationLists:
+        """Each list newest run first, the order of the times shown.
+
+        The account lists by last *use*, which a look at a conversation's state counts too:
+        shown next to the time of the last run, that order read as wrong.
+        """
+        return ConversationLists(_newest_first(self.pinned), _newest_first(self.recent))
+
+
+def _newest_first(items: tuple[ConversationItem, ...]) -> tuple[ConversationItem, ...]:
+    return tuple(sorted(items, key=lambda item: item.last_executed, reverse=True))
+
+
+def time_text(iso: str) -> str:
+    """An ISO 8601 time as people read it: ``2026-12-07 05:15:30 UTC``."""
+    if not iso:
+        return "–"
+    return iso[:19].replace("T", " ") + (" UTC" if iso.endswith(("+00:00", "Z")) else "")
+
+
+def run_outcome(result_code: str, paused: bool, writes: list[str] | tuple[str, ...]) -> str:
+    """What a saved run did, in words: a run that only asked something back ("Which order?")
+    saved nothing, and reads differently from one that made or changed a record. ``writes``:
+    the variables it wrote (``trip`` or ``conv.trip``)."""
+    if paused:
+        return "asked: waiting for a form"
+    if result_code != "success":
+        return result_code
+    if writes:
+        return "done: saved " + ", ".join(f"conv.{w.removeprefix('conv.')}" for w in writes)
+    return "answered: nothing saved"
+
 
 @dataclass(frozen=True)
 class PromptView:

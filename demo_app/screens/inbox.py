@@ -8,7 +8,7 @@ import streamlit as st
 
 from demo_app import ui_session as session
 from demo_app.channels_client import ChannelsClient
-from demo_app.views import ClientError
+from demo_app.views import ClientError, run_outcome
 from demo_app.workflows_client import WorkflowsClient
 from mock_account.channels.model import CHANNEL_NAMES
 
@@ -76,7 +76,9 @@ def _turn_rows(turns: list[dict[str, Any]]) -> list[dict[str, Any]]:
         {
             "#": t.get("seq"),
             "agent": t.get("agentName"),
-            "result": t.get("resultCode"),
+            "outcome": run_outcome(
+                str(t.get("resultCode")), t.get("resultCode") == "ask", t.get("writes") or ()
+            ),
             "read": ", ".join(t.get("reads") or []),
             "wrote": ", ".join(t.get("writes") or []),
             "ms": t.get("totalMs"),

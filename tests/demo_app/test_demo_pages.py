@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from demo_helpers import chat, texts
 from streamlit.testing.v1 import AppTest
 
@@ -40,6 +42,35 @@ def test_inspector_shows_variables_paused_run_record_and_timings(app: AppTest) -
     runs = app.dataframe[0].value
     assert list(runs["agent"]) == ["BookBusinessFlight", "SubmitExpenseClaim"]
     assert list(runs["paused"]) == ["", "yes"]
+
+
+def test_a_run_that_only_asked_back_reads_as_such_and_every_json_view_holds_an_object(
+    app: AppTest,
+) -> None:
+    chat(app, "Ship that order today")  # no order in this conversation: "Which order?"
+    chat(app, BERLIN)
+    _page(app, "inspector")
+    runs = app.dataframe[0].value
+    assert list(runs["outcome"]) == ["answered: nothing saved", "done: saved conv.trip"]
+    assert any(t.endswith("`data.orders` → nothing found") for t in texts(app))
+    for view in app.get("json"):
+        assert isinstance(json.loads(view.proto.body), dict | list), view.proto.body
+
+
+def test_conversations_are_listed_newest_run_first_without_ids(app: AppTest) -> None:
+    chat(app, BERLIN)
+    older = app.session_state["convid"]
+    app.button(key="new-conversation").click().run()
+    chat(app, "Pull up the account for Hoffmann Logistics")
+    newer = app.session_state["convid"]
+    _page(app, "inspector")
+    app.selectbox(key="inspector-convid").set_value(older).run()  # a look is a use, not a run
+    _page(app, "conversations")
+    rows = _conversation_rows(app)
+    assert rows.index(newer) < rows.index(older)
+    lines = [c.value for c in app.caption if str(c.value).startswith("last run ")]
+    assert lines and all(older not in line and newer not in line for line in lines)
+    assert lines == sorted(lines, reverse=True)
 
 
 def test_inspector_without_conversation_says_so(app: AppTest) -> None:

@@ -135,3 +135,15 @@ def test_a_records_fields_are_listed_dotted_without_the_empty_ones() -> None:
         ("travellers", "Ann, Bo"),
     ]
     assert record_fields("ORD-1") == [("value", "ORD-1")]
+
+
+def test_a_runs_outcome_says_whether_it_saved_anything() -> None:
+    from demo_app.views import run_outcome
+
+    assert run_outcome("success", False, ["trip"]) == "done: saved conv.trip"
+    assert run_outcome("success", False, ["conv.trip", "conv.expense"]) == (
+        "done: saved conv.trip, conv.expense"
+    )
+    assert run_outcome("success", False, []) == "answered: nothing saved"
+    assert run_outcome("ask", True, []) == "asked: waiting for a form"
+    assert run_outcome("errorInAgent", False, []) == "errorInAgent"
