@@ -81,14 +81,21 @@ def test_an_email_waits_for_approval_and_lands_in_the_outbox_once(app: AppTest) 
 def test_the_administrator_approves_for_an_email_sender(app: AppTest, demo_data_dir: Path) -> None:
     """An email sender has no dashboard: the administrator picks the identity, sees the action
     proposed in its conversation and approves it; it is not among the administrator's own."""
+    from demo_app.channels_client import ChannelsClient
     from demo_app.ui_session import embedded_client
 
     app.switch_page("screens/inbox.py").run()
     app.selectbox(key="inbox-channel").set_value("email").run()
     app.text_input(key="inbox-sender").set_value("cleo@example.com").run()
     app.button(key="inbox-send").click().run()
-    identity = app.success[0].value.rsplit("identity ", 1)[1].rstrip(".")
     deployment = embedded_client(str(demo_data_dir)).deployment
+    admin = deployment.users.users[0].email
+    identity = next(
+        i["identity"]
+        for group in ChannelsClient(embedded_client(str(demo_data_dir)), admin).contacts()
+        for i in group["identities"]
+        if i["sender"] == "cleo@example.com"
+    )
     assert deployment.actions is not None
     made, _ = deployment.actions.propose(
         deployment.users.users[0].account,
