@@ -11,6 +11,7 @@ from .views import AnswerView, AskField, AskForm, Handoff, Match
 HANDOFF_ICON = "↪"
 # Scores read the same everywhere (0..1, two decimals): in text and in every table.
 SCORE_FORMAT = "%.2f"
+FIELDS_PER_LINE = 3
 
 
 def _score(match: Match | None) -> str:
@@ -62,8 +63,14 @@ def render_handoff(handoff: Handoff) -> None:
         st.markdown(label)
         return
     with st.expander(label):
-        cells = "\n".join(f"| {field} | {_cell(value)} |" for field, value in rows)
-        st.markdown(f"| field | value |\n|---|---|\n{cells}")
+        # A few fields a line, so that the record stays short next to the answer.
+        lines = []
+        for start in range(0, len(rows), FIELDS_PER_LINE):
+            chunk = rows[start : start + FIELDS_PER_LINE]
+            chunk += [("", "")] * (FIELDS_PER_LINE - len(chunk))
+            lines.append("".join(f"| {f} | {_cell(v)} " for f, v in chunk) + "|")
+        head = "| field | value " * FIELDS_PER_LINE + "|"
+        st.markdown("\n".join([head, "|---|---" * FIELDS_PER_LINE + "|", *lines]))
 
 
 def _cell(text: str) -> str:
