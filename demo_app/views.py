@@ -203,6 +203,11 @@ def time_text(iso: str) -> str:
     return iso[:19].replace("T", " ") + (" UTC" if iso.endswith(("+00:00", "Z")) else "")
 
 
+# conv.request: what was last asked, which every run keeps for the turn after it. Saving it
+# makes or changes no record.
+REQUEST_MEMO = "request"
+
+
 def run_outcome(result_code: str, paused: bool, writes: list[str] | tuple[str, ...]) -> str:
     """What a saved run did, in words: a run that only asked something back ("Which order?")
     saved nothing, and reads differently from one that made or changed a record. ``writes``:
@@ -211,9 +216,11 @@ def run_outcome(result_code: str, paused: bool, writes: list[str] | tuple[str, .
         return "asked: waiting for a form"
     if result_code != "success":
         return result_code
-    if writes:
-        return "done: saved " + ", ".join(f"conv.{w.removeprefix('conv.')}" for w in writes)
-    return "answered: nothing saved"
+    records = [w.removeprefix("conv.") for w in writes]
+    records = [w for w in records if w != REQUEST_MEMO]
+    if records:
+        return "done: saved " + ", ".join(f"conv.{w}" for w in records)
+    return "answered: no record saved"
 
 
 @dataclass(frozen=True)

@@ -51,7 +51,7 @@ def test_a_run_that_only_asked_back_reads_as_such_and_every_json_view_holds_an_o
     chat(app, BERLIN)
     _page(app, "inspector")
     runs = app.dataframe[0].value
-    assert list(runs["outcome"]) == ["answered: nothing saved", "done: saved conv.trip"]
+    assert list(runs["outcome"]) == ["answered: no record saved", "done: saved conv.trip"]
     assert any(t.endswith("`data.orders` → nothing found") for t in texts(app))
     for view in app.get("json"):
         assert isinstance(json.loads(view.proto.body), dict | list), view.proto.body

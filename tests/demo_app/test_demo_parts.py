@@ -144,6 +144,9 @@ def test_a_runs_outcome_says_whether_it_saved_anything() -> None:
     assert run_outcome("success", False, ["conv.trip", "conv.expense"]) == (
         "done: saved conv.trip, conv.expense"
     )
-    assert run_outcome("success", False, []) == "answered: nothing saved"
+    assert run_outcome("success", False, []) == "answered: no record saved"
+    # What was last asked is kept by every run: it is no record.
+    assert run_outcome("success", False, ["request"]) == "answered: no record saved"
+    assert run_outcome("success", False, ["request", "trip"]) == "done: saved conv.trip"
     assert run_outcome("ask", True, []) == "asked: waiting for a form"
     assert run_outcome("errorInAgent", False, []) == "errorInAgent"
