@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test chat lint clean
+.PHONY: demo test chat lint clean screenshots
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -20,6 +20,11 @@ chat: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -q
+
+# The README's screenshots (docs/images/), taken by the browser walk of the demo's first
+# five minutes, so they show the demo as it is.
+screenshots: $(STAMP)
+	DEMO_SCREENSHOTS=docs/images $(BIN)/python -m pytest -q tests/demo_app/test_demo_five_minutes.py
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

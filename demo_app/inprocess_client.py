@@ -5,6 +5,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 from typing import Any
+from urllib.parse import urlsplit
 
 from mock_account.conversations.account import ConversationView, ExecResult
 from mock_account.crypto import InvalidRecord, KeyringError
@@ -34,6 +35,16 @@ UNKNOWN_CONVERSATION = "This conversation does not exist (or belongs to someone 
 NO_MATCH = "No agent matches that request; try saying what you need in other words."
 RECENT_LIMIT = 25
 TITLE_LIMIT = 200
+STORE_NAMES = {
+    "sqlite": "SQLite",
+    "postgresql": "PostgreSQL",
+    "postgres": "PostgreSQL",
+    "redis": "Redis",
+    "rediss": "Redis",
+    "memory": "in-memory",
+}
+OPENING_STAGE = "Opening the encrypted store and the 200 agents…"
+WARMING_STAGE = "Warming up the mock world (places, dates, business data)…"
 
 
 def _match(hit: SearchHit) -> Match:
@@ -50,20 +61,30 @@ class InProcessClient:
     def __init__(self, deployment: Deployment) -> None:
         self.deployment = deployment
         self.account = deployment.account
-        self.description = f"embedded account ({deployment.config.resolved_store_url()})"
+        # The store's kind, not its address: a file path says nothing to a visitor.
+        kind = urlsplit(deployment.config.resolved_store_url()).scheme.lower()
+        self.description = f"embedded account ({STORE_NAMES.get(kind, kind)} store, encrypted)"
         self.stop_sweeper = threading.Event()
         self.sweeper: threading.Thread | None = None
 
     @classmethod
-    def embedded(cls, config: AccountConfig | None = None) -> InProcessClient:
+    def embedded(
+        cls,
+        config: AccountConfig | None = None,
+        progress: Callable[[str], None] | None = None,
+    ) -> InProcessClient:
         """The default: the embedded account with SQLite under the project's data folder.
 
         Like the server, it runs the retention sweep in the background (unless its
-        configuration turns it off: ``python -m demo_app --no-sweep``).
+        configuration turns it off: ``python -m demo_app --no-sweep``). ``progress`` is told
+        each stage of the loading as it starts.
         """
+        say = progress or (lambda _stage: None)
         try:
+            say(OPENING_STAGE)
             deployment = build_deployment(config or AccountConfig())
             # The first visitor's request should not pay for loading the data and tables.
+            say(WARMING_STAGE)
             deployment.account.warm_up()
             client = cls(deployment)
             client.sweeper = deployment.start_sweeper(client.stop_sweeper)
@@ -118,7 +139,7 @@ class InProcessClient:
     ) -> AnswerView:
         text = check_query(query)
         result = self.account.exec_agent(self._user(user), agent, {"query": text}, convid)
-        return self._answer(text, result, matches, convid)
+        return self._answer(user, text, result, matches, convid)
 
     def ask(self, user: str, query: str, convid: str | None = None) -> AnswerView:
         found = self.find(user, query, convid)
@@ -132,10 +153,11 @@ class InProcessClient:
         if pending.convid is None:
             raise ClientError("There is no question waiting for an answer.")
         result = self.account.exec_agent(self._user(user), pending.agent, answers, pending.convid)
-        return self._answer(pending.query, result, pending.matches, pending.convid)
+        return self._answer(user, pending.query, result, pending.matches, pending.convid)
 
     def _answer(
         self,
+        user: str,
         query: str,
         result: ExecResult,
         matches: tuple[Match, ...],
@@ -155,10 +177,20 @@ class InProcessClient:
             matches=matches,
             parts=tuple(Part.from_wire(p) for p in result.parts or ()),
             ask=AskForm.from_wire(result.ask_input) if result.ask_input else None,
-            handoffs=tuple(Handoff(h["variable"], h["from"]) for h in result.handoffs),
+            handoffs=self._handoffs(user, result),
             error=result.error,
             timings=dict(result.timings),
         )
+
+    def _handoffs(self, user: str, result: ExecResult) -> tuple[Handoff, ...]:
+        """The run's hand-offs, each with the record as saved with this answer."""
+        if not result.handoffs or not result.convid:
+            return ()
+        try:
+            return self.state(user, result.convid).handoffs()
+        except ClientError:
+            # Shown without their records rather than failing an answer that was saved.
+            return tuple(Handoff(h["variable"], h["from"]) for h in result.handoffs)
 
     # --- conversations ------------------------------------------------------------------
 

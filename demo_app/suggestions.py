@@ -1,4 +1,4 @@
-"""Suggested follow-ups and starter requests for the chat page.
+"""Suggested follow-ups for the chat page.
 
 The suggestions themselves are the account's (``mock_account.conversations.followups``):
 requests for agents that read what the last run saved, written from the saved values.
@@ -12,13 +12,6 @@ from typing import Any
 from mock_account.conversations.followups import Suggestion
 
 from .catalog import Catalog
-
-# Three openings that each start a hand-off chain (trip, customer, incident).
-STARTERS: tuple[str, ...] = (
-    "I need to fly to Berlin next Tuesday for a client meeting",
-    "Pull up the account for Hoffmann Logistics",
-    "The checkout service is returning 500s for everyone, open an incident",
-)
 
 
 def suggest_followups(
@@ -36,4 +29,4 @@ def suggest_followups(
     )
 
 
-__all__ = ["STARTERS", "Suggestion", "suggest_followups"]
+__all__ = ["Suggestion", "suggest_followups"]

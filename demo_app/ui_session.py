@@ -1,19 +1,23 @@
 """Per-browser-session state of the demo: which account, which user, which conversation.
 
-The embedded account is built once per process and data folder (``st.cache_resource``);
-a server connection is kept in the session. Pages call ``client()`` and ``user_key()``
-and get a ``ClientError`` message rather than an exception when there is no connection.
+The embedded account is built once per process and data folder, in the background
+(``background``), so pages paint while it loads; a server connection is kept in the session.
+Pages call ``client()`` and ``user_key()`` and get a ``ClientError`` message rather than an
+exception when there is no connection.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import streamlit as st
 
 from mock_account.deployment import AccountConfig, project_data_dir
 
+from . import background
+from .background import BackgroundJob
 from .catalog import Catalog, catalog_from_agents, load_catalog
 from .client import DemoClient
 from .inprocess_client import InProcessClient
@@ -26,11 +30,31 @@ SERVER = "Server (URL + token)"
 MODES = (EMBEDDED, SERVER)
 
 
-@st.cache_resource(show_spinner="Starting the embedded account (200 agents)…")
-def embedded_client(data_dir: str) -> InProcessClient:
-    from pathlib import Path
+def account_loading(data_dir: str) -> BackgroundJob:
+    """The embedded account of ``data_dir``, loading (or loaded) in the background."""
 
-    return InProcessClient.embedded(AccountConfig(data_dir=Path(data_dir)))
+    def load(job: BackgroundJob) -> InProcessClient:
+        return InProcessClient.embedded(AccountConfig(data_dir=Path(data_dir)), job.report)
+
+    return background.started(f"embedded account {data_dir}", load, "Starting the account…")
+
+
+def embedded_client(data_dir: str) -> InProcessClient:
+    """The embedded account of ``data_dir``, once loaded (a request made meanwhile waits)."""
+    job = account_loading(data_dir)
+    try:
+        return job.result()
+    except ClientError:
+        background.forget(job)  # the next run tries again, as a fix may have been made since
+        raise
+
+
+def pending_loading() -> BackgroundJob | None:
+    """What the chosen account still waits for: the embedded one's loading, if not done."""
+    if mode() != EMBEDDED:
+        return None
+    job = account_loading(str(project_data_dir()))
+    return None if job.done else job
 
 
 @st.cache_resource(show_spinner=False, max_entries=4)
@@ -197,7 +221,11 @@ def entries_from_state(state: Any, known: Catalog) -> list[Entry]:
             convid=state.convid,
             parts=tuple(Part.from_wire(p) for p in output.get("parts") or ()),
             ask=AskForm.from_wire(paused["ask"]) if paused and paused.get("ask") else None,
-            handoffs=handoffs_from_runs(runs[: index + 1]),
+            # The record as saved is known for the latest run only (the state holds its value
+            # now): earlier hand-offs show without one rather than with a later value.
+            handoffs=handoffs_from_runs(
+                runs[: index + 1], state.conv if index == len(runs) - 1 else None
+            ),
         )
         entries.append(Entry(sent, answer))
     return entries

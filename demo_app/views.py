@@ -110,10 +110,15 @@ class AskForm:
 
 @dataclass(frozen=True)
 class Handoff:
-    """The answering agent read ``variable`` (``conv.x``) that ``from_agent`` wrote."""
+    """The answering agent read ``variable`` (``conv.x``) that ``from_agent`` wrote.
+
+    ``record``: the variable's fields as saved with that answer (what the agent worked from,
+    with what it changed), when known.
+    """
 
     variable: str
     from_agent: str
+    record: Any = None
 
 
 @dataclass(frozen=True)
@@ -178,6 +183,45 @@ class ConversationLists:
     def all(self) -> list[ConversationItem]:
         return [*self.pinned, *self.recent]
 
+    def by_last_run(self) -> ConversationLists:
+        """Each list newest run first, the order of the times shown.
+
+        The account lists by last *use*, which a look at a conversation's state counts too:
+        shown next to the time of the last run, that order read as wrong.
+        """
+        return ConversationLists(_newest_first(self.pinned), _newest_first(self.recent))
+
+
+def _newest_first(items: tuple[ConversationItem, ...]) -> tuple[ConversationItem, ...]:
+    return tuple(sorted(items, key=lambda item: item.last_executed, reverse=True))
+
+
+def time_text(iso: str) -> str:
+    """An ISO 8601 time as people read it: ``2026-12-07 05:15:30 UTC``."""
+    if not iso:
+        return "–"
+    return iso[:19].replace("T", " ") + (" UTC" if iso.endswith(("+00:00", "Z")) else "")
+
+
+# conv.request: what was last asked, which every run keeps for the turn after it. Saving it
+# makes or changes no record.
+REQUEST_MEMO = "request"
+
+
+def run_outcome(result_code: str, paused: bool, writes: list[str] | tuple[str, ...]) -> str:
+    """What a saved run did, in words: a run that only asked something back ("Which order?")
+    saved nothing, and reads differently from one that made or changed a record. ``writes``:
+    the variables it wrote (``trip`` or ``conv.trip``)."""
+    if paused:
+        return "asked: waiting for a form"
+    if result_code != "success":
+        return result_code
+    records = [w.removeprefix("conv.") for w in writes]
+    records = [w for w in records if w != REQUEST_MEMO]
+    if records:
+        return "done: saved " + ", ".join(f"conv.{w}" for w in records)
+    return "answered: no record saved"
+
 
 @dataclass(frozen=True)
 class PromptView:
@@ -220,7 +264,8 @@ class StateView:
         return last_agent({"runs": list(self.runs)})
 
     def handoffs(self) -> tuple[Handoff, ...]:
-        return handoffs_from_runs(self.runs)
+        """The latest run's hand-offs, each with its record as saved."""
+        return handoffs_from_runs(self.runs, self.conv)
 
     @classmethod
     def from_wire(cls, data: dict[str, Any]) -> StateView:
@@ -259,10 +304,19 @@ class StateView:
 
 def handoffs_from_runs(
     runs: tuple[dict[str, Any], ...] | list[dict[str, Any]],
+    conv: dict[str, Any] | None = None,
 ) -> tuple[Handoff, ...]:
-    """For the latest run: each variable it read and the earlier agent that wrote it.
+    """For the latest run: each variable it read and the earlier agent that wrote it, with
+    the variable's record from ``conv`` (the state saved with that run) when given.
 
     Computed from the saved state (by the state contract's ``handoffs``), so it works the same
     in-process and over HTTP.
     """
-    return tuple(Handoff(h["variable"], h["from"]) for h in handoffs(runs))
+    return tuple(
+        Handoff(
+            h["variable"],
+            h["from"],
+            None if conv is None else conv.get(h["variable"].removeprefix("conv.")),
+        )
+        for h in handoffs(runs)
+    )

@@ -6,21 +6,83 @@ from typing import Any
 
 import streamlit as st
 
-from .views import AnswerView, AskField, AskForm, Match
+from .views import AnswerView, AskField, AskForm, Handoff, Match
 
 HANDOFF_ICON = "↪"
+# Scores read the same everywhere (0..1, two decimals): in text and in every table.
+SCORE_FORMAT = "%.2f"
+FIELDS_PER_LINE = 3
 
 
 def _score(match: Match | None) -> str:
-    return "–" if match is None or match.score is None else f"{match.score:.2f}"
+    return "–" if match is None or match.score is None else SCORE_FORMAT % match.score
+
+
+def score_column() -> Any:
+    """The score column of a table of matches, as a bar from 0 to 1 with the same figure."""
+    return st.column_config.ProgressColumn(
+        "score", min_value=0.0, max_value=1.0, format=SCORE_FORMAT, width="small"
+    )
 
 
 def handoff_text(variable: str, from_agent: str) -> str:
     return f"{HANDOFF_ICON} handed off from **{from_agent}** via `{variable}`"
 
 
-def render_answer(answer: AnswerView) -> None:
-    """Who answered (department, score, runner-up), hand-offs, then the answer itself."""
+def record_fields(record: Any, prefix: str = "") -> list[tuple[str, str]]:
+    """``(field, value)`` rows of a saved record, nested fields dotted, empty ones left out."""
+    if not isinstance(record, dict):
+        return [(prefix or "value", _value_text(record))]
+    rows: list[tuple[str, str]] = []
+    for name, value in record.items():
+        field = f"{prefix}.{name}" if prefix else str(name)
+        if value in ("", None, [], {}):
+            continue
+        if isinstance(value, dict):
+            rows.extend(record_fields(value, field))
+        else:
+            rows.append((field, _value_text(value)))
+    return rows
+
+
+def _value_text(value: Any) -> str:
+    if isinstance(value, list):
+        return ", ".join(_value_text(v) for v in value)
+    if isinstance(value, dict):
+        return ", ".join(f"{k}: {_value_text(v)}" for k, v in value.items())
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))  # 1680.0 is written 1680, as the answer says it
+    return str(value)
+
+
+def render_handoff(handoff: Handoff) -> None:
+    """The hand-off marker; it opens to the fields of the record the agent worked from."""
+    label = handoff_text(handoff.variable, handoff.from_agent)
+    rows = record_fields(handoff.record) if handoff.record is not None else []
+    if not rows:
+        st.markdown(label)
+        return
+    with st.expander(label):
+        # A few fields a line, so that the record stays short next to the answer.
+        lines = []
+        for start in range(0, len(rows), FIELDS_PER_LINE):
+            chunk = rows[start : start + FIELDS_PER_LINE]
+            chunk += [("", "")] * (FIELDS_PER_LINE - len(chunk))
+            lines.append("".join(f"| {f} | {_cell(v)} " for f, v in chunk) + "|")
+        head = "| field | value " * FIELDS_PER_LINE + "|"
+        st.markdown("\n".join([head, "|---|---" * FIELDS_PER_LINE + "|", *lines]))
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def render_answer(answer: AnswerView, with_question: bool = True) -> None:
+    """Who answered (department, score, runner-up), hand-offs, then the answer itself.
+
+    ``with_question``: show what the agent asks, if it does (not when its form is shown
+    right after, which is titled with the question).
+    """
     chosen, runner_up = answer.chosen, answer.runner_up
     header = f"**{answer.agent}**"
     if answer.department:
@@ -49,10 +111,11 @@ def render_answer(answer: AnswerView) -> None:
                     for m in answer.matches
                 ],
                 hide_index=True,
-                use_container_width=True,
+                width="stretch",
+                column_config={"score": score_column()},
             )
     for handoff in answer.handoffs:
-        st.markdown(handoff_text(handoff.variable, handoff.from_agent))
+        render_handoff(handoff)
     if not answer.success:
         st.error(f"{answer.agent} could not answer ({answer.result_code}): {answer.error}")
         return
@@ -63,7 +126,7 @@ def render_answer(answer: AnswerView) -> None:
             st.image(part.text)
         else:
             st.markdown(part.text)
-    if answer.ask is not None and answer.ask.message:
+    if with_question and answer.ask is not None and answer.ask.message:
         st.markdown(f"_{answer.ask.message}_")
 
 

@@ -22,7 +22,7 @@ DEFAULT_AGENT = "BookBusinessFlight"
 
 def _client() -> ConfigClient:
     client = session.client()
-    key = ("config_client", client.description, session.user_key())
+    key = ("config_client", id(client), session.user_key())
     cached = st.session_state.get("config_client")
     if cached is None or cached[0] != key:
         cached = (key, config_client(client, session.user_key()))
@@ -61,7 +61,12 @@ def _history(client: ConfigClient, agent: str, section: str) -> None:
     chosen = st.selectbox(
         "Compare an earlier version with the current one", older, key=f"hist-pick-{section}"
     )
-    st.code(client.diff(agent, section, int(chosen)) or "(no difference)", language="diff")
+    diff = client.diff(agent, section, int(chosen))
+    if not diff:
+        # Restoring it would change nothing (and, as nothing changed, add no version).
+        st.caption(f"Version {chosen} is the same as the current one: nothing to restore.")
+        return
+    st.code(diff, language="diff")
     if st.button(
         f"Restore version {chosen}",
         key=f"hist-restore-{section}",

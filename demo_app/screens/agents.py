@@ -5,16 +5,27 @@ from __future__ import annotations
 import streamlit as st
 
 from demo_app import ui_session as session
-from demo_app.graph_dot import departments_dot, variable_dot
+from demo_app.graph_dot import overview_rows, variable_dot
 from demo_app.views import ClientError
+from demo_app.widgets import score_column
 
 ALL = "All departments"
+FIRST_DEPARTMENT = "travel"  # where the first starter request goes
+# The largest variable (conv.customer, 30 agents) still fits one 1280×720 screen.
+GRAPH_HEIGHT_PX = 560
 
 
 def _table() -> None:
     catalog = session.catalog()
     cols = st.columns([1, 2])
-    department = cols[0].selectbox("Department", [ALL, *catalog.departments()], key="agents-dept")
+    options = [ALL, *catalog.departments()]
+    department = cols[0].selectbox(
+        "Department",
+        options,
+        # One department at first: the whole account is 200 rows.
+        index=options.index(FIRST_DEPARTMENT) if FIRST_DEPARTMENT in options else 0,
+        key="agents-dept",
+    )
     text = cols[1].text_input("Filter by name, title or description", key="agents-filter")
     needle = text.strip().lower()
     rows = []
@@ -30,13 +41,14 @@ def _table() -> None:
                 "department": agent.tag,
                 "agent": agent.name,
                 "title": agent.title,
-                "writes": ", ".join(f"conv.{v}" for v in sorted(io.writes)) if io else "",
-                "reads": ", ".join(f"conv.{v}" for v in sorted(io.reads)) if io else "",
-                "example": agent.examples[0] if agent.examples else "",
+                "writes conv.": ", ".join(sorted(io.writes)) if io else "",
+                "reads conv.": ", ".join(sorted(io.reads)) if io else "",
             }
         )
     st.caption(f"{len(rows)} of {len(catalog.agents)} agents")
-    st.dataframe(rows, hide_index=True, use_container_width=True, height=420)
+    # A static table: its rows are the agents (no blank filler) and long titles wrap (a
+    # scrolling grid cut them at its column's edge).
+    st.table(rows)
 
 
 def _playground() -> None:
@@ -69,31 +81,34 @@ def _playground() -> None:
             for rank, m in enumerate(matches, start=1)
         ],
         hide_index=True,
-        use_container_width=True,
-        column_config={"score": st.column_config.ProgressColumn("score", min_value=0, max_value=1)},
+        width="stretch",
+        column_config={"score": score_column()},
     )
 
 
 def _graph() -> None:
     catalog = session.catalog()
-    variables = catalog.graph.variables()
-    choice = st.selectbox(
-        "Show", ["Departments overview", *[f"conv.{v}" for v in variables]], key="graph-variable"
+    st.caption(
+        "Agents hand work to each other through conversation variables: one agent writes "
+        "`conv.trip`, a later one in the same conversation reads it. Which departments write "
+        "and read each variable (how many agents each):"
     )
-    if choice == "Departments overview":
-        st.caption(
-            "Which departments write (left) and read (right) each conversation variable; "
-            "edge labels count agents."
-        )
-        st.graphviz_chart(departments_dot(catalog), use_container_width=True)
-    else:
-        name = choice.removeprefix("conv.")
-        st.caption(
-            f"{len(catalog.graph.writers(name))} agents write {choice}, "
-            f"{len(catalog.graph.readers(name))} read it: a writer then a reader in one "
-            "conversation is a hand-off."
-        )
-        st.graphviz_chart(variable_dot(catalog, name), use_container_width=True)
+    st.table(overview_rows(catalog))
+    variables = [f"conv.{v}" for v in catalog.graph.variables()]
+    choice = st.selectbox(
+        "Open a variable: its writer and reader agents",
+        variables,
+        index=variables.index("conv.trip") if "conv.trip" in variables else 0,
+        key="graph-variable",
+    )
+    name = choice.removeprefix("conv.")
+    st.caption(
+        f"{len(catalog.graph.writers(name))} agents write {choice}, "
+        f"{len(catalog.graph.readers(name))} read it (writers on the left, readers on the "
+        "right, one box per department): a writer then a reader in one conversation is a "
+        "hand-off."
+    )
+    st.graphviz_chart(variable_dot(catalog, name), width="stretch", height=GRAPH_HEIGHT_PX)
 
 
 def main() -> None:

@@ -13,6 +13,7 @@ from typing import Any
 
 import streamlit as st
 
+from demo_app import first_screen
 from demo_app import ui_session as session
 from demo_app.request_runner import (
     PartResult,
@@ -21,33 +22,21 @@ from demo_app.request_runner import (
     choose,
     start_request,
 )
-from demo_app.suggestions import STARTERS, suggest_followups
+from demo_app.suggestions import suggest_followups
 from demo_app.views import AnswerView, ClientError
 from demo_app.widgets import render_answer, render_ask_form, render_two_best
 
-INTRO = (
-    "Each request is searched across **200 agents in 10 departments**; the best match "
-    "answers. Follow up in the same conversation and another agent picks up what the "
-    "first one saved (a trip, a customer, an incident…): watch for the "
-    "**↪ handed off from** marker. Ask for two things at once and each goes to its own "
-    "agent. Start with one of these:"
-)
-
-
-def _queue_query(text: str) -> None:
-    st.session_state["queued"] = ("query", text)
-
 
 def _queue_answers(answers: dict[str, Any]) -> None:
-    st.session_state["queued"] = ("answers", answers)
+    first_screen.queue("answers", answers)
 
 
 def _queue_choice(agent: str) -> None:
-    st.session_state["queued"] = ("choose", agent)
+    first_screen.queue("choose", agent)
 
 
 def _queue_held(action: str) -> None:
-    st.session_state["queued"] = ("held", action)
+    first_screen.queue("held", action)
 
 
 def _answers(entry: session.Entry) -> list[AnswerView]:
@@ -218,16 +207,23 @@ def _suggestions(last: AnswerView) -> None:
     if not found:
         return
     st.caption("Suggested follow-ups (another agent will pick up what was saved):")
-    columns = st.columns(len(found))
-    for index, (column, suggestion) in enumerate(zip(columns, found, strict=True)):
-        column.button(
+    # One a line: a suggestion is a sentence, read whole (side by side they were cut short).
+    for index, suggestion in enumerate(found):
+        st.button(
             suggestion.request,
             key=f"suggest:{len(session.transcript())}:{index}",
             help=f"{suggestion.agent} ({suggestion.department}) reads {suggestion.variable}",
-            on_click=_queue_query,
+            on_click=first_screen.queue_request,
             args=(suggestion.request,),
-            width="stretch",
+            icon=":material/subdirectory_arrow_right:",
         )
+
+
+def _short(text: str, limit: int = 90) -> str:
+    """``text`` cut before a word at ``limit`` characters (a conversation's name in a line)."""
+    if len(text) <= limit:
+        return text
+    return text[:limit].rsplit(" ", 1)[0] + "…"
 
 
 def _numbered(parts: list[str] | tuple[str, ...], first: int, total: int) -> str:
@@ -261,11 +257,12 @@ def _render_parts(
                 st.markdown(f"**Request {result.index + 1} of {total}** · {result.text}")
             if result.index in chosen and result.answer is not None:
                 st.caption(f"You chose {chosen[result.index]}.")
+            form_shown = waiting is not None and result.answer is waiting
             if result.answer is not None:
-                render_answer(result.answer)
+                render_answer(result.answer, with_question=not form_shown)
             else:
                 st.error(result.problem or "Nothing ran.")
-            if waiting is not None and result.answer is waiting and waiting.ask is not None:
+            if form_shown and waiting is not None and waiting.ask is not None:
                 render_ask_form(waiting.ask, key, _queue_answers)
     if not is_last or run is None or run.choice is None:
         return
@@ -343,9 +340,9 @@ def _render_held(pending: AnswerView) -> None:
 
 
 def main() -> None:
-    st.title("Chat with the account")
-    typed = st.chat_input("Ask for anything (e.g. book a flight, look up a customer)…")
-    queued = st.session_state.pop("queued", None)
+    first_screen.product_header()
+    typed = first_screen.chat_box()
+    queued = st.session_state.pop(first_screen.QUEUED, None)
     if typed is not None:
         if _waiting() and typed.strip():
             # The conversation only takes the form's answers now: hold it and ask the user.
@@ -360,22 +357,13 @@ def main() -> None:
         except ClientError as exc:
             error = str(exc)
 
-    top = st.columns([4, 1])
-    convid = session.convid()
-    top[0].caption(f"Conversation `{convid}`" if convid else "New conversation")
+    entries = session.transcript()
+    top = st.columns([4, 1], vertical_alignment="center")
+    top[0].caption(f"Conversation: {_short(entries[0].sent)}" if entries else "New conversation")
     top[1].button("New conversation", on_click=session.new_conversation, key="new-conversation")
 
-    entries = session.transcript()
     if not entries:
-        st.markdown(INTRO)
-        for index, starter in enumerate(STARTERS):
-            st.button(
-                starter,
-                key=f"starter:{index}",
-                on_click=_queue_query,
-                args=(starter,),
-                icon=":material/play_arrow:",
-            )
+        first_screen.chat_opening()
     pending = _pending_index(entries)
     waiting = _pending_ask(entries)
     run = session.active_run()
@@ -391,7 +379,7 @@ def main() -> None:
             if shows_run:
                 _render_parts(entry, f"ask{index}", is_last, run, form_here)
             elif entry.answer is not None:
-                render_answer(entry.answer)
+                render_answer(entry.answer, with_question=form_here is None)
                 if form_here is not None and form_here.ask is not None:
                     render_ask_form(form_here.ask, f"ask{index}", _queue_answers)
             _render_left(entry, is_last, run)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from demo_app import ui_session as session
-from demo_app.views import ClientError, ConversationItem
+from demo_app.views import ClientError, ConversationItem, time_text
 
 CHAT_PAGE = "screens/chat.py"
 
@@ -37,7 +37,7 @@ def _row(item: ConversationItem) -> None:
         cols = st.columns([5, 1, 1, 1])
         pin = ":material/push_pin: " if item.pinned else ""
         cols[0].markdown(f"{pin}**{item.title}**")
-        cols[0].caption(f"{item.convid} · last used {item.last_executed[:19].replace('T', ' ')}")
+        cols[0].caption(f"last run {time_text(item.last_executed)}")
         cols[1].button("Open", key=f"open:{item.convid}", on_click=_act, args=("open", item))
         cols[2].button(
             "Unpin" if item.pinned else "Pin",
@@ -61,10 +61,10 @@ def main() -> None:
         st.error(st.session_state.pop("conversations_error"))
     if "conversations_notice" in st.session_state:
         st.success(st.session_state.pop("conversations_notice"))
-    lists = session.client().conversations(session.user_key())
+    lists = session.client().conversations(session.user_key()).by_last_run()
     st.caption(
-        "Only the signed-in user's conversations are listed; switch user in the sidebar to see "
-        "that another user sees none of them. Titles are stored encrypted."
+        "Only the signed-in user's conversations are listed, newest run first; switch user in "
+        "the sidebar to see that another user sees none of them. Titles are stored encrypted."
     )
     st.subheader(f"Pinned ({len(lists.pinned)})")
     if not lists.pinned:

@@ -8,7 +8,7 @@ import streamlit as st
 
 from demo_app import ui_session as session
 from demo_app.channels_client import ChannelsClient
-from demo_app.views import ClientError
+from demo_app.views import ClientError, run_outcome
 from demo_app.workflows_client import WorkflowsClient
 from mock_account.channels.model import CHANNEL_NAMES
 
@@ -55,11 +55,12 @@ def send_form(channels: ChannelsClient) -> None:
         st.error(st.session_state.pop("inbox-error"))
     answer = st.session_state.pop("inbox-answer", None)
     if answer:
-        how = "continued" if answer.get("resumed") else "started"
-        st.success(
-            f"{answer.get('agentName') or 'No agent'} answered ({answer['resultCode']}); "
-            f"{how} conversation {answer.get('convid')} of identity {answer['identity']}."
-        )
+        how = "continued their conversation" if answer.get("resumed") else "a new conversation"
+        did = "asked for a form" if answer["resultCode"] == "ask" else "answered"
+        if answer["resultCode"] not in ("ask", "success"):
+            did = f"could not answer ({answer['resultCode']})"
+        sender = f"{answer.get('channel')}: {st.session_state.get('inbox-sender', '')}"
+        st.success(f"{answer.get('agentName') or 'No agent'} {did}; {how} ({sender}).")
         if answer.get("answered"):
             given = ", ".join(f"{k} = {v}" for k, v in answer["answered"].items())
             st.caption(f"Read from the message as answers to the waiting form: {given}")
@@ -76,7 +77,9 @@ def _turn_rows(turns: list[dict[str, Any]]) -> list[dict[str, Any]]:
         {
             "#": t.get("seq"),
             "agent": t.get("agentName"),
-            "result": t.get("resultCode"),
+            "outcome": run_outcome(
+                str(t.get("resultCode")), t.get("resultCode") == "ask", t.get("writes") or ()
+            ),
             "read": ", ".join(t.get("reads") or []),
             "wrote": ", ".join(t.get("writes") or []),
             "ms": t.get("totalMs"),
@@ -154,7 +157,6 @@ def main() -> None:
     for item in items:
         label = f"[{item['channel']}] {item['title']} · {item.get('contact') or item.get('sender')}"
         with st.expander(label):
-            st.caption(f"{item['convid']} · identity {item.get('identity') or '(dashboard chat)'}")
             conversation_detail(channels, item)
     st.subheader("Contacts")
     for group in contacts:

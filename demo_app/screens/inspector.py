@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import streamlit as st
 
 from demo_app import ui_session as session
-from demo_app.views import ClientError, StateView
+from demo_app.views import ClientError, StateView, run_outcome, time_text
 from mock_account.api.timing import PHASES
 
 
@@ -23,7 +24,7 @@ def _variables(column: Any, heading: str, values: dict[str, Any]) -> None:
 def _pick_conversation() -> str | None:
     """The chat's conversation, or one chosen from the user's list."""
     client, user = session.client(), session.user_key()
-    items = client.conversations(user).all()
+    items = client.conversations(user).by_last_run().all()
     current = session.convid()
     options = [c.convid for c in items]
     if current and current not in options:
@@ -31,12 +32,12 @@ def _pick_conversation() -> str | None:
     if not options:
         st.info("No conversation yet: ask something on the Chat page first.")
         return None
-    titles = {c.convid: c.title for c in items}
+    labels = {c.convid: f"{c.title} · last run {time_text(c.last_executed)}" for c in items}
     return st.selectbox(
         "Conversation",
         options,
         index=options.index(current) if current in options else 0,
-        format_func=lambda c: f"{titles.get(c, 'current conversation')} ({c})",
+        format_func=lambda c: labels.get(c, "the current conversation"),
         key="inspector-convid",
     )
 
@@ -48,11 +49,13 @@ def _runs(view: StateView) -> None:
             "#": index + 1,
             "agent": run.get("agent"),
             "version": run.get("version"),
-            "result": run.get("resultCode"),
+            "outcome": run_outcome(
+                str(run.get("resultCode")), bool(run.get("paused")), run.get("writes") or ()
+            ),
             "paused": "yes" if run.get("paused") else "",
             "reads": ", ".join(f"conv.{v}" for v in run.get("reads") or ()),
             "writes": ", ".join(f"conv.{v}" for v in run.get("writes") or ()),
-            "ran at": run.get("ranAt"),
+            "ran at": time_text(str(run.get("ranAt") or "")),
         }
         for index, run in enumerate(view.runs)
     ]
@@ -65,7 +68,7 @@ def _runs(view: StateView) -> None:
         )
         st.json(paused.get("paused"), expanded=False)
     for index, run in enumerate(view.runs):
-        with st.expander(f"Run {index + 1}: {run.get('agent')} ({run.get('resultCode')})"):
+        with st.expander(f"Run {index + 1}: {run.get('agent')} ({rows[index]['outcome']})"):
             st.json(run, expanded=False)
 
 
@@ -86,6 +89,10 @@ def _prompts(view: StateView) -> None:
                 label = f"{role} ({who})" if who else role
                 if isinstance(content, str):
                     st.markdown(f"**{label}:** {content}")
+                elif not isinstance(content, dict | list):
+                    # A look-up that found nothing: no object for the JSON viewer to show.
+                    found = "nothing found" if content is None else json.dumps(content)
+                    st.markdown(f"**{label}:** `{message.get('name', '')}` → {found}")
                 else:
                     st.markdown(f"**{label}:** `{message.get('name', '')}`")
                     st.json(content, expanded=False)
@@ -121,7 +128,7 @@ def main() -> None:
     if convid is None:
         return
     view = session.client().state(session.user_key(), convid)
-    st.caption(f"convid `{view.convid}` — decrypted for its owner; nothing else can read it.")
+    st.caption("Decrypted for its owner; nothing else can read it.")
     left, right = st.columns(2)
     _variables(left, "Conversation variables (conv.*)", view.conv)
     _variables(right, "Per-agent variables (agent.*)", view.agents)

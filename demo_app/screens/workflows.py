@@ -12,11 +12,18 @@ import streamlit as st
 
 from demo_app import ui_session as session
 from demo_app.channels_client import ChannelsClient
-from demo_app.views import ClientError
+from demo_app.views import ClientError, time_text
 from demo_app.workflows_client import WorkflowsClient
 
 MINE = "My own"
 WHOSE_KEY = "wf-whose"
+STATUS_WORDS = {
+    "awaitingApproval": "waiting for approval",
+    "approved": "approved, about to run",
+    "executing": "running",
+    "done": "delivered",
+    "rejected": "rejected",
+}
 
 
 def _identities() -> dict[str, str]:
@@ -44,14 +51,22 @@ def _act(action: str, *args: Any) -> None:
     client, user = _client(), session.user_key()
     try:
         if action == "submit":
-            workflow, names = args
+            workflow, title, names = args
             values = {
-                n: st.session_state.get(f"wf:{workflow}:{n}")
-                for n in names
-                if st.session_state.get(f"wf:{workflow}:{n}") not in (None, "")
+                n: str(st.session_state.get(f"wf:{workflow}:{n}") or "").strip() for n in names
             }
-            client.submit(user, workflow, values)
-            message = f"Saved {', '.join(values) or 'nothing'} for {workflow}."
+            given = {n: v for n, v in values.items() if v}
+            if not given:
+                raise ClientError("Nothing to save: every field is empty.")
+            try:
+                client.submit(user, workflow, given)
+            except ClientError as exc:
+                # The account saves all the values or none: say so, with its reason.
+                raise ClientError(f"Nothing was saved for {title}: {exc}") from exc
+            empty = [n for n, v in values.items() if not v]
+            message = f"Saved {_listed(list(given))} for {title}." + (
+                f" Still empty: {_listed(empty)}." if empty else ""
+            )
         elif action == "advance":
             progress = client.advance(user, args[0])
             message = (
@@ -65,25 +80,32 @@ def _act(action: str, *args: Any) -> None:
                 "subject": st.session_state.get("outbox:subject", ""),
                 "body": st.session_state.get("outbox:body", ""),
             }
-            made = client.propose(user, "email", payload)
-            message = f"Proposed {made['actionId']}: it waits for your approval."
+            client.propose(user, "email", payload)
+            message = f"Proposed the email “{payload['subject']}”: it waits for your approval."
         elif action == "approve":
-            done = client.approve(user, args[0])
-            message = f"Approved {args[0]}: {done['status']}."
+            action_id, what = args
+            done = client.approve(user, action_id)
+            message = f"Approved {what}: {STATUS_WORDS.get(done['status'], done['status'])}."
         else:
-            client.reject(user, args[0])
-            message = f"Rejected {args[0]}."
+            action_id, what = args
+            client.reject(user, action_id)
+            message = f"Rejected {what}."
         st.session_state["workflows_notice"] = message
     except ClientError as exc:
         st.session_state["workflows_error"] = str(exc)
+
+
+def _listed(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def _workflow(progress: dict[str, Any], editable: bool) -> None:
     name = progress["workflow"]
     with st.container(border=True):
         state = "complete" if progress["completed"] else f"stage **{progress['stageTitle']}**"
-        st.markdown(f"### {progress.get('title') or name}")
-        st.markdown(f"`{name}` · {state} · version {progress['version']}")
+        title = progress.get("title") or name
+        st.markdown(f"### {title}")
+        st.markdown(f"{state} · version {progress['version']}")
         stages = progress["stages"]
         here = stages.index(progress["stage"])
         st.progress(
@@ -110,14 +132,20 @@ def _workflow(progress: dict[str, Any], editable: bool) -> None:
         )
         if editable and not progress["completed"]:
             collect = [g for g, r in goals.items() if r["kind"] == "collect"]
-            cols = st.columns(max(1, len(collect)))
-            for col, goal in zip(cols, collect, strict=False):
-                col.text_input(goal, key=f"wf:{name}:{goal}")
-            left, right = st.columns(2)
-            left.button(
-                "Save values", key=f"submit:{name}", on_click=_act, args=("submit", name, collect)
-            )
-            right.button("Advance", key=f"advance:{name}", on_click=_act, args=("advance", name))
+            if collect:
+                # One form: every field is sent with the button, the one still being typed in
+                # too (separate inputs lost a value typed just before the click).
+                with st.form(key=f"values:{name}", border=False):
+                    cols = st.columns(len(collect))
+                    for col, goal in zip(cols, collect, strict=True):
+                        col.text_input(goal, key=f"wf:{name}:{goal}")
+                    st.form_submit_button(
+                        "Save values",
+                        key=f"submit:{name}",
+                        on_click=_act,
+                        args=("submit", name, title, collect),
+                    )
+            st.button("Advance", key=f"advance:{name}", on_click=_act, args=("advance", name))
         with st.expander("Collected values and history"):
             st.json(progress["values"])
             st.dataframe(progress["history"] or [], hide_index=True, key=f"history:{name}")
@@ -131,14 +159,16 @@ def _action(action: dict[str, Any]) -> None:
         cols[0].markdown(
             f"**{action['kind']}** to {payload.get('to', payload.get('connector'))}: {summary}"
         )
+        status = STATUS_WORDS.get(action["status"], action["status"])
         cols[0].caption(
-            f"{action['actionId']} · {action['status']}"
-            + (f" · by {action['agent']}" if action.get("agent") else "")
+            status + (f" · proposed by {action['agent']}" if action.get("agent") else "")
         )
         if action["status"] == "awaitingApproval":
-            aid = action["actionId"]
-            cols[1].button("Approve", key=f"approve:{aid}", on_click=_act, args=("approve", aid))
-            cols[2].button("Reject", key=f"reject:{aid}", on_click=_act, args=("reject", aid))
+            aid, what = action["actionId"], f"the {action['kind']} “{summary}”"
+            cols[1].button(
+                "Approve", key=f"approve:{aid}", on_click=_act, args=("approve", aid, what)
+            )
+            cols[2].button("Reject", key=f"reject:{aid}", on_click=_act, args=("reject", aid, what))
 
 
 def main() -> None:
@@ -195,11 +225,10 @@ def main() -> None:
         st.dataframe(
             [
                 {
-                    "delivered": o["delivered"][:19].replace("T", " "),
+                    "delivered": time_text(o["delivered"]),
                     "kind": o["kind"],
                     "to": o["payload"].get("to", o["payload"].get("connector", "")),
                     "what": o["payload"].get("subject") or o["payload"].get("text", ""),
-                    "action": o["actionId"],
                 }
                 for o in outbox
             ],

@@ -2,19 +2,49 @@
 
 from __future__ import annotations
 
+import os
+import shutil
 from pathlib import Path
 
+import pytest
 from streamlit.testing.v1 import AppTest
 
-APP = Path(__file__).resolve().parents[2] / "demo_app" / "app.py"
+ROOT = Path(__file__).resolve().parents[2]
+APP = ROOT / "demo_app" / "app.py"
 TIMEOUT_S = 90
+# The day the browser tests pin, so that "next Tuesday" is the same date in every run.
+TODAY = "2026-11-30"
+NEXT_TUESDAY = "2026-12-08"
+STARTUP_TIMEOUT_S = 60
+ANSWER_TIMEOUT_MS = 60_000
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    "--disable-sync",
+]
+
+
+def chromium() -> str:
+    """Debian's Chromium; the test skips without it, except under CI=true where it fails."""
+    path = shutil.which("chromium")
+    if path is None:
+        reason = "chromium is not installed (apt-get install chromium)"
+        if os.environ.get("CI") == "true":
+            pytest.fail(reason)
+        pytest.skip(reason)
+    return path
 
 
 def texts(at: AppTest) -> list[str]:
-    """Every markdown, caption and alert text on the page."""
+    """Every markdown, caption, alert and expander label on the page."""
     found = [str(e.value) for e in at.markdown]
     for kind in ("caption", "error", "warning", "info", "success"):
         found.extend(str(e.value) for e in getattr(at, kind))
+    found.extend(str(e.proto.label) for e in at.expander)
     return found
 
 

@@ -68,6 +68,22 @@ def test_edit_diff_restore_and_undo(app: AppTest) -> None:
     assert "title: Tell a customer about an outage of ours" in _editor(app, AGENT).value
 
 
+def test_a_version_equal_to_the_current_one_offers_no_restore(app: AppTest) -> None:
+    _page(app)
+    app.selectbox(key="hist-agent").set_value(AGENT).run()
+    original = _editor(app, AGENT).value
+    _editor(app, AGENT).input(original.replace("known service outage", "outage of ours"))
+    app.form[0].button[0].click().run()
+    app.button(key="hist-restore-description").click().run()  # version 0 again, as version 2
+    app.selectbox(key="hist-pick-description").set_value(0).run()
+    assert not app.exception, app.exception
+    assert "Version 0 is the same as the current one: nothing to restore." in texts(app)
+    assert not [b for b in app.button if b.key == "hist-restore-description"]
+    assert not [c for c in app.code if "(no difference)" in c.value]
+    app.selectbox(key="hist-pick-description").set_value(1).run()
+    assert app.button(key="hist-restore-description").label == "Restore version 1"
+
+
 def test_a_clone_is_listed_and_has_no_history(app: AppTest) -> None:
     _page(app)
     app.selectbox(key="hist-agent").set_value(AGENT).run()

@@ -1,115 +1,37 @@
 """The demo in a real headless Chromium: ask, follow up, answer the form, see the hand-off.
 
-Starts ``streamlit run demo_app/app.py`` on a free loopback port with a temporary data
-folder and drives it with Playwright through Debian's ``chromium``. Without Chromium the
-test skips (it fails under CI=true, where the browser is part of the set-up).
+The demo runs as ``make demo`` starts it (``demo_url`` in conftest.py), driven by Playwright
+through Debian's ``chromium``. Without Chromium the tests skip (they fail under CI=true, where
+the browser is part of the set-up).
 """
 
 from __future__ import annotations
 
-import os
 import re
 import shutil
-import subprocess
-import sys
-import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
-from demo_helpers import best_agent, labelled_request
+from demo_helpers import (
+    ANSWER_TIMEOUT_MS,
+    CHROMIUM_ARGS,
+    NEXT_TUESDAY,
+    ROOT,
+    best_agent,
+    chromium,
+    labelled_request,
+)
 
 from demo_app.request_parts import split_request
-from loadtests.server import free_port
-
-ROOT = Path(__file__).resolve().parents[2]
-TODAY = "2026-11-30"
-NEXT_TUESDAY = "2026-12-08"
-STARTUP_TIMEOUT_S = 60
-ANSWER_TIMEOUT_MS = 60_000
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--no-first-run",
-    "--disable-sync",
-]
 
 pytestmark = pytest.mark.slow
-
-
-def _chromium() -> str:
-    path = shutil.which("chromium")
-    if path is None:
-        reason = "chromium is not installed (apt-get install chromium)"
-        if os.environ.get("CI") == "true":
-            pytest.fail(reason)
-        pytest.skip(reason)
-    return path
-
-
-@pytest.fixture
-def demo_url(tmp_path: Path) -> Iterator[str]:
-    port = free_port()
-    # The day is pinned so "next Tuesday" is the same date in every run.
-    env = {**os.environ, "MOCK_ACCOUNT_DATA": str(tmp_path / "data"), "MOCK_ACCOUNT_TODAY": TODAY}
-    log = (tmp_path / "streamlit.log").open("wb")
-    process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "streamlit",
-            "run",
-            str(ROOT / "demo_app" / "app.py"),
-            "--server.headless",
-            "true",
-            "--server.port",
-            str(port),
-            "--server.address",
-            "127.0.0.1",
-            "--server.fileWatcherType",
-            "none",
-            "--browser.gatherUsageStats",
-            "false",
-        ],
-        cwd=ROOT,
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + STARTUP_TIMEOUT_S
-        while True:
-            if process.poll() is not None:
-                pytest.fail(f"streamlit exited: {(tmp_path / 'streamlit.log').read_text()}")
-            try:
-                if httpx.get(f"{url}/_stcore/health", timeout=2).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            if time.monotonic() > deadline:
-                pytest.fail(f"streamlit did not start within {STARTUP_TIMEOUT_S} s")
-            time.sleep(0.3)
-        yield url
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(timeout=10)
-        log.close()
 
 
 def test_first_minute_in_a_real_browser(demo_url: str, tmp_path: Path) -> None:
     """The README's first minute: the Berlin starter, then the suggested expense claim; the
     facts on screen agree with what was asked and with each other."""
-    executable = _chromium()
+    executable = chromium()
     from playwright.sync_api import expect, sync_playwright
 
     with sync_playwright() as pw:
@@ -170,7 +92,7 @@ def test_two_best_multi_part_and_held_request_in_a_real_browser(
 ) -> None:
     """What a person sees: two close agents to pick from, a message answered part by part,
     and a request typed while a form waits that is held with a choice, then sent."""
-    executable = _chromium()
+    executable = chromium()
     from playwright.sync_api import expect, sync_playwright
 
     close = labelled_request(close=True)

@@ -10,7 +10,7 @@ import pytest
 from demo_helpers import best_agent, chat, labelled_request, texts
 from streamlit.testing.v1 import AppTest
 
-from demo_app.suggestions import STARTERS
+from demo_app.first_screen import STARTERS
 
 BERLIN = "I need to fly to Berlin next Tuesday for a client meeting"
 EXPENSES = "file my travel expenses for that trip"
@@ -57,6 +57,30 @@ def test_follow_up_hands_off_via_conv_trip_after_the_ask_form(app: AppTest) -> N
     assert "↪ handed off from **BookBusinessFlight** via `conv.trip`" in shown
     assert any("Hoffmann Logistics" in t and "Berlin" in t for t in shown)
     assert len(app.form) == 0  # the ask is answered: no form left
+
+
+def test_the_handoff_marker_opens_to_the_fields_of_the_record_used(app: AppTest) -> None:
+    chat(app, BERLIN)
+    chat(app, EXPENSES)
+    _answer_expense_form(app)
+    marker = next(e for e in app.expander if "handed off from" in e.proto.label)
+    assert marker.proto.label == "↪ handed off from **BookBusinessFlight** via `conv.trip`"
+    table = marker.markdown[0].value
+    trip = app.session_state["transcript"][0].answer
+    booked = trip.parts[0].text
+    assert "| destination | Berlin |" in table
+    for field in ("start_date", "end_date", "currency"):
+        value = table.split(f"| {field} | ", 1)[1].split(" |", 1)[0]
+        assert value in booked, (field, value, booked)  # the same facts as the booking said
+
+
+def test_a_forms_question_is_shown_once(app: AppTest) -> None:
+    chat(app, BERLIN)
+    chat(app, EXPENSES)
+    assert len(app.form) == 1
+    assert [t for t in texts(app) if "Tell me about the expense" in t] == [
+        "**Tell me about the expense you want to claim.**"
+    ]
 
 
 def test_suggested_follow_up_is_sent_when_clicked(app: AppTest) -> None:

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import json
+
 from demo_helpers import chat, texts
 from streamlit.testing.v1 import AppTest
+
+from demo_app.first_screen import PRODUCT_NAME
 
 BERLIN = "I need to fly to Berlin next Tuesday for a client meeting"
 EXPENSES = "file my travel expenses for that trip"
@@ -38,6 +42,35 @@ def test_inspector_shows_variables_paused_run_record_and_timings(app: AppTest) -
     runs = app.dataframe[0].value
     assert list(runs["agent"]) == ["BookBusinessFlight", "SubmitExpenseClaim"]
     assert list(runs["paused"]) == ["", "yes"]
+
+
+def test_a_run_that_only_asked_back_reads_as_such_and_every_json_view_holds_an_object(
+    app: AppTest,
+) -> None:
+    chat(app, "Ship that order today")  # no order in this conversation: "Which order?"
+    chat(app, BERLIN)
+    _page(app, "inspector")
+    runs = app.dataframe[0].value
+    assert list(runs["outcome"]) == ["answered: no record saved", "done: saved conv.trip"]
+    assert any(t.endswith("`data.orders` → nothing found") for t in texts(app))
+    for view in app.get("json"):
+        assert isinstance(json.loads(view.proto.body), dict | list), view.proto.body
+
+
+def test_conversations_are_listed_newest_run_first_without_ids(app: AppTest) -> None:
+    chat(app, BERLIN)
+    older = app.session_state["convid"]
+    app.button(key="new-conversation").click().run()
+    chat(app, "Pull up the account for Hoffmann Logistics")
+    newer = app.session_state["convid"]
+    _page(app, "inspector")
+    app.selectbox(key="inspector-convid").set_value(older).run()  # a look is a use, not a run
+    _page(app, "conversations")
+    rows = _conversation_rows(app)
+    assert rows.index(newer) < rows.index(older)
+    lines = [c.value for c in app.caption if str(c.value).startswith("last run ")]
+    assert lines and all(older not in line and newer not in line for line in lines)
+    assert lines == sorted(lines, reverse=True)
 
 
 def test_inspector_without_conversation_says_so(app: AppTest) -> None:
@@ -78,7 +111,7 @@ def test_open_a_conversation_rebuilds_the_chat(app: AppTest) -> None:
     app.button(key=f"open:{convid}").click().run()
     assert not app.exception
     assert app.session_state["convid"] == convid
-    assert app.title[0].value == "Chat with the account"
+    assert app.title[0].value == PRODUCT_NAME  # the chat page's title
     assert BERLIN in texts(app)
 
 
@@ -93,23 +126,26 @@ def test_another_users_conversation_cannot_be_opened_in_the_inspector(app: AppTe
 
 def test_agents_page_filters_searches_and_draws_the_graph(app: AppTest) -> None:
     _page(app, "agents")
-    assert len(app.dataframe[0].value) == 200
-    app.selectbox(key="agents-dept").set_value("travel").run()
-    assert set(app.dataframe[0].value["department"]) == {"travel"}
-    assert len(app.dataframe[0].value) == 20
+    agents = app.table[0].value  # one department at first, every agent a row
+    assert set(agents["department"]) == {"travel"} and len(agents) == 20
+    app.selectbox(key="agents-dept").set_value("All departments").run()
+    assert len(app.table[0].value) == 200
 
     app.text_input(key="search-query").input("book a flight to Lisbon for a client visit")
     app.form[0].button[0].click().run()
-    results = app.dataframe[1].value
+    results = app.dataframe[0].value
     assert results["agent"].iloc[0] == "BookBusinessFlight"
     assert list(results["score"]) == sorted(results["score"], reverse=True)
 
+    overview = app.table[1].value.set_index("variable")
+    assert overview.loc["conv.trip", "written in"] == "travel (11)"
+    assert overview.loc["conv.trip", "read in"].startswith("travel (12), finance (3)")
+    graph = app.get("graphviz_chart")[0].proto.spec  # conv.trip opened at first
+    assert '"writes:travel" -> "conv.trip"' in graph
+    assert '"conv.trip" -> "reads:finance"' in graph
+    app.selectbox(key="graph-variable").set_value("conv.order").run()
     graph = app.get("graphviz_chart")[0].proto.spec
-    assert '"conv.trip"' in graph and "digraph departments" in graph
-    app.selectbox(key="graph-variable").set_value("conv.trip").run()
-    graph = app.get("graphviz_chart")[0].proto.spec
-    assert '"writes:BookBusinessFlight" -> "conv.trip"' in graph
-    assert '"conv.trip" -> "reads:SubmitExpenseClaim"' in graph
+    assert '"writes:sales" -> "conv.order"' in graph and "conv.trip" not in graph
 
 
 def test_search_playground_refuses_a_short_request(app: AppTest) -> None:

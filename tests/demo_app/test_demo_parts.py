@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 
 from demo_app.catalog import load_catalog
-from demo_app.graph_dot import departments_dot, variable_dot
-from demo_app.suggestions import STARTERS, suggest_followups
+from demo_app.first_screen import STARTERS
+from demo_app.graph_dot import overview_rows, variable_dot
+from demo_app.suggestions import suggest_followups
 from demo_app.views import ClientError, Handoff, StateView, check_query, handoffs_from_runs
 
 
@@ -42,14 +43,22 @@ def test_every_starter_reaches_an_agent_that_hands_something_on() -> None:
 
 def test_graph_views_name_writers_and_readers() -> None:
     catalog = load_catalog()
-    overview = departments_dot(catalog)
-    assert overview.startswith("digraph departments {") and overview.rstrip().endswith("}")
-    assert '"w:travel" -> "conv.trip"' in overview
+    overview = {row["variable"]: row for row in overview_rows(catalog)}
+    assert set(overview) == {f"conv.{v}" for v in catalog.graph.variables()}
+    trip = overview["conv.trip"]
+    assert trip["written in"] == "travel (11)"
+    readers = catalog.graph.readers("trip")
+    assert trip["agents"] == len(set(catalog.graph.writers("trip")) | set(readers))
+    assert sum(int(part.split("(")[1].rstrip(")")) for part in trip["read in"].split(", ")) == len(
+        readers
+    )
     one = variable_dot(catalog, "conv.trip")
     for writer in catalog.graph.writers("trip"):
-        assert f'"writes:{writer}" -> "conv.trip"' in one
+        node = f'"writes:{catalog.department(writer)}"'
+        assert f'{node} -> "conv.trip"' in one and f"\\l{writer}\\l" in one
     for reader in catalog.graph.readers("trip"):
-        assert f'"conv.trip" -> "reads:{reader}"' in one
+        assert f'"conv.trip" -> "reads:{catalog.department(reader)}"' in one
+        assert f"\\l{reader}\\l" in one
     assert "conv.customer" not in one
 
 
@@ -63,6 +72,11 @@ def test_handoffs_come_from_reads_of_earlier_writes() -> None:
         Handoff("conv.trip", "BookBusinessFlight"),
         Handoff("conv.customer", "LookUpCustomerAccount"),
     )
+    conv = {"trip": {"destination": "Oslo"}, "customer": {"name": "Kestrel Energy"}}
+    assert [h.record for h in handoffs_from_runs(runs, conv)] == [
+        {"destination": "Oslo"},
+        {"name": "Kestrel Energy"},
+    ]
     same_agent = [{"agent": "A", "writes": ["trip"]}, {"agent": "A", "reads": ["trip"]}]
     assert handoffs_from_runs(same_agent) == ()
     assert handoffs_from_runs([]) == ()
@@ -101,3 +115,38 @@ def test_check_query_refuses_what_the_api_refuses(query: str) -> None:
 
 def test_check_query_strips() -> None:
     assert check_query("  book a flight  ") == "book a flight"
+
+
+def test_a_records_fields_are_listed_dotted_without_the_empty_ones() -> None:
+    from demo_app.widgets import record_fields
+
+    record = {
+        "destination": "Berlin",
+        "train": "",
+        "cost": 1680.0,
+        "hotel": {"name": "Station Plaza", "nights": 2, "notes": None},
+        "travellers": ["Ann", "Bo"],
+    }
+    assert record_fields(record) == [
+        ("destination", "Berlin"),
+        ("cost", "1680"),
+        ("hotel.name", "Station Plaza"),
+        ("hotel.nights", "2"),
+        ("travellers", "Ann, Bo"),
+    ]
+    assert record_fields("ORD-1") == [("value", "ORD-1")]
+
+
+def test_a_runs_outcome_says_whether_it_saved_anything() -> None:
+    from demo_app.views import run_outcome
+
+    assert run_outcome("success", False, ["trip"]) == "done: saved conv.trip"
+    assert run_outcome("success", False, ["conv.trip", "conv.expense"]) == (
+        "done: saved conv.trip, conv.expense"
+    )
+    assert run_outcome("success", False, []) == "answered: no record saved"
+    # What was last asked is kept by every run: it is no record.
+    assert run_outcome("success", False, ["request"]) == "answered: no record saved"
+    assert run_outcome("success", False, ["request", "trip"]) == "done: saved conv.trip"
+    assert run_outcome("ask", True, []) == "asked: waiting for a form"
+    assert run_outcome("errorInAgent", False, []) == "errorInAgent"
