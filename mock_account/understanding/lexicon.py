@@ -246,7 +246,8 @@ PAST_VERBS: frozenset[str] = frozenset(
 PAST_BREAKERS: frozenset[str] = frozenset(
     """
     will shall going gonna need needs want wants book schedule plan please next is are am starts
-    start begins begin arrives leaves comes goes joins moves expects expected due
+    start begins begin arrives leaves comes goes joins moves expects expected due move change
+    push make set shift postpone reschedule extend bring
     starting beginning joining effective
     """.split()
 )

@@ -144,8 +144,9 @@ def _money_res() -> tuple[re.Pattern[str], re.Pattern[str]]:
     )
     # "45 euros", "1,200.50 GBP", "300€", "2 million yen": the currency after.
     after = re.compile(
-        rf"(?<![\w.,$€£¥])(?P<num>{NUMBER})\s?(?P<cur>{symbol}|\b{code}\b|\b(?i:{words})\b)"
-        r"(?!\s+of\b)"
+        # "5 pounds of flour" is a weight; "85 EUR of taxis" is money.
+        rf"(?<![\w.,$€£¥])(?P<num>{NUMBER})\s?(?P<cur>{symbol}|\b{code}\b|\b(?i:{words})\b"
+        r"(?!\s+of\b))"
     )
     return before, after
 

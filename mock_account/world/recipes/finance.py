@@ -137,12 +137,20 @@ def _spent_on(day: date, text: str, today: date) -> date:
     return day
 
 
+# The trip a claim names: "the Berlin trip", "my trip to Oslo".
+_TRIP_NAMED = re.compile(
+    r"\b(?P<place>[A-Z][\w-]+(?:\s+[A-Z][\w-]+)?)\s+trip\b|\btrip\s+to\s+(?P<to>[A-Z][\w-]+)"
+)
+
+
 class Expenses(Recipe):
     source = "expenses"
     noun = "expense claim"
     id_field = "id"
     id_prefix = "EXP"
     worded_fields = frozenset({"note"})
+    # A claim for the Berlin trip takes nothing of an Oslo trip the conversation holds.
+    about_fields = ("trip",)
 
     def phrased(self, record: Record, today: date, stated: Stated) -> Record:
         # Whose claim it is and what for, for the manager who decides it: "Approve Sarah's
@@ -184,6 +192,9 @@ class Expenses(Recipe):
         when = stated.first_date
         if when is not None:
             out["date"] = when.isoformat()
+        trip = _TRIP_NAMED.search(stated.text)
+        if trip:
+            out["trip"] = trip.group("place") or trip.group("to")
         note = first_sentence(stated.text)
         if note:
             out["note"] = note

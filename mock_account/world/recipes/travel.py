@@ -16,8 +16,18 @@ from mock_account.business.vocab import (
     TRAIN_SERVICES,
     TRIP_PURPOSES,
 )
+from mock_account.understanding.lexicon import FUNCTION_WORDS
 
-from ..recipe import Asked, Context, Recipe, Record, said_together, shown_money, text_date
+from ..recipe import (
+    USD_PER_UNIT,
+    Asked,
+    Context,
+    Recipe,
+    Record,
+    said_together,
+    shown_money,
+    text_date,
+)
 from ..stated import Place, Stated
 
 # Words of a request that name the purpose of a trip, longest first.
@@ -50,6 +60,8 @@ _WEEKDAY = re.compile(r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b")
 
 
 def _purpose(text: str) -> str | None:
+    """The reason for a trip as the request says it ("a partner workshop", "the customer
+    summit"): the words of a purpose with the word that qualifies it, else None."""
     lowered = text.lower()
     best: tuple[int, int, str] | None = None
     for purpose, words in _PURPOSE_WORDS.items():
@@ -59,7 +71,15 @@ def _purpose(text: str) -> str | None:
                 key = (at, -len(word), purpose)
                 if best is None or key < best:
                     best = key
-    return best[2] if best else None
+    if best is None:
+        return None
+    at, length, purpose = best[0], -best[1], best[2]
+    said = lowered[at : at + length]
+    before = re.search(r"([a-z][a-z-]+)\s+$", lowered[:at])
+    if before and before.group(1) not in FUNCTION_WORDS and before.group(1) not in said:
+        # "a partner workshop" is no customer workshop: the qualifier said is kept.
+        said = f"{before.group(1)} {said}"
+    return said if said != purpose.split()[-1] else purpose
 
 
 def _hotel_in(city: str, ctx: Context, stars: int | None = None) -> dict[str, Any]:
@@ -511,6 +531,9 @@ def moved_days(
     out: Record = {}
     if start is not None and end is not None:
         out[first], out[last] = start.isoformat(), end.isoformat()
+    elif start is None and end is not None and old_start is not None and end >= old_start:
+        # "Fly back on the 19th", "until Wednesday": the last day only.
+        out[last] = end.isoformat()
     elif start is not None:
         if one_day is not None and any(w in lowered for w in _ALONE_WORDS):
             day = _one_of_its_days(start, old_start, old_end, lowered)
@@ -830,7 +853,10 @@ class HotelStays(Recipe):
         for key in ("name", "stars"):
             record.setdefault(key, hotel[key])
         if not record.get("currency"):
-            record["currency"] = hotel["currency"]
+            # A room is priced in its city's money (a room in Oslo in NOK, beside a fare in
+            # SGD), when its rate can be told in it; else as the hotel lists it.
+            local = ctx.places.currency_of(record["city"])
+            record["currency"] = local if local in USD_PER_UNIT else hotel["currency"]
         if record.get("nightly_rate") is None:
             if record["currency"] == hotel["currency"]:
                 rate = hotel["nightly_rate"]

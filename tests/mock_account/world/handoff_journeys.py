@@ -39,6 +39,7 @@ TYPED = {
     "product": "standing desk",
     "quantity": "12",
     "distance_km": "120",
+    "amount": "45.60",
     "item": "lab centrifuge",
     "send_date": "15 January",
     "phone": "+44 20 7946 0000",
