@@ -465,6 +465,20 @@ class AgentDefinition(_Strict):
     def function(self, name: str) -> list[Any]:
         return list(self.main) if name == "main" else list(self.functions[name])
 
+    @property
+    def acts(self) -> bool:
+        """Whether the agent does something (makes or changes a record, works on the user's own,
+        acts on what it finds, or takes a form) rather than only answers a question."""
+        for command in walk_commands(list(self.main)):
+            args = command_args(command)
+            if isinstance(args, AskArgs):
+                return True
+            if isinstance(args, DataArgs) and (
+                args.action in ("create", "update") or args.requester or args.makes
+            ):
+                return True
+        return False
+
 
 def walk_commands(commands: list[Any]) -> Any:
     """Yield every command of a block, depth first, including nested if/for bodies."""

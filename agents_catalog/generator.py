@@ -761,6 +761,13 @@ def _data_commands(cap: Capability, scheme: NamingScheme) -> list[dict[str, Any]
     # ("its budget", "for her") follows on from it.
     missing["if"]["then"].insert(0, _request_record(cap))
     commands.append(missing)
+    if cap.action == "update":
+        # Asked how the record is ("Is it still unpaid?"), an agent that changes it answers
+        # from it and changes nothing; the conversation is about that record from then.
+        answered = _answer_when({"exists": "outcome.answer"}, "{outcome.answer}")
+        kept = [c for var in cap.writes for c in _write_commands(cap, var, scheme)]
+        answered["if"]["then"][:0] = [*kept, _request_record(cap)]
+        commands.append(answered)
     return commands
 
 

@@ -84,6 +84,8 @@ class CapabilityAgent:
     tag: str
     description: str
     examples: tuple[str, ...]
+    # Whether the agent does something rather than answers (as ``AgentDefinition.acts``).
+    acts: bool = False
 
 
 def _catalog_dir(name: str) -> Path:
@@ -145,6 +147,12 @@ def agents_from_capabilities(folder: str | Path | None = None) -> list[Capabilit
                     tag=tag,
                     description=" ".join(str(raw.get("description", "")).split()),
                     examples=tuple(str(e) for e in raw.get("examples") or ()),
+                    acts=bool(
+                        raw.get("action") in ("create", "update")
+                        or raw.get("requester")
+                        or raw.get("unknown") == "make"
+                        or raw.get("ask")
+                    ),
                 )
             )
     return agents

@@ -162,10 +162,50 @@ class Focus:
     text: str
     ask: str | None = None
     edit: Edit | None = None
+    # The request asks a question ("is it fixed yet?", "which release has the fix?"), not for
+    # something to be done ("can you book…?"): an agent that answers it, not one that acts.
+    question: bool = False
 
 
 def focus(text: str) -> Focus:
     """What search reads of a request (see the module's rules)."""
+    read = _focus(text)
+    return Focus(read.text, read.ask, read.edit, _asks_a_question(text))
+
+
+# A question that asks for something to be done: "can you book…?", "could I get…?".
+_REQUEST_QUESTION = re.compile(
+    r"^(?:(?:please|so|and|ok|okay|hi|hello)[,\s]+)*(?:can|could|would|will)\s+(?:you|we|i|u)\b"
+    r"|^(?:may|might)\s+i\b|^(?:is|would)\s+it\s+possible\b|^do\s+you\s+mind\b",
+    re.IGNORECASE,
+)
+
+
+def _asks_a_question(text: str) -> bool:
+    """Whether a request asks a question rather than for something to be done."""
+    clauses = [c for c in _BREAK.split(text.strip()) if c.strip()]
+    asking = [c for c in clauses if _asks(c)]
+    if not asking or not all(_is_question(c) for c in asking):
+        return False
+    return True
+
+
+# A question of how a thing is done, which the agent that does it answers ("what do they need
+# to fill in so we can raise orders with them?").
+_HOW_TO = re.compile(
+    r"^(?:how\s+(?:do|can|should|would)|what\s+(?:do|does|would)\s+\w+\s+(?:need|have)\s+to)\b",
+    re.IGNORECASE,
+)
+
+
+def _is_question(clause: str) -> bool:
+    text, _ = _opened(clause)
+    if _REQUEST_QUESTION.match(text) or _HOW_TO.match(text):
+        return False
+    return clause.rstrip().endswith("?") or bool(_QUESTION_OPENING.match(text))
+
+
+def _focus(text: str) -> Focus:
     # What a request rejects is never what it asks for ("instead of repairing it").
     whole = _without_rejected(text) or text
     clauses = [c for c in _BREAK.split(text.strip()) if c.strip()]

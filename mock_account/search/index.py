@@ -110,6 +110,7 @@ class BM25Params:
     relative: float = 0.7
     agreed_similarity: float = 0.5
     agreed_words: float = 0.9
+    question_acting: float = 0.9
 
 
 @dataclass(frozen=True)
@@ -129,6 +130,8 @@ class SearchIndex:
     idf: np.ndarray  # (terms,)
     weights: np.ndarray  # (agents, terms): each term's BM25 contribution per agent
     tags: np.ndarray = field(repr=False)  # (agents,) tag per agent
+    # (agents,) whether each agent acts rather than answers (``acts`` of what was indexed)
+    acting: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=bool), repr=False)
     # (agents, dimensions) unit vectors, or None when ranking by BM25 alone
     vectors: np.ndarray | None = field(default=None, repr=False)
     encoder: SentenceEncoder | None = field(default=None, repr=False)
@@ -205,6 +208,7 @@ class SearchIndex:
             idf=idf,
             weights=saturated * idf[None, :],
             tags=np.array([a.tag for a in agents], dtype=object),
+            acting=np.array([bool(getattr(a, "acts", False)) for a in agents], dtype=bool),
             vectors=vectors,
             encoder=encoder if vectors is not None else None,
         )
@@ -282,6 +286,10 @@ class SearchIndex:
             # The clauses that ask weigh as much as the context around them ("Lumen Clinics
             # says their portal throws 500s. Open a high-priority case for them.").
             blended = (blended + self._blended(asked.ask, weight)) / 2.0
+        if asked.question and len(self.acting) == len(blended):
+            # A question is answered by an agent that answers, before one that acts on it
+            # ("is invoice X still unpaid?" is no reminder to send).
+            blended = np.where(self.acting, blended * self.params.question_acting, blended)
         if edit is not None:
             keep &= self._mentioning(edit.nouns)
         if tag is not None:

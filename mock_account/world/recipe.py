@@ -141,6 +141,16 @@ class Context:
         return f"{name} {self.pick(LEGAL_FORMS)}" if self.rng.random() < 0.4 else name
 
 
+# What ``Recipe.standing`` says of a record: whose it is, what it is worth, and its day.
+_PARTIES = ("party", "customer", "counterparty", "vendor", "employee", "assigned_to", "city")
+_AMOUNTS = ("amount", "total", "cost", "budget", "value", "price")
+_DAYS = (
+    ("due_date", "due"),
+    ("renewal_date", "renews"),
+    ("start_date", "from"),
+    ("date", "on"),
+)
+
 # A follow-up that changes what an agent made rather than asks for another: "push it back by a
 # day", "make it 12", "…instead", "raise it to 60%".
 _CHANGES_IT = re.compile(
@@ -435,6 +445,23 @@ class Recipe:
         request alone (a data leak is to be notified whatever its incident number), after
         its own sentence; "" when nothing."""
         return ""
+
+    def standing(self, record: Record) -> str:
+        """How a record stands, as a question about it is answered ("Invoice INV-000318
+        (Globex Corporation, 17028.52 GBP, due 2026-11-16) is overdue. Nothing was changed.")."""
+        said = [str(record[k]) for k in _PARTIES if record.get(k)][:1]
+        money = next((k for k in _AMOUNTS if isinstance(record.get(k), int | float)), None)
+        if money:
+            said.append(shown_money(float(record[money]), str(record.get("currency") or "")))
+        for key, phrase in _DAYS:
+            if record.get(key):
+                said.append(f"{phrase} {record[key]}")
+                break
+        label = str(record.get(self.id_field or "") or self.describe(record))
+        name = f"{self.noun.capitalize()} {label}" if label != self.noun else self.noun.capitalize()
+        inside = f" ({', '.join(said)})" if said else ""
+        status = f" is {record['status']}" if record.get("status") else " is on record"
+        return f"{name}{inside}{status}. Nothing was changed."
 
     def describe(self, record: Record) -> str:
         """A short name of a record, for 'closest' lists."""

@@ -91,6 +91,9 @@ class Outcome:
     # The record of the data the request named when nothing was made of it because it exists
     # already ("set up Perez Consulting as a supplier"): the conversation is about it from then.
     known: Record | None = None
+    # What a question about the record answers, when the request asks and changes nothing
+    # ("Is INV-000318 still unpaid?" to the agent that sends reminders).
+    answer: str | None = None
 
     @property
     def found(self) -> bool:
@@ -98,7 +101,7 @@ class Outcome:
 
     def report(self) -> dict[str, Any]:
         """The agent's view of the outcome (the ``outcome`` local)."""
-        return {
+        report = {
             "found": self.found,
             "kind": self.kind,
             "asked": self.asked,
@@ -107,6 +110,9 @@ class Outcome:
             "stated": self.stated,
             "changed": list(self.changed),
         }
+        if self.answer is not None:
+            report["answer"] = self.answer
+        return report
 
 
 class World:
@@ -261,6 +267,14 @@ class World:
                 # the answer can name it ("for the Lisbon trip").
                 for key, value in given.items():
                     outcome.record.setdefault(key, value)
+        elif action == "update" and asks_how_it_is(ctx.stated.text):
+            # "Is INV-000318 still unpaid?" to the agent that chases it: the invoice as it is,
+            # answered, and nothing sent or changed.
+            outcome = self._find(
+                recipe, ctx, base, where, match, "find", requester=requester, held=held
+            )
+            if outcome.record is not None:
+                outcome.answer = recipe.standing(outcome.record)
         elif action == "update":
             outcome = self._update(recipe, ctx, base, given, fixed, where, match, requester, held)
         else:
@@ -1014,6 +1028,21 @@ _STANDING = re.compile(
 
 
 _ASKING_FOR = re.compile(r"^\s*(?:can|could|may)\s+i\b", re.IGNORECASE)
+
+
+# A question that asks for something to be done, or how to do it: no question of how a
+# record stands ("can you send them a reminder?", "how do I chase them?").
+_ASKS_FOR_ACTION = re.compile(
+    r"^\s*(?:(?:please|so|ok|okay)[,\s]+)*(?:(?:can|could|would|will)\s+(?:you|we|i)|how\b|"
+    r"what\s+(?:do|should)\s+(?:i|we)\b|should\s+(?:i|we)\b)",
+    re.IGNORECASE,
+)
+
+
+def asks_how_it_is(text: str) -> bool:
+    """Whether a request only asks how a record is ("Is it paid?", "Has INV-000318 been
+    paid yet?", "When is it due?"), not for something to be done to it."""
+    return bool(_QUESTION.match(text)) and not _ASKS_FOR_ACTION.match(text)
 
 
 def _asks_how_it_stands(text: str) -> bool:

@@ -86,3 +86,19 @@ def test_search_goes_by_what_an_edit_edits(index: SearchIndex, agents) -> None:
         agent = agents[hit.agent_name]
         said = " ".join((agent.title, agent.description, *agent.examples)).lower()
         assert "demo" in said, hit.agent_name
+
+
+def test_a_question_is_told_apart_from_a_request_put_as_one() -> None:
+    assert focus("Has the Halvard invoice been paid yet?").question
+    assert focus("The build is red again. Which commit broke it?").question
+    assert not focus("Can you book me a flight to Oslo?").question
+    assert not focus("How do I claim my mileage?").question
+    assert not focus("Chase Halvard about their invoice").question
+
+
+def test_a_question_goes_to_an_agent_that_answers_before_one_that_acts(index, agents) -> None:
+    hits = index.search("Which release has the fix for the login timeout bug TCK-000123?")
+    assert hits and not agents[hits[0].agent_name].acts, hits[:3]
+    # Put as a request, the same words go to the agent that acts on them.
+    hits = index.search("Ship a hotfix for the login timeout bug TCK-000123")
+    assert hits and agents[hits[0].agent_name].acts, hits[:3]

@@ -66,3 +66,18 @@ def test_what_no_field_takes_is_said_and_kept_for_the_next_turn(deployment, user
     assert "50% (was 10%)" in text, text
     kept = state_of(deployment, user, first.convid)["conv"]["request"]["details"]
     assert kept["code"] == "dark_mode_v2" and kept["percentage"] == "50%"
+
+
+def test_a_question_to_an_agent_that_changes_records_answers_and_changes_nothing(
+    deployment, user
+) -> None:
+    # "Is invoice X still unpaid?" sent a reminder and never said whether it was paid.
+    asked = run_agent(deployment, user, "ChaseOverdueInvoice", "Is INV-000318 still unpaid?", None)
+    text = asked.parts[0]["text"]
+    assert text.startswith("Invoice INV-000318 (") and "Nothing was changed." in text, text
+    assert "reminder" not in text, text
+    # The conversation is about that invoice now: asked to act, the agent acts on it.
+    chased = run_agent(
+        deployment, user, "ChaseOverdueInvoice", "Send them a reminder", asked.convid
+    )
+    assert "A payment reminder for invoice INV-000318" in chased.parts[0]["text"], chased.parts
