@@ -96,6 +96,28 @@ SOURCE_FIELDS: dict[str, tuple[str, ...]] = {
     "assets": ("tag", "kind", "model", "assigned_to", "status"),
 }
 
+# The room a hotel booking saves on the trip, so that what the trip costs can be told.
+ROOM = {
+    "room_rate": "{record.nightly_rate}",
+    "room_nights": "{record.nights}",
+    "room_currency": "{record.currency}",
+}
+# The rental car a car reservation saves on the trip, so that the trip says all it holds
+# ("What will the whole trip cost?" left the car out; the trip cancelled kept it).
+CAR = {
+    "car": "{record.id}",
+    "car_class": "{record.car_class}",
+    "car_company": "{record.company}",
+    "car_total": "{record.total}",
+    "car_currency": "{record.currency}",
+}
+# Fields a reader takes when they are there and does without (a trip that is only a stay has
+# no transport to say the room runs past), so a follow-up is suggested without them.
+OPTIONAL_FIELDS: dict[str, frozenset[str]] = {
+    "trip": frozenset({*ROOM, *CAR, "transport"}),
+    "employee": frozenset({"joins_on"}),
+}
+
 
 @dataclass(frozen=True)
 class Verdict:

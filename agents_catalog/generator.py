@@ -30,6 +30,8 @@ import yaml
 
 from .agent_format import TEMPLATE_PATH_RE
 from .capabilities import (
+    CAR,
+    ROOM,
     SOURCE_FIELDS,
     VARIABLE_SOURCES,
     Capability,
@@ -224,21 +226,6 @@ class CrossWrite(NamedTuple):
     adds_only: bool = False
 
 
-# The room a hotel booking saves on the trip, so that what the trip costs can be told.
-ROOM = {
-    "room_rate": "{record.nightly_rate}",
-    "room_nights": "{record.nights}",
-    "room_currency": "{record.currency}",
-}
-# The rental car a car reservation saves on the trip, so that the trip says all it holds
-# ("What will the whole trip cost?" left the car out; the trip cancelled kept it).
-CAR = {
-    "car": "{record.id}",
-    "car_class": "{record.car_class}",
-    "car_company": "{record.company}",
-    "car_total": "{record.total}",
-    "car_currency": "{record.currency}",
-}
 # How a change of a record of each source is asked for by what it is about ("Move the trip to
 # the 16th"), where "Move it" came back to an agent that only looks it up.
 CHANGED_AS: dict[str, str] = {
@@ -262,12 +249,6 @@ CARRIED_FIELDS: dict[str, frozenset[str]] = {
     "trip": frozenset({*ROOM, *CAR}),
     "quote": frozenset({"quantity", "total", "customer"}),
     # A new hire's first day, which only their onboarding knows.
-    "employee": frozenset({"joins_on"}),
-}
-# Fields a reader takes when they are there and does without (a trip that is only a stay has
-# no transport to say the room runs past), so a follow-up is suggested without them.
-OPTIONAL_FIELDS: dict[str, frozenset[str]] = {
-    "trip": frozenset({*ROOM, *CAR, "transport"}),
     "employee": frozenset({"joins_on"}),
 }
 # A hotel stay is where a trip goes and when (a later flight "for that trip" flies there); a

@@ -9,13 +9,13 @@ The client side of multi-part requests and of the two-best choice, for any ``Dem
         run = answer_pending(client, user, run, {...the answers...})
     print(run.composed())
 
-Each part (``request_parts.split_request``) is searched like a new request, the best match
-runs (or, with the account's ``showResults`` behaviour and two close matches, the run stops
-on ``choice`` until ``choose`` names one) on the conversation of the parts before it, so a
-later part builds on what an earlier one saved. A part that pauses on an ``ask`` stops the
-run there: the remaining parts go on once ``answer_pending`` has answered it. A part that
-fails (or matches nothing) is reported and the next part still runs, since each part is a
-request of its own, except when the conversation itself refuses requests.
+Each part (``split_request`` of ``mock_account.understanding.request_parts``) is searched like
+a new request, the best match runs (or, with the account's ``showResults`` behaviour and two
+close matches, the run stops on ``choice`` until ``choose`` names one) on the conversation of
+the parts before it, so a later part builds on what an earlier one saved. A part that pauses
+on an ``ask`` stops the run there: the remaining parts go on once ``answer_pending`` has
+answered it. A part that fails (or matches nothing) is reported and the next part still runs,
+since each part is a request of its own, except when the conversation itself refuses requests.
 
 Every function returns a new ``RequestRun``; none changes the one it is given.
 """
@@ -25,7 +25,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
-from .request_parts import split_request
+from mock_account.understanding.request_parts import split_request
+
 from .search_choice import two_best_choice
 from .views import AnswerView, ClientError, Match, SearchOutcome, check_query
 

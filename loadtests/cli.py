@@ -8,6 +8,9 @@
                   [--server-workers N] [--max-fail-ratio X] [--max-p99-ms Y]
     loadtests writers [--stores sqlite,postgres,redis] [--threads 1,8,64] [--seconds S]
     loadtests capacity --users U --followups-per-hour F --state-kb S [--measured FILE]
+    loadtests bench-engine [--runs N] [--store URL]
+    loadtests bench-http [--requests N] [--concurrency C] [--workers W] [--store URL]
+                         [--data-dir DIR] [--account-dir DIR]
 
 Exit codes: 0 fine, 1 a threshold was exceeded or the run failed, 2 bad usage or unusable input.
 """
@@ -78,6 +81,25 @@ def _run(args: argparse.Namespace) -> int:
     )
 
 
+def _bench_engine(args: argparse.Namespace) -> int:
+    from loadtests.engine_bench import run_engine_bench
+
+    return run_engine_bench(runs=args.runs, store_url=args.store)
+
+
+def _bench_http(args: argparse.Namespace) -> int:
+    from loadtests.http_bench import run_http_bench
+
+    return run_http_bench(
+        requests=args.requests,
+        concurrency=args.concurrency,
+        workers=args.workers,
+        store_url=args.store,
+        account_dir=str(args.account_dir) if args.account_dir else None,
+        data_dir=str(args.data_dir) if args.data_dir else None,
+    )
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = Parser(prog="loadtests", description=__doc__.splitlines()[0])
     commands = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
@@ -109,6 +131,22 @@ def build_parser() -> argparse.ArgumentParser:
     run = commands.add_parser("run", help="run a Locust scenario headless and report")
     add_run_arguments(run)
     run.set_defaults(func=_run)
+
+    engine = commands.add_parser("bench-engine", help="time restore + run + save of follow-ups")
+    engine.add_argument("--runs", type=positive_int, default=300, help="runs to time (300)")
+    engine.add_argument("--store", help="store URL (default: a temporary SQLite file)")
+    engine.set_defaults(func=_bench_engine)
+
+    http = commands.add_parser(
+        "bench-http", help="requests/s and p50/p99 of execAgent over real HTTP"
+    )
+    http.add_argument("--requests", type=positive_int, default=300, help="execAgent calls (300)")
+    http.add_argument("--concurrency", type=positive_int, default=4, help="client threads (4)")
+    http.add_argument("--workers", type=positive_int, default=1, help="server processes (1)")
+    http.add_argument("--store", help="store URL (default: SQLite in a temporary folder)")
+    http.add_argument("--data-dir", type=Path, help="the server's data folder")
+    http.add_argument("--account-dir", type=Path, help="folder of agent files")
+    http.set_defaults(func=_bench_http)
 
     # These two own their arguments; main() hands them the rest of the command line.
     commands.add_parser("writers", help="saves/s and latency at 1, 8, 64 writers, batched or not")

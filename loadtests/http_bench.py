@@ -1,4 +1,4 @@
-"""``mock-account bench-http``: requests/s and latency of execAgent over real HTTP.
+"""``loadtests bench-http``: requests/s and latency of execAgent over real HTTP.
 
 Starts ``mock-account serve`` on a free loopback port (``--workers`` uvicorn workers; SQLite in a
 temporary folder unless ``--store`` / ``--data-dir`` say otherwise), then ``--concurrency``

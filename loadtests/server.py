@@ -1,6 +1,6 @@
 """Start and stop an agent server (``mock-account serve``) as a child process.
 
-The one launcher of the project: ``loadtests run`` and ``mock-account bench-http`` use it, and so
+The one launcher of the project: ``loadtests run`` and ``loadtests bench-http`` use it, and so
 do the tests that need a real server. The server listens on a free loopback port, logs to a file
 (whose tail is part of the error when it does not come up), and is stopped (terminate, then kill
 after a grace period) when the ``with`` block ends.

@@ -23,7 +23,6 @@ from mock_account.api import (
 from mock_account.api.body_limit import DEFAULT_MAX_BODY_BYTES, BodySizeLimit
 from mock_account.api.docs import DESCRIPTION, TAGS, TITLE
 from mock_account.api.handlers import install_handlers
-from mock_account.api.hot_paths import HotPaths
 from mock_account.api.idempotency import IdempotencyGuard
 from mock_account.api.models import HealthResponse
 from mock_account.api.streaming import DEFAULT_HEARTBEAT_S
@@ -117,6 +116,10 @@ def create_app(
     agents = len(deployment.account.agents)
     kind = store_kind(deployment)
 
+    # The two calls of every conversation turn come first in the application's own route list:
+    # an included router is matched through a second, nested pass over its routes.
+    app.router.routes.extend(routes_exec.router.routes)
+
     @app.get(
         "/health",
         response_model=HealthResponse,
@@ -128,14 +131,11 @@ def create_app(
         """Whether the server answers, how many agents it has and which store it uses."""
         return HealthResponse(status="ok", agents=agents, store=kind)
 
-    app.include_router(routes_exec.router)
     app.include_router(routes_user.router)
     app.include_router(routes_harness.router)
     app.include_router(routes_workflows.router)
     app.include_router(routes_channels.router)
     app.include_router(routes_config.router)
     install_handlers(app)
-    # Inside the size limit: it hands the hot paths one whole body, of a size already checked.
-    app.add_middleware(HotPaths, fastapi_app=app)
     app.add_middleware(BodySizeLimit, max_bytes=max_body_bytes)
     return app

@@ -23,6 +23,7 @@ from mock_account.api.models import (
     SearchRequest,
     SearchResponse,
 )
+from mock_account.api.planned_route import PlannedRoute
 from mock_account.api.streaming import MEDIA_TYPE, RunStream, run_lines, single_line
 from mock_account.api.timing import server_timing
 from mock_account.api.wire import exec_agent_body, refusal_body
@@ -35,7 +36,16 @@ from mock_account.users import User
 
 log = logging.getLogger(__name__)
 
-router = APIRouter(prefix="/api/exec", tags=["exec"], responses={**UNAUTHORIZED, **BAD_BODY})
+# The two calls of every conversation turn: their parameters are resolved by a plan made at
+# start-up rather than by FastAPI's per-request dependency solving (``planned_route``).
+router = APIRouter(
+    prefix="/api/exec",
+    tags=["exec"],
+    responses={**UNAUTHORIZED, **BAD_BODY},
+    route_class=PlannedRoute,
+    # As the application (``app.create_app``): a body without a Content-Type is read as JSON.
+    strict_content_type=False,
+)
 
 
 @router.post(
@@ -54,7 +64,7 @@ async def search(body: SearchRequest, user: CurrentUser, deployment: DeploymentD
 
 
 def search_body(deployment: Deployment, body: SearchRequest) -> bytes:
-    """The encoded answer of ``search`` (also answered by ``hot_paths``)."""
+    """The encoded answer of ``search``."""
     hits = deployment.account.search(body.query, tag=body.tag)
     # Encoded here, as execAgent's answer is: the body has the model's shape by construction,
     # and validating it again through the response model cost more than the search.
@@ -205,7 +215,7 @@ def exec_agent_content(
     deployment: Deployment, user: User, body: ExecAgentRequest
 ) -> tuple[bytes, dict[str, str]]:
     """The encoded answer of a non-streamed ``execAgent`` without an ``Idempotency-Key``, and
-    its headers (also answered by ``hot_paths``; runs in a worker thread)."""
+    its headers."""
     result = _run(deployment, user, body)
     headers = {"Server-Timing": server_timing(result.timings)} if result.timings else {}
     return _encode(exec_agent_body(result)), headers

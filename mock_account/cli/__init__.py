@@ -1,4 +1,4 @@
-"""The ``mock-account`` command: chat, users, serve, keys, sweep and the benchmarks."""
+"""The ``mock-account`` command: chat, users, serve, keys, sweep, config and the evaluations."""
 
 from mock_account.cli.commands import build_parser, main
 

@@ -3,7 +3,6 @@
     mock-account chat [--user EMAIL]        terminal chat on the embedded defaults
     mock-account users [--json]             the mock users and their bearer tokens
     mock-account search-eval                search accuracy on the labelled request sets
-    mock-account bench-engine [--runs N]    restore + run + save time of follow-ups
     mock-account prospect-eval FILE [--verbose] [--json] [--host URL]
                                             score prospect conversations (right agent,
                                             facts kept, follow-ups on the saved record)
@@ -17,56 +16,26 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
-from datetime import date
 from pathlib import Path
 
 from agents_catalog.cli_kit import Parser, run
 from agents_catalog.errors import CatalogError
+from mock_account.cli.config import add_config_commands
+from mock_account.cli.options import add_store_options, config_from_args, open_deployment
+from mock_account.cli.security import add_security_commands
+from mock_account.cli.server import add_server_commands
 from mock_account.crypto import CryptoError
-from mock_account.deployment import (
-    SEARCH_MODES,
-    TODAY_ENV,
-    AccountConfig,
-    Deployment,
-    build_deployment,
-)
+from mock_account.deployment import SEARCH_MODES, build_deployment
 from mock_account.stores import StoreError
-
-#: Command-line option -> AccountConfig field, for every command that builds an account.
-CONFIG_OPTIONS = {
-    "data_dir": "data_dir",
-    "store": "store_url",
-    "account_dir": "account_dir",
-    "hooks": "hooks",
-    "search": "search",
-    "time_limit": "time_limit_s",
-    "keyring": "keyring_path",
-    "key_names": "key_names",
-    "key_source": "key_source",
-    "search_behavior": "search_behavior",
-    "today": "today",
-}
-
 
 #: The bearer token ``prospect-eval --host`` sends.
 PROSPECT_TOKEN_ENV = "PROSPECT_EVAL_TOKEN"
 
 
-def config_from_args(args: argparse.Namespace) -> AccountConfig:
-    """The account configuration the options of any ``mock-account`` command give."""
-    return AccountConfig.from_options(
-        **{field: getattr(args, option, None) or None for option, field in CONFIG_OPTIONS.items()}
-    )
-
-
-def _deployment(args: argparse.Namespace) -> Deployment:
-    return build_deployment(config_from_args(args))
-
-
 def _chat(args: argparse.Namespace) -> int:
     from mock_account.cli.chat import run_chat
 
-    deployment = _deployment(args)
+    deployment = open_deployment(args)
     users = deployment.users
     user = users.by_email(args.user) if args.user else users.users[0]
     if user is None:
@@ -162,41 +131,12 @@ def _prospect_eval(args: argparse.Namespace) -> int:
     return 0
 
 
-def _bench_engine(args: argparse.Namespace) -> int:
-    from loadtests.engine_bench import run_engine_bench
-
-    return run_engine_bench(runs=args.runs, store_url=args.store)
-
-
-def _day(text: str) -> date:
-    try:
-        return date.fromisoformat(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be a date like 2026-12-01, got {text!r}") from None
-
-
 def build_parser() -> argparse.ArgumentParser:
     parser = Parser(prog="mock-account", description=__doc__.splitlines()[0])
     commands = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
 
-    def with_store(p: argparse.ArgumentParser) -> None:
-        p.add_argument(
-            "--store", help="store URL (sqlite:///path, memory://, postgresql://, redis://)"
-        )
-        p.add_argument("--data-dir", type=Path, help="data folder (default: the project's data/)")
-        p.add_argument("--account-dir", type=Path, help="folder of agent files")
-        p.add_argument(
-            "--search", choices=SEARCH_MODES, help="hybrid (default) or bm25 (lexical only)"
-        )
-        p.add_argument(
-            "--today",
-            type=_day,
-            metavar="YYYY-MM-DD",
-            help=f"the day the mock world calls today (default: ${TODAY_ENV} or the real date)",
-        )
-
     chat = commands.add_parser("chat", help="chat with the account in the terminal")
-    with_store(chat)
+    add_store_options(chat)
     chat.add_argument("--user", help="email of the user to chat as (default: the first)")
     chat.add_argument("--hooks", metavar="MODULE", help="enterprise hooks module (import path)")
     chat.set_defaults(func=_chat)
@@ -212,7 +152,7 @@ def build_parser() -> argparse.ArgumentParser:
     prospects = commands.add_parser(
         "prospect-eval", help="score prospect conversations in the prospect-file format"
     )
-    with_store(prospects)
+    add_store_options(prospects)
     prospects.add_argument("file", type=Path, help="a prospect file (YAML)")
     prospects.add_argument("--verbose", action="store_true", help="every turn, with its answer")
     prospects.add_argument("--json", action="store_true", help="the report as JSON")
@@ -223,20 +163,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     prospects.set_defaults(func=_prospect_eval)
 
-    bench = commands.add_parser("bench-engine", help="time restore + run + save of follow-ups")
-    bench.add_argument("--runs", type=int, default=300)
-    bench.add_argument("--store", help="store URL (default: a temporary SQLite file)")
-    bench.set_defaults(func=_bench_engine)
-
-    from mock_account.cli.server import add_server_commands
-
-    add_server_commands(commands, with_store)
-    from mock_account.cli.security import add_security_commands
-
-    add_security_commands(commands, with_store)
-    from mock_account.cli.config import add_config_commands
-
-    add_config_commands(commands, with_store)
+    add_server_commands(commands, add_store_options)
+    add_security_commands(commands, add_store_options)
+    add_config_commands(commands, add_store_options)
     return parser
 
 

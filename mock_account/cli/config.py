@@ -25,6 +25,7 @@ from typing import Any
 
 import yaml
 
+from mock_account.cli.options import AddStoreOptions, open_deployment
 from mock_account.config_history import (
     SECTIONS,
     ConfigFormatError,
@@ -35,13 +36,9 @@ from mock_account.config_history import (
 )
 from mock_account.stores.errors import VersionConflict
 
-AddStoreOptions = Callable[[argparse.ArgumentParser], None]
-
 
 def _history(args: argparse.Namespace) -> tuple[Any, ConfigHistory]:
-    from mock_account.cli.commands import _deployment
-
-    deployment = _deployment(args)
+    deployment = open_deployment(args)
     return deployment, deployment.config_history
 
 

@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from agents_catalog.cli_kit import positive_int
-from mock_account.cli.commands import config_from_args
+from mock_account.cli.options import AddStoreOptions, config_from_args
 from mock_account.conversations.key_rotation import (
     DEFAULT_BATCH,
     ReencryptReport,
@@ -49,8 +49,6 @@ from mock_account.stores import open_store
 from mock_account.users import UserDirectory
 from mock_account.workflows import open_workflow_store
 from mock_account.workflows.rotation import reencrypt_workflows, workflow_key_status
-
-AddStoreOptions = Callable[[argparse.ArgumentParser], None]
 
 
 def _iso_time(text: str) -> datetime:

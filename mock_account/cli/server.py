@@ -5,7 +5,6 @@
                        [--search-behavior executeTopMatch|executeOnlyMatch|showResults]
                        [--sweep-interval S | --no-sweep] [--free-days N|none]
                        [--paid-days N|none] [--idempotency-hours H]
-    mock-account bench-http [--requests N] [--concurrency C] [--workers W] [--store URL]
 
 ``serve`` runs the HTTP API with uvicorn. With ``--workers N`` (N > 1) uvicorn starts N processes
 that each build the deployment from environment variables (``mock_account.api.environment``);
@@ -24,11 +23,10 @@ import copy
 import os
 import socket
 import sys
-from collections.abc import Callable
 from typing import Any
 
 from mock_account.api.body_limit import DEFAULT_MAX_BODY_BYTES
-from mock_account.cli.commands import config_from_args
+from mock_account.cli.options import AddStoreOptions, config_from_args
 from mock_account.conversations.retention import RetentionPolicy, parse_days
 from mock_account.deployment import (
     FREE_DAYS_ENV,
@@ -218,23 +216,8 @@ def _serve(args: argparse.Namespace) -> int:
     return 0
 
 
-def _bench_http(args: argparse.Namespace) -> int:
-    from loadtests.http_bench import run_http_bench
-
-    return run_http_bench(
-        requests=args.requests,
-        concurrency=args.concurrency,
-        workers=args.workers,
-        store_url=args.store,
-        account_dir=str(args.account_dir) if args.account_dir else None,
-        data_dir=str(args.data_dir) if args.data_dir else None,
-    )
-
-
-def add_server_commands(
-    commands: Any, with_store: Callable[[argparse.ArgumentParser], None]
-) -> None:
-    """Register ``serve`` and ``bench-http`` on the ``mock-account`` subcommands."""
+def add_server_commands(commands: Any, with_store: AddStoreOptions) -> None:
+    """Register ``serve`` on the ``mock-account`` subcommands."""
     serve = commands.add_parser("serve", help="run the HTTP API (Search2o-compatible)")
     with_store(serve)
     serve.add_argument("--host", default=DEFAULT_HOST, help=f"default {DEFAULT_HOST}")
@@ -270,12 +253,3 @@ def add_server_commands(
         help="uvicorn log level; info and debug also log every request",
     )
     serve.set_defaults(func=_serve)
-
-    bench = commands.add_parser(
-        "bench-http", help="requests/s and p50/p99 of execAgent over real HTTP"
-    )
-    with_store(bench)
-    bench.add_argument("--requests", type=_positive, default=300, help="execAgent calls to make")
-    bench.add_argument("--concurrency", type=_positive, default=4, help="client threads")
-    bench.add_argument("--workers", type=_positive, default=1, help="server worker processes")
-    bench.set_defaults(func=_bench_http)

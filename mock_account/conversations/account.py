@@ -102,6 +102,45 @@ class ConversationView:
     pinned: bool
 
 
+@dataclass(frozen=True)
+class RunRequest:
+    """One ``execAgent`` call as the account runs it (the parameters of ``exec_agent``)."""
+
+    user: User
+    agent_name: str
+    inputs: dict[str, Any]
+    convid: str | None = None
+    stop: threading.Event | None = None
+    validation: bool = False
+    on_part: PartListener | None = None
+    context: RunContext | None = None
+    start_as: str | None = None
+    restored: Restored | None = None
+
+
+@dataclass(frozen=True)
+class _OpenedConversation:
+    """The conversation a run works on: its id, its state, and the version a save replaces
+    (0: a new conversation, nothing saved yet)."""
+
+    convid: str
+    state: dict[str, Any]
+    version: int
+
+    @property
+    def existed(self) -> bool:
+        return self.version != 0
+
+
+class _RunRefused(Exception):
+    """A run that ends unsaved: the result code and message it is answered with."""
+
+    def __init__(self, code: ResultCode, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
 class MockAccount:
     """One mock account deployment: agents, search, engine, store and encryption."""
 
@@ -287,6 +326,9 @@ class MockAccount:
         run (``stopped``, nothing saved) if set before it is saved; ``on_part`` gets each output
         part as it is produced.
         """
+        request = RunRequest(
+            user, agent_name, inputs, convid, stop, validation, on_part, context, start_as, restored
+        )
         hooks = self.vault.hooks if self.vault.hooks_error is None else None
         event = {
             "convid": convid,
@@ -296,9 +338,7 @@ class MockAccount:
         }
         if hooks is not None:
             hooks.notify("onAgentStart", event)
-        result = self._exec_agent(
-            user, agent_name, inputs, convid, stop, validation, on_part, context, start_as, restored
-        )
+        result = self._timed_run(request)
         if hooks is not None:
             done = {**event, "convid": result.convid or convid, "resultCode": result.result_code}
             if result.success:
@@ -312,133 +352,68 @@ class MockAccount:
         with contextlib.suppress(StoreError):
             self.store.update_entry(user.account, convid, last_read=self.clock())
 
-    def _exec_agent(
-        self,
-        user: User,
-        agent_name: str,
-        inputs: dict[str, Any],
-        convid: str | None,
-        stop: threading.Event | None,
-        validation: bool,
-        on_part: PartListener | None = None,
-        context: RunContext | None = None,
-        start_as: str | None = None,
-        restored: Restored | None = None,
-    ) -> ExecResult:
+    def _timed_run(self, request: RunRequest) -> ExecResult:
+        """The run's result, its phases timed and a refusal turned into a failed result."""
         timings: dict[str, float] = {}
         started = time.perf_counter()
+        try:
+            result = self._restore_run_save(request, timings)
+        except _RunRefused as refused:
+            result = ExecResult(
+                False,
+                refused.code,
+                None,
+                request.agent_name,
+                error=refused.message,
+                timings=timings,
+            )
+        timings["total"] = time.perf_counter() - started
+        return result
 
-        def failed(code: ResultCode, message: str) -> ExecResult:
-            timings["total"] = time.perf_counter() - started
-            return ExecResult(False, code, None, agent_name, error=message, timings=timings)
-
-        if self.before_use is not None:
-            self.before_use()
-        if agent_name not in self.agents:
-            return failed("callFailed", f"There is no agent named '{agent_name}'.")
-        if self.vault.hooks_error is not None:
-            error = self.vault.hooks_error
-            return failed("callFailed", f"State hooks could not be loaded: {error}")
+    def _restore_run_save(self, request: RunRequest, timings: dict[str, float]) -> ExecResult:
+        """Restore (or start) the conversation, run the agent, save what it leaves."""
+        self._check_runnable(request.agent_name)
         now = self.clock()
-        expected_version = 0
-        if convid:
-            mark = time.perf_counter()
-            try:
-                if restored is None or restored.entry.convid != convid:
-                    restored = self.restore(user, convid)
-            except UnknownConversation:
-                return failed("unknownConversation", EXPIRED_MESSAGE)
-            except InvalidRecord:
-                return failed(
-                    "callFailed", "This conversation cannot be read; nothing was changed."
-                )
-            except StoreUnavailable as exc:
-                return failed("callFailed", unavailable_message(exc))
-            except HookFailed as exc:
-                return failed("callFailed", f"The state hook failed: {exc}; nothing was changed.")
-            state, expected_version = restored.state, restored.entry.state_version
-            timings["restore"] = time.perf_counter() - mark
-        else:
-            convid, state = start_as or new_convid(), empty_state()
-
+        opened = self._open(request, timings)
         mark = time.perf_counter()
         # The state was parsed for this call alone, so the engine may work on it directly.
         outcome: RunOutcome = self.engine.run(
-            agent_name,
-            state,
-            inputs,
-            user=user.email,
-            convid=convid,
+            request.agent_name,
+            opened.state,
+            request.inputs,
+            user=request.user.email,
+            convid=opened.convid,
             now=now,
-            stop=stop,
+            stop=request.stop,
             owned=True,
-            on_part=on_part,
-            context=context,
+            on_part=request.on_part,
+            context=request.context,
         )
         timings["run"] = time.perf_counter() - mark
-        if outcome.result_code == "ask" and not outcome.saves:
-            # Answers that do not fit the form: ask again, nothing changed, nothing to save.
-            if expected_version:
-                self._touch(user, convid)
-            timings["total"] = time.perf_counter() - started
-            return ExecResult(
-                True,
-                "ask",
-                convid,
-                agent_name,
-                parts=outcome.parts,
-                ask_input=outcome.ask_input,
-                timings=timings,
-            )
         if not outcome.saves:
-            if expected_version:
-                self._touch(user, convid)
-            return failed(outcome.result_code, outcome.error or "The agent did not finish.")
-        if stop is not None and stop.is_set():
+            if opened.existed:
+                self._touch(request.user, opened.convid)
+            if outcome.result_code == "ask":
+                # Answers that do not fit the form: ask again, nothing changed or saved.
+                return ExecResult(
+                    True,
+                    "ask",
+                    opened.convid,
+                    request.agent_name,
+                    parts=outcome.parts,
+                    ask_input=outcome.ask_input,
+                    timings=timings,
+                )
+            raise _RunRefused(outcome.result_code, outcome.error or "The agent did not finish.")
+        if request.stop is not None and request.stop.is_set():
             # The caller left after the run's last step: nothing of a stopped run is saved.
-            return failed("stopped", "The run was stopped.")
-
-        if outcome.memory is not None:
-            # Checked before the state is saved: a run whose memory cannot be kept saves nothing.
-            try:
-                check_state({"user": outcome.memory}, MAX_MEMORY_BYTES)
-            except StateInvalid as exc:
-                return failed("errorInAgent", f"The user's memory cannot be saved: {exc}")
-        try:
-            saved = self.vault.save(
-                account=user.account,
-                owner=user.email,
-                convid=convid,
-                state=outcome.state or {},
-                expected_version=expected_version,
-                now=now,
-                title=title_from_query(str(inputs.get("query", ""))),
-                agent_name=agent_name,
-                validation=validation,
-            )
-        except StateInvalid as exc:
-            return failed("errorInAgent", f"The conversation state cannot be saved: {exc}")
-        except HookFailed as exc:
-            return failed(
-                "callFailed", f"The state hook failed: {exc}; nothing of this run was saved."
-            )
-        except VersionConflict:
-            return failed(
-                "callFailed",
-                "Another request in this conversation finished first; nothing of this one was "
-                "saved. Please try again.",
-            )
-        except StoreUnavailable as exc:
-            return failed("callFailed", unavailable_message(exc))
-        # The save's own stages (serialize, encrypt, write): disjoint, so the phases add up.
-        for stage, micros in saved.times.stages.items():
-            timings[stage] = micros / 1e6
-        timings["total"] = time.perf_counter() - started
+            raise _RunRefused("stopped", "The run was stopped.")
+        self._save(request, opened, outcome, now, timings)
         return ExecResult(
             True,
             outcome.result_code,
-            convid,
-            agent_name,
+            opened.convid,
+            request.agent_name,
             parts=outcome.parts,
             ask_input=outcome.ask_input,
             timings=timings,
@@ -449,3 +424,84 @@ class MockAccount:
             memory_reads=outcome.memory_reads,
             memory_writes=outcome.memory_writes,
         )
+
+    def _check_runnable(self, agent_name: str) -> None:
+        if self.before_use is not None:
+            self.before_use()
+        if agent_name not in self.agents:
+            raise _RunRefused("callFailed", f"There is no agent named '{agent_name}'.")
+        if self.vault.hooks_error is not None:
+            error = self.vault.hooks_error
+            raise _RunRefused("callFailed", f"State hooks could not be loaded: {error}")
+
+    def _open(self, request: RunRequest, timings: dict[str, float]) -> _OpenedConversation:
+        """The conversation the run continues (restored, timed) or the new one it starts."""
+        convid = request.convid
+        if not convid:
+            return _OpenedConversation(request.start_as or new_convid(), empty_state(), 0)
+        mark = time.perf_counter()
+        restored = request.restored
+        try:
+            if restored is None or restored.entry.convid != convid:
+                restored = self.restore(request.user, convid)
+        except UnknownConversation:
+            raise _RunRefused("unknownConversation", EXPIRED_MESSAGE) from None
+        except InvalidRecord:
+            raise _RunRefused(
+                "callFailed", "This conversation cannot be read; nothing was changed."
+            ) from None
+        except StoreUnavailable as exc:
+            raise _RunRefused("callFailed", unavailable_message(exc)) from exc
+        except HookFailed as exc:
+            raise _RunRefused(
+                "callFailed", f"The state hook failed: {exc}; nothing was changed."
+            ) from exc
+        timings["restore"] = time.perf_counter() - mark
+        return _OpenedConversation(convid, restored.state, restored.entry.state_version)
+
+    def _save(
+        self,
+        request: RunRequest,
+        opened: _OpenedConversation,
+        outcome: RunOutcome,
+        now: datetime,
+        timings: dict[str, float],
+    ) -> None:
+        """Save the run's state (and check its memory first), or refuse with why not."""
+        user = request.user
+        if outcome.memory is not None:
+            # Checked before the state is saved: a run whose memory cannot be kept saves nothing.
+            try:
+                check_state({"user": outcome.memory}, MAX_MEMORY_BYTES)
+            except StateInvalid as exc:
+                message = f"The user's memory cannot be saved: {exc}"
+                raise _RunRefused("errorInAgent", message) from exc
+        try:
+            saved = self.vault.save(
+                account=user.account,
+                owner=user.email,
+                convid=opened.convid,
+                state=outcome.state or {},
+                expected_version=opened.version,
+                now=now,
+                title=title_from_query(str(request.inputs.get("query", ""))),
+                agent_name=request.agent_name,
+                validation=request.validation,
+            )
+        except StateInvalid as exc:
+            message = f"The conversation state cannot be saved: {exc}"
+            raise _RunRefused("errorInAgent", message) from exc
+        except HookFailed as exc:
+            message = f"The state hook failed: {exc}; nothing of this run was saved."
+            raise _RunRefused("callFailed", message) from exc
+        except VersionConflict as exc:
+            raise _RunRefused(
+                "callFailed",
+                "Another request in this conversation finished first; nothing of this one was "
+                "saved. Please try again.",
+            ) from exc
+        except StoreUnavailable as exc:
+            raise _RunRefused("callFailed", unavailable_message(exc)) from exc
+        # The save's own stages (serialize, encrypt, write): disjoint, so the phases add up.
+        for stage, micros in saved.times.stages.items():
+            timings[stage] = micros / 1e6

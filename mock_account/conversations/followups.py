@@ -26,8 +26,7 @@ from agents_catalog.agent_format import (
     command_args,
     walk_commands,
 )
-from agents_catalog.capabilities import VARIABLE_SOURCES
-from agents_catalog.generator import OPTIONAL_FIELDS
+from agents_catalog.capabilities import OPTIONAL_FIELDS, VARIABLE_SOURCES
 from agents_catalog.graph import HandoffGraph, build_handoff_graph
 from mock_account.engine.templates import TemplateError, lookup, render_text
 from mock_account.search.index import SearchIndex

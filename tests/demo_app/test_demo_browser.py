@@ -23,7 +23,7 @@ from demo_helpers import (
     labelled_request,
 )
 
-from demo_app.request_parts import split_request
+from mock_account.understanding.request_parts import split_request
 
 pytestmark = pytest.mark.slow
 

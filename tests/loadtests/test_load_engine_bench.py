@@ -1,4 +1,4 @@
-"""``mock-account bench-engine``: every phase it prints is one the account reports."""
+"""``loadtests bench-engine``: every phase it prints is one the account reports."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""`mock-account bench-http`: it runs end to end and prints its figures (no timing asserted)."""
+"""`loadtests bench-http`: it runs end to end and prints its figures (no timing asserted)."""
 
 from __future__ import annotations
 

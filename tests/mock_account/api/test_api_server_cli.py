@@ -19,7 +19,7 @@ from mock_account.api.environment import (
     environment_for,
 )
 from mock_account.cli import build_parser, main
-from mock_account.cli.commands import config_from_args
+from mock_account.cli.options import config_from_args
 from mock_account.cli.server import apply_retention_options
 from mock_account.conversations.retention import RetentionPolicy
 from mock_account.deployment import AccountConfig, Deployment

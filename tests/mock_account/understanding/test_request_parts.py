@@ -9,9 +9,9 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from demo_app.request_parts import MAX_PARTS, MIN_PART_CHARS, split_request
+from mock_account.understanding.request_parts import MAX_PARTS, MIN_PART_CHARS, split_request
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 # (message, the parts it must give). One row per phrasing; a single-element list means
 # the message must stay one request.
