@@ -76,6 +76,11 @@ CHANGED_MESSAGE = (
 )
 
 
+# What a request that points back is about, from the request before it, by detail key.
+_CONTEXT = ("company", "person", "product")
+_THERE_RE = re.compile(r"\bthere\b|\b(?:that|the same)\s+(?:city|place|office|site)\b", re.I)
+_THAT_DAY_RE = re.compile(r"\b(?:that|the same)\s+(?:day|date)\b", re.IGNORECASE)
+
 #: Where a template says what the request stated that the rest of it does not.
 _NOTED = "{sys.noted}"
 
@@ -727,7 +732,7 @@ class _Run:
         form's usual one ("the newsletter next Monday", with the form's default "next
         Tuesday 09:00"); one the user typed stays where the template puts it."""
         if template is None:
-            return self.text(frame, "{sys.query}")
+            return self._in_context(self.text(frame, "{sys.query}"))
         defaulted = [
             m.group(0)
             for m in PLACEHOLDER.finditer(template)
@@ -737,7 +742,26 @@ class _Run:
             template = template.replace(placeholder, "")
         said = self.text(frame, template).strip()
         later = " ".join(self.text(frame, p) for p in defaulted)
-        return f"{said} {later}".strip()
+        return self._in_context(f"{said} {later}".strip())
+
+    def _in_context(self, text: str) -> str:
+        """The request with what it points back to, from the request before it: "our
+        agreement with them" is with Apex Print, "my flight there for that day" to Barcelona
+        on 2026-12-09 (said after it, so its own facts come first)."""
+        kept = self.details()
+        if not kept.carried:
+            return text
+        values, carried = kept.values, kept.carried
+        said = [
+            f"with {values[k]}" if k == "company" else values[k] for k in _CONTEXT if k in carried
+        ]
+        place = next((values[k] for k in ("to", "place") if k in carried), None)
+        if place and _THERE_RE.search(text):
+            said.append(f"to {place}")
+        day = next((values[k] for k in ("date", "dates") if k in carried), None)
+        if day and _THAT_DAY_RE.search(text):
+            said.append(f"on {day.split(' to ')[0]}")
+        return f"{text} ({'; '.join(said)})" if said else text
 
     def _hold_known(self, frame: dict[str, Any], source: str, known: dict[str, Any]) -> None:
         """Save the existing record a create was refused for as what this agent writes of its
@@ -1088,7 +1112,11 @@ _WORDS = re.compile(r"[A-Za-z][A-Za-z'’-]*")
 
 def _vocabulary_of(agent: AgentDefinition) -> frozenset[str]:
     """The words an agent uses of itself (title, description, examples, name), as
-    ``details.word_key`` compares them: what its answer need not repeat of a request."""
+    ``details.word_key`` compares them: what its answer need not repeat of a request. An agent
+    that only answers says what it was asked about, its own words included ("the liability
+    cap" to the agent that looks up clauses)."""
+    if not agent.acts:
+        return frozenset()
     hit = _VOCABULARY_CACHE.get(id(agent))
     if hit is None:
         name = re.sub(r"(?<=[a-z])(?=[A-Z])", " ", agent.name)

@@ -273,10 +273,12 @@ def _instead_of_it(clause: str) -> bool:
     """A clause that changes what was asked before without naming a thing of its own: "let's
     have it end on the 28th instead", "they want 300 instead"."""
     words = _words(clause)
-    if "instead" not in words or words[words.index("instead") + 1 : words.index("instead") + 2] == [
-        "of"
-    ]:
+    if "instead" not in words:
         return False
+    if words[words.index("instead") + 1 : words.index("instead") + 2] == ["of"]:
+        # "She now wants all of it deleted instead of a copy": a change of "it".
+        kept = _words(_without_rejected(clause))
+        return any(w in _PRONOUNS for w in kept) and any(w in _WANTING for w in kept)
     if any(w in _PRONOUNS for w in words):
         return True
     said = _WORD.findall(clause)

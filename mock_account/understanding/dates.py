@@ -392,6 +392,30 @@ def _atoms(analysis: Analysis, today: dt.date) -> list[_Atom]:
         if not analysis.is_free(m.start(), m.end()):
             continue
         atom = _atom(m, today)
+        if atom is None and m.lastgroup == "r1" and _crosses_a_month(m):
+            # "the 26th to 1 January": the 26th of the month before, then the day named; read
+            # as two days, which the range pass joins.
+            atoms.append(
+                _Atom(
+                    m.start(),
+                    m.start("r1a") + len(m.group("r1a")),
+                    "partial",
+                    day=_day_number(m.group("r1a")),
+                )
+            )
+            month = _month_number(m.group("r1m"))
+            year = m.group("r1y")
+            atoms.append(
+                _Atom(
+                    m.start("r1b"),
+                    m.end(),
+                    "day",
+                    day=_day_number(m.group("r1b")),
+                    month=month,
+                    year=int(year) if year else None,
+                )
+            )
+            continue
         if atom is None and m.lastgroup == "r4":
             # Days not in a row ("3 and 5 December"): the day that names the month stands.
             last = _ATOM_RE.match(text, m.start("r4b"))
@@ -410,6 +434,13 @@ def _atoms(analysis: Analysis, today: dt.date) -> list[_Atom]:
                 atom.start = atoms.pop().start
         atoms.append(atom)
     return atoms
+
+
+def _crosses_a_month(m: re.Match[str]) -> bool:
+    """Whether a range of days said with one month ends before it starts: it starts in the
+    month before ("from the 26th to 1 January")."""
+    first, last = _day_number(m.group("r1a")), _day_number(m.group("r1b"))
+    return last < first and _month_number(m.group("r1m")) is not None
 
 
 def _atom(m: re.Match[str], today: dt.date) -> _Atom | None:

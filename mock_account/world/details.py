@@ -209,6 +209,10 @@ def carried_over(
         for key in ("date", "dates", "due"):
             if key in earlier and key not in now:
                 now[key] = _moved(earlier[key], stated.shift_days, stated.shift_target)
+    if "about" in earlier and "about" in now:
+        # What each request is about adds up; neither replaces the other.
+        said = [a for a in earlier["about"].split(_JOINED) if a not in now["about"].split(_JOINED)]
+        now["about"] = _JOINED.join([*said, now["about"]])
     values = {**earlier, **now}
     changed = {
         k: str(before[k])
