@@ -78,6 +78,12 @@ _EDIT_VERBS = frozenset(
     """.split()
 )
 _PRONOUNS = frozenset({"it", "that", "this", "them", "those", "these"})
+# "Add three more", "add 2 extra": more of what was asked, naming nothing new.
+_COUNT_MORE = re.compile(
+    r"^\w+\s+(?:another\s+)?(?:\d+|a|one|two|three|four|five|six|seven|eight|nine|ten|a\s+few|"
+    r"a\s+couple(?:\s+of)?)\s+(?:more|extra|additional)\b(?!\s+\w+\s+(?:for|to)\b)",
+    re.IGNORECASE,
+)
 _PERSONS = frozenset({"her", "his"})
 _DETERMINERS = frozenset({"the", "that", "this", "its", "their", "our", "my", "your"})
 # Words that end an edit's object: what comes next is its new value or its manner.
@@ -220,7 +226,11 @@ def _focus(text: str) -> Focus:
     if edit is None and (_instead_of_it(clauses[first]) or _elsewhere_not_it(clauses[first])):
         edit = Edit(())
     about_it = edit is not None or _of_it(ask)
-    before = any(_states(c) for c in clauses[:first])
+    # News before an edit that sets a value ("They just called back - make that 55 instead")
+    # does not say what "that" is: the request before does.
+    before = any(_states(c) for c in clauses[:first]) and not (
+        edit is not None and not edit.nouns and _VALUE.search(ask)
+    )
     if about_it and not before:
         # "Pause it. Legal flagged one of the claims": what follows explains the ask.
         last = asking[-1]
@@ -257,6 +267,11 @@ _PARTICLES = frozenset(
     tuesday wednesday thursday friday saturday sunday today tomorrow
     """.split()
 )
+
+
+# A value an edit sets or adds ("make that 55 instead", "to 4 January"): then "that" is what
+# was asked before, whatever news came before the ask ("They just called back - make that 55").
+_VALUE = re.compile(r"\d|\binstead\b|\bto\s+\w", re.IGNORECASE)
 
 
 def _without_rejected(text: str) -> str:
@@ -313,12 +328,17 @@ _NOT_A_THING = frozenset(
 def edited(text: str) -> Edit | None:
     """The object of an edit the request opens with ("Move the demo to 11:30": demo), or
     None when the request is no edit."""
-    _, words = _opened(text)
-    if len(words) < 2 or words[0] not in _EDIT_VERBS:
+    opened, words = _opened(text)
+    if len(words) < 2 or words[0] not in _EDIT_VERBS | {"add"}:
         return None
     rest = words[1:]
     if rest[0] in _PRONOUNS or rest[0] in _PERSONS and len(rest) > 1:
         return Edit(())
+    if rest[0] in ("to", "by") or _COUNT_MORE.match(opened):
+        # "Raise to 50%", "add three more": a value of what was asked before, and no thing.
+        return Edit(())
+    if words[0] == "add":
+        return None
     if rest[0] not in _DETERMINERS:
         return None
     nouns: list[str] = []

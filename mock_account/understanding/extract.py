@@ -120,7 +120,7 @@ def _extract(text: str, today: dt.date, index: NameIndex | None) -> RequestFacts
     organisations.extend(unknown_orgs)
     people.extend(unknown_people)
     # A count may name its item by a product ("30 SmartSense T4 sensors").
-    shared = [m.span for m in mentions] + [t.span for t in things if t.kind == "product"]
+    shared = [m.span for m in mentions] + [t.span for t in things if t.kind in ("product", "code")]
     quantities = list(find_quantities(analysis, shared))
     # What is left between the facts: what the request is about, in its own words.
     things += find_subjects(analysis)

@@ -70,6 +70,9 @@ _ORDINARY_CAPITALISED = frozenset(
     engineering regional global team department manager engineer analyst director officer
     """.split()
 )
+_COUNT_WORDS = frozenset(
+    "two three four five six seven eight nine ten eleven twelve twenty thirty fifty hundred".split()
+)
 _GAP_RE = re.compile(r"\s*(?:[-&,/]|\.)?\s*")
 
 
@@ -244,6 +247,8 @@ def find_known(analysis: Analysis, index: NameIndex) -> list[tuple[NameFact, str
                 break  # "Smith Foods Logistics" is another company than "Smith Foods"
             if _other_company(analysis, found[0], i + n):
                 break  # "Acme Widgets GmbH" is not "Acme Corporation" on its bare "Acme"
+            if _other_person(analysis, found[0], i + n):
+                break  # "Chen Wei Ling" is not the candidate "Chen Wei"
             # Every known name of the best kind of match (exact ones before stripped ones).
             best = [k for k in found if (k.exact, k.partial) == (found[0].exact, found[0].partial)]
             for known in best:
@@ -272,6 +277,15 @@ def _other_company(analysis: Analysis, known: KnownName, after: int) -> bool:
     from .places import gazetteer
 
     return gazetteer().entry((word.folded,)) is None
+
+
+def _other_person(analysis: Analysis, known: KnownName, after: int) -> bool:
+    """Whether a person's full name goes on, at word `after`, with a capitalised word of the
+    same name: the name of someone else ("Chen Wei Ling" after the known "Chen Wei")."""
+    if known.kind not in PERSON_KINDS or not _name_follows(analysis, after - 1):
+        return False
+    word = analysis.words[after]
+    return analysis.is_free(word.start, word.end) and word.folded not in REQUEST_WORDS
 
 
 def _name_follows(analysis: Analysis, i: int) -> bool:
@@ -443,8 +457,12 @@ def _classify(
     prev = words[first - 1].folded if first > 0 else ""
     prev2 = words[first - 2].folded if first > 1 else ""
     nxt = words[end].folded if end < len(words) else ""
+    # A count before a name makes it a thing counted ("250 Herman Miller Sayl chairs").
+    counted = first > 0 and (words[first - 1].text.isdigit() or prev in _COUNT_WORDS)
     # A person: a given name and a family name or two.
     for k in range(first, end - 1):
+        if counted:
+            break
         if words[k].folded in given_names and 2 <= end - k <= 3:
             if not any(w.folded in INDUSTRY_WORDS or w.folded in LEGAL_FORMS for w in words[k:end]):
                 people.append(_unknown(analysis, k, end))

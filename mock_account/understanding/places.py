@@ -252,14 +252,62 @@ def _common_words() -> frozenset[str]:
     return frozenset(w.lower() for w in Provider.word_list)
 
 
+# The locales whose given names are written in Latin letters, and the romanised names of
+# others: a prospect's colleagues and customers come from everywhere the account sells.
+_NAME_LOCALES = (
+    "en_US",
+    "en_GB",
+    "en_IN",
+    "en_IE",
+    "en_NZ",
+    "en_NG",
+    "en_KE",
+    "en_PK",
+    "de_DE",
+    "fr_FR",
+    "es_ES",
+    "es_MX",
+    "it_IT",
+    "nl_NL",
+    "sv_SE",
+    "no_NO",
+    "da_DK",
+    "fi_FI",
+    "pl_PL",
+    "cs_CZ",
+    "pt_BR",
+    "pt_PT",
+    "ro_RO",
+    "hu_HU",
+    "hr_HR",
+    "tr_TR",
+    "id_ID",
+)
+_ROMANISED_LOCALES = ("ja_JP", "zh_CN", "zh_TW")
+
+
 def _given_names() -> frozenset[str]:
+    """Given names of many languages (and the romanised family names that open Chinese names,
+    "Chen Wei Ling"), folded; words of requests are left out."""
     names: set[str] = set()
-    for locale in ("en_US", "en_GB", "en_IN", "de_DE", "fr_FR", "es_ES", "it_IT"):
-        provider = importlib.import_module(f"faker.providers.person.{locale}").Provider
-        for attribute in ("first_names", "first_names_male", "first_names_female"):
-            values = getattr(provider, attribute, None) or ()
-            names.update(fold(v) for v in values)
-    return frozenset(names)
+    attributes = ("first_names", "first_names_male", "first_names_female")
+    romanised = ("first_romanized_names", "first_romanized_names_male")
+    for locale in (*_NAME_LOCALES, *_ROMANISED_LOCALES):
+        try:
+            provider = importlib.import_module(f"faker.providers.person.{locale}").Provider
+        except ImportError:
+            continue
+        chosen = (
+            romanised + ("last_romanized_names",) if locale in _ROMANISED_LOCALES else attributes
+        )
+        for attribute in chosen:
+            values = getattr(provider, attribute, None)
+            if isinstance(values, dict):
+                values = values.keys()
+            for value in values or ():
+                if isinstance(value, str) and value.isascii() and value.isalpha():
+                    names.add(fold(value))
+    return frozenset(names - FUNCTION_WORDS - REQUEST_WORDS)
 
 
 _lock = threading.Lock()

@@ -133,11 +133,10 @@ def _item(analysis: Analysis, pos: int, shared: Sequence[tuple[int, int]]) -> li
         gap = analysis.text[(words[out[-1]].end if out else pos) : w.start]
         if not re.fullmatch(r"\s+|-" if out else r"\s+", gap):
             break
-        if not w.text[0].isalpha():
-            break
-        if not analysis.is_free(w.start, w.end) and not any(
-            a <= w.start and w.end <= b for a, b in shared
-        ):
+        inside = any(a <= w.start and w.end <= b for a, b in shared)
+        if not w.text[0].isalpha() and not inside:
+            break  # a model's number belongs to its name ("40 PX-20 printers")
+        if not analysis.is_free(w.start, w.end) and not inside:
             break
         if w.folded in FUNCTION_WORDS and w.folded not in _DROP_FIRST:
             break

@@ -42,6 +42,12 @@ _TITLE_RE = re.compile(
 )
 
 
+# A name given without quotes: "a campaign called Winter Upgrade 2026", "a project named Atlas".
+_CALLED_RE = re.compile(
+    r"\b(?:called|named|titled|entitled)\s+(?P<name>[A-Z0-9][\w'&-]*(?:\s+(?:[A-Z0-9][\w'&-]*|of|and|&|the)){0,5})"
+)
+
+
 def find_titles(analysis: Analysis) -> Iterator[ThingFact]:
     for m in _TITLE_RE.finditer(analysis.text):
         inner = next(g for g in m.groups() if g is not None).strip()
@@ -49,6 +55,13 @@ def find_titles(analysis: Analysis) -> Iterator[ThingFact]:
             continue
         analysis.claim(m.start(), m.end())
         yield ThingFact("title", inner, m.group(), m.span())
+    for m in _CALLED_RE.finditer(analysis.text):
+        name = re.sub(r"\s+(?:of|and|&|the)$", "", m.group("name"))
+        start, end = m.start("name"), m.start("name") + len(name)
+        if not analysis.is_free(start, end):
+            continue
+        analysis.claim(start, end)
+        yield ThingFact("title", name, name, (start, end))
 
 
 # --- phone numbers ----------------------------------------------------------------------------
@@ -409,11 +422,10 @@ VOCABULARY: dict[str, tuple[str, ...]] = {
         "newsletter",
         "podcast",
         "webinar",
-        "print",
         "radio",
         "billboard",
     ),
-    "seat": ("aisle seat", "window seat", "exit row", "aisle", "window", "middle seat", "bulkhead"),
+    "seat": ("aisle seat", "window seat", "exit row", "aisle", "middle seat", "bulkhead"),
     "cabin": ("premium economy", "business class", "first class", "economy class"),
     "car class": (
         "compact",
@@ -473,10 +485,25 @@ _CATEGORY_OF = {w: category for category, words in VOCABULARY.items() for w in w
 _RATIO_RE = re.compile(r"(?<![\w/.])(\d{1,2})\s?/\s?(\d{1,2})(?![\w/.])")
 
 
+_CAPITALISED_BEFORE = re.compile(r"[A-Z][\w&'-]*\s$")
+_CAPITALISED_AFTER = re.compile(r"^\s[A-Z][\w&'-]*")
+
+
+def _in_a_name(text: str, start: int, end: int) -> bool:
+    """Whether a capitalised word stands inside a name of capitalised words ("Apex Print",
+    "Radio Taxis Ltd"), where it is no word of the vocabulary."""
+    if not text[start].isupper():
+        return False
+    return bool(
+        _CAPITALISED_BEFORE.search(text[max(0, start - 30) : start])
+        or _CAPITALISED_AFTER.match(text[end : end + 30])
+    )
+
+
 def find_vocabulary(analysis: Analysis) -> Iterator[ThingFact]:
     text = analysis.text
     for m in _VOCABULARY_RE.finditer(text):
-        if not analysis.is_free(m.start(), m.end()):
+        if not analysis.is_free(m.start(), m.end()) or _in_a_name(text, m.start(), m.end()):
             continue
         said = m.group(1)
         category = _CATEGORY_OF[said.lower()]
