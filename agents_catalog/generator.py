@@ -250,6 +250,9 @@ CARRIED_FIELDS: dict[str, frozenset[str]] = {
     "quote": frozenset({"quantity", "total", "customer"}),
     # A new hire's first day, which only their onboarding knows.
     "employee": frozenset({"joins_on"}),
+    # What an invoice bills, when it was said ("120 x sensor at 85 SGD each"): a correction of
+    # the count or the price is billed anew from it.
+    "invoice": frozenset({"items"}),
 }
 # A hotel stay is where a trip goes and when (a later flight "for that trip" flies there); a
 # stay in the saved trip's city names the trip's hotel, one elsewhere, or in the city of a

@@ -99,6 +99,14 @@ def find_phones(analysis: Analysis) -> Iterator[ThingFact]:
 # A prefix of capitals and a number: an id of a system the account does not model ("CC-4410",
 # "PO-88213", "PAY-2291"); record ids of the account were claimed before.
 _PREFIXED_CODE_RE = re.compile(r"(?<![\w-])[A-Z]{2,6}-\d{2,10}(?![\w-])")
+# The codes of the airlines people fly for work, which make a flight number of a number after
+# them ("Is SQ 322 still on time?"): world knowledge, like the software brands below.
+_AIRLINES = (
+    "SQ|BA|LH|AF|KL|EK|QF|CX|DL|UA|AA|NH|JL|TK|QR|EY|AC|IB|LX|OS|SK|AY|TG|MH|GA|VN|PR|CI|BR|OZ|"
+    "KE|AI|NZ|VS|EI|TP|AZ|SN|LO|WN|B6|AS|FR|U2|W6|VY|3K|TR|AK|5J|QZ|MU|CA|CZ|HU|ET|KQ|SA|MS|SV|"
+    "WY|GF|UL|PG|JQ|VA|LA|AV|CM|AM|WS|FI|DY|A3|OU|RO|LY|FJ|HX|UO|KA|MF|ZH|3U|SU|S7"
+)
+_AIRLINE_FLIGHT_RE = re.compile(rf"(?<![\w-])({_AIRLINES})\s?(\d{{1,4}})(?![\w-])")
 # An airline's two-character code and a flight number, after "flight" ("flight SQ 322").
 _FLIGHT_RE = re.compile(
     r"\bflights?\s+(?:number\s+|no\.?\s+)?([A-Z][A-Z0-9]|[A-Z0-9][A-Z])\s?(\d{1,4})\b"
@@ -150,6 +158,8 @@ def find_codes(analysis: Analysis) -> Iterator[ThingFact]:
     for m in _PREFIXED_CODE_RE.finditer(text):
         found.append((m.start(), m.end(), m.group()))
     for m in _FLIGHT_RE.finditer(text):
+        found.append((m.start(1), m.end(2), f"{m.group(1)} {m.group(2)}"))
+    for m in _AIRLINE_FLIGHT_RE.finditer(text):
         found.append((m.start(1), m.end(2), f"{m.group(1)} {m.group(2)}"))
     for m in _REGISTRATION_RE.finditer(text):
         found.append((m.start(), m.end(), f"{m.group(1).upper()} {m.group(2).upper()}"))

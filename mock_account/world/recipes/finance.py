@@ -102,6 +102,57 @@ def _billed_at_a_rate(text: str, rate: float, currency: str) -> tuple[float, str
     return round(rate * number, 2), f"{number:g} {unit}s at {rate:g} {currency} per {unit}"
 
 
+# A price said for one of the things counted: "SGD 85 each", "at 40 EUR apiece", "per sensor".
+_EACH = re.compile(r"\b(?:each|apiece|a\s+piece|per\s+(?:unit|piece|item))\b", re.IGNORECASE)
+
+
+def _billed_each(stated: Stated) -> tuple[float, str] | None:
+    """The amount and what it bills for, when the request prices one of a count of things
+    ("120 cold-chain sensors, SGD 85 each": 10200 SGD for 120 x cold-chain sensor)."""
+    money = stated.amount
+    counted = next((q for q in stated.quantities if not q.unit), None)
+    if money is None or counted is None:
+        return None
+    per_item = re.search(rf"\bper\s+{re.escape(counted.item.split()[-1])}", stated.text, re.I)
+    if not (_EACH.search(stated.text) or per_item):
+        return None
+    count = counted.count
+    total = round(money.amount * count, 2)
+    return total, f"{count:g} x {counted.item} at {money.amount:g} {money.currency} each"
+
+
+# What an invoice bills, as ``items`` says it: "120 x cold-chain sensor at 85 SGD each",
+# "40 hours at 180 USD per hour".
+_PRICED = re.compile(
+    r"^(?P<n>\d+(?:\.\d+)?)\s+(?:x\s+)?(?P<what>.+?) at (?P<p>\d+(?:\.\d+)?) "
+    r"(?P<cur>[A-Z]{3}) (?P<per>each|per \w+)$"
+)
+_PRICE_WORDS = re.compile(r"\b(?:rate|price|per|each|hourly|daily|apiece|unit)\b", re.I)
+_BARE_COUNT = re.compile(r"\b(?:it\s+was|make\s+it|should\s+be|actually)\s+(\d+)\b", re.I)
+
+
+def _repriced(items: str, stated: Stated) -> tuple[float, str] | None:
+    """An invoice's amount for its items counted anew or at a new price, or None when the
+    request changes neither."""
+    billed = _PRICED.match(items)
+    if billed is None:
+        return None
+    count, price = float(billed.group("n")), float(billed.group("p"))
+    currency, per, what = billed.group("cur"), billed.group("per"), billed.group("what")
+    money = stated.amount
+    if money is not None and money.currency == currency and _PRICE_WORDS.search(stated.text):
+        price = money.amount
+    else:
+        counted = next((q.count for q in stated.quantities if not q.unit), None)
+        bare = _BARE_COUNT.search(stated.text)
+        if counted is None and bare is None:
+            return None
+        count = float(counted if counted is not None else bare.group(1))  # type: ignore[union-attr]
+    return round(
+        count * price, 2
+    ), f"{count:g} {'x ' if per == 'each' else ''}{what} at {price:g} {currency} {per}"
+
+
 # A customer charged too much: what the request says is the excess, to credit back.
 _OVERCHARGED = re.compile(
     r"\b(?:double[- ]charged|charged\s+twice|overcharged|over-charged|billed\s+twice|"
@@ -341,7 +392,9 @@ class Invoices(Recipe):
         if stated.amount is not None:
             out["amount"] = stated.amount.amount
             out["currency"] = stated.amount.currency
-            billed = _billed_at_a_rate(stated.text, stated.amount.amount, stated.amount.currency)
+            billed = _billed_at_a_rate(
+                stated.text, stated.amount.amount, stated.amount.currency
+            ) or _billed_each(stated)
             if billed is not None:
                 out["amount"], out["items"] = billed
         else:
@@ -373,6 +426,12 @@ class Invoices(Recipe):
         status = keyword_choice(f" {stated.text} ", _STATUS_WORDS)
         if status and status != base.get("status"):
             out["status"] = status
+        repriced = _repriced(str(base.get("items") or ""), stated)
+        if repriced is not None:
+            # "It was 150 sensors, not 120", "the hourly rate should have been 165 USD": the
+            # same things at the same price, counted again, or at the new price.
+            out["amount"], out["items"] = repriced
+            return out
         if stated.amount is not None:
             correcting = stated.mentions("should be", "correct", "instead", "wrong amount")
             said = stated.amount

@@ -78,6 +78,12 @@ def _new_product(item: str, ctx: Context) -> Record:
     return {"name": name, "sku": sku, "price": price, "currency": currency}
 
 
+# A person named as the customer ("a customer, Farida Hassan", "our client Ines Barahona").
+_A_PERSON_AS_CUSTOMER = re.compile(
+    r"\b(?:customer|client|subscriber|user|consumer|patient|member)s?\b[,:]?\s+(?:named\s+)?[A-Z]",
+)
+
+
 class Customers(Recipe):
     source = "customers"
     noun = "customer"
@@ -115,6 +121,9 @@ class Customers(Recipe):
         named = stated.names_of("customer") or stated.unknown_organisations()
         if named:
             out["name"] = named[0].shown
+        elif stated.people and _A_PERSON_AS_CUSTOMER.search(stated.text):
+            # "A customer, Farida Hassan, asked for her data": a person is the customer.
+            out["name"] = stated.people[0].shown
         if stated.people:
             out["contact"] = stated.people[0].shown
         if stated.emails:
