@@ -252,8 +252,11 @@ class DateResult:
 def find_dates(analysis: Analysis, today: dt.date) -> DateResult:
     text = analysis.text
     result = DateResult([], [], [])
-    # "between 2 and 4 pm": the first hour is no day of the month.
+    # "between 2 and 4 pm": the first hour is no day of the month; nor is "after 5".
     hours = _hours(analysis) if _TIME_ANCHOR_RE.search(text) else []
+    hours += [h for h in _bare_hours(analysis) if all(h.span != t.span for t in hours)]
+    for hour in hours:
+        analysis.claim(*hour.span)
     atoms = _atoms(analysis, today)
     times = hours + [
         t
@@ -288,7 +291,9 @@ def find_dates(analysis: Analysis, today: dt.date) -> DateResult:
             continue
         # A day something is due by is ahead, whatever tense the clause is in ("chairs
         # delivered by 26 February").
-        due = (atom.role or _role(text, atom.start)) == "deadline"
+        due = (atom.role or _role(text, atom.start)) == "deadline" and bool(
+            _BY_RE.search(text, max(0, atom.start - 25), atom.start)
+        )
         first, last = _resolve(analysis, today, atom, False if due else None)
         if first is None or last is None:
             continue
@@ -434,6 +439,11 @@ def _atoms(analysis: Analysis, today: dt.date) -> list[_Atom]:
                 atom.start = atoms.pop().start
         atoms.append(atom)
     return atoms
+
+
+# A day something must be done by: ahead, whatever tense the clause is in ("delivered by 26
+# February"); "was due on 30 November" is a day that passed.
+_BY_RE = re.compile(r"\b(?:by|before|no\s+later\s+than)\s+(?:the\s+)?$", re.IGNORECASE)
 
 
 def _crosses_a_month(m: re.Match[str]) -> bool:
@@ -783,7 +793,11 @@ def _in_past(analysis: Analysis, pos: int) -> bool:
     """Whether the clause points back: a past-tense verb shortly before the day (within twelve
     words of its clause: "I paid 184.50 EUR for a client dinner in Milan on the 22nd") with no
     word of intent in between ("I flew out on Sunday": yes; "I was told to book Friday": no)."""
-    for w in reversed(analysis.words_before(pos, 12)):
+    before = analysis.words_before(pos, 12)
+    for k in range(len(before) - 1, -1, -1):
+        w = before[k]
+        if w.folded == "due" and k > 0 and before[k - 1].folded in ("was", "were"):
+            return True  # "was due on 30 November"
         if w.folded in PAST_BREAKERS:
             return False
         if w.folded in PAST_VERBS:
@@ -941,6 +955,28 @@ def _hours(analysis: Analysis) -> list[TimeFact]:
         analysis.claim(m.start("h1"), end)
         said = text[m.start("h1") : end]
         out.append(TimeFact(dt.time(hour, int(m.group("m1") or 0)), said, (m.start("h1"), end)))
+    return out
+
+
+# An hour said alone after its preposition ("after 5 works better", "at 9 tomorrow"): in
+# working hours, 1 to 7 is the afternoon and 8 to 11 the morning.
+_BARE_HOUR_RE = re.compile(
+    r"\b(?:at|after|before|around|from|until|till)\s+(?P<h>1[0-2]|[1-9])"
+    r"(?=\s*(?:$|[,.;!?)]|\s(?:works|is|would|should|tomorrow|today|tonight|on|sharp|latest|"
+    r"or|and|then|instead)\b))",
+    re.IGNORECASE,
+)
+
+
+def _bare_hours(analysis: Analysis) -> list[TimeFact]:
+    out: list[TimeFact] = []
+    for m in _BARE_HOUR_RE.finditer(analysis.text):
+        start, end = m.span("h")
+        if not analysis.is_free(start, end):
+            continue
+        hour = int(m.group("h"))
+        hour = hour + 12 if hour <= 7 else hour
+        out.append(TimeFact(dt.time(hour, 0), m.group("h"), (start, end)))
     return out
 
 

@@ -26,6 +26,7 @@ from .names import (
     NameIndex,
     find_known,
     find_organisations_by_form,
+    find_organisations_named_after_places,
     find_unknown_names,
     name_index,
 )
@@ -115,6 +116,8 @@ def _extract(text: str, today: dt.date, index: NameIndex | None) -> RequestFacts
             )
     organisations.extend(find_organisations_by_form(analysis))
     places = find_places(analysis)
+    named_after, places = find_organisations_named_after_places(analysis, places)
+    organisations.extend(named_after)
     things += find_regions(analysis)
     unknown_orgs, unknown_people = find_unknown_names(analysis, gazetteer().given_names)
     organisations.extend(unknown_orgs)

@@ -30,6 +30,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from .facts import ORGANISATION_KINDS, PERSON_KINDS, NameFact
 from .lexicon import (
@@ -420,6 +421,52 @@ def find_organisations_by_form(analysis: Analysis) -> list[NameFact]:
         if end - first >= 2 and _is_org_end(analysis, first, end):
             out.append(_unknown(analysis, first, end))
     return out
+
+
+# Words after a city that make it a place still ("the Shenzhen office", "Berlin Airport").
+_PLACE_FOLLOWERS = frozenset(
+    """
+    office offices site plant lab warehouse factory store branch depot hub headquarters hq team
+    airport station hotel campus port area region city centre center trip visit conference
+    """.split()
+)
+
+
+def find_organisations_named_after_places(
+    analysis: Analysis, places: list[Any]
+) -> tuple[list[NameFact], list[Any]]:
+    """Companies named after their city ("PO-778120 from Shenzhen Voltcell"): a city and an
+    unknown capitalised word right after it, after a word that introduces a party (from, at,
+    with, for, by). The city is then no place of the request."""
+    words = analysis.words
+    orgs: list[NameFact] = []
+    kept: list[Any] = []
+    for place in places:
+        i = analysis.word_index_at(place.span[1])
+        start = analysis.word_index_at(place.span[0])
+        before = words[start - 1].folded if start > 0 else ""
+        if (
+            place.kind == "city"
+            and i < len(words)
+            and before in _ORG_PREPOSITIONS
+            and _name_word(analysis, i)
+            and not words[i].sentence_start
+            and analysis.text[place.span[1] : words[i].start] == " "
+            and words[i].folded not in _PLACE_FOLLOWERS
+            and words[i].folded not in FUNCTION_WORDS
+            and words[i].folded not in REQUEST_WORDS
+        ):
+            last = i
+            while last + 1 < len(words) and last - i < 2 and _name_word(analysis, last + 1):
+                if analysis.text[words[last].end : words[last + 1].start] != " ":
+                    break
+                last += 1  # "London Parcel Hub"
+            end = words[last].end
+            analysis.claim(place.span[0], end)
+            orgs.append(NameFact(analysis.text[place.span[0] : end], (place.span[0], end), False))
+            continue
+        kept.append(place)
+    return orgs, kept
 
 
 def find_unknown_names(

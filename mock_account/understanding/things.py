@@ -475,6 +475,7 @@ VOCABULARY: dict[str, tuple[str, ...]] = {
         "degraded performance",
         "scheduled maintenance",
     ),
+    "status": ("degraded", "operational", "back online", "intermittent"),
     "insurance": ("full insurance", "basic insurance", "collision damage waiver", "cdw"),
     "request": ("erasure", "rectification", "data portability", "access request"),
 }

@@ -259,8 +259,11 @@ def noted(details: Details, answer: str) -> str:
 def _says(said: str, key: str, value: str) -> bool:
     """Whether the answer says a detail; a range of days when it says the first of them (a
     car "for three days" is dropped off the day after the third)."""
-    if key == "dates":
-        return _folded(value.split(" to ")[0]) in said
+    if key in ("date", "dates", "due"):
+        # The day said in another year is the day the answer placed ("a charge on 2 December":
+        # last December's), not another one.
+        first = value.split(" to ")[0]
+        return _folded(first) in said or re.search(rf"\b\d{{4}}-{first[5:10]}\b", said) is not None
     return _folded(value) in said
 
 
