@@ -13,6 +13,7 @@ failure leaves the caller's state untouched.
 from __future__ import annotations
 
 import copy
+import functools
 import re
 import threading
 import time
@@ -63,7 +64,7 @@ from mock_account.engine.templates import (
     render_value,
 )
 from mock_account.world import Held, World, first_sentence, named_options, understand_request
-from mock_account.world.details import Details, carried_over, noted, word_key
+from mock_account.world.details import Details, carried_over, noted, points_back, word_key
 
 MAX_CALL_DEPTH = 32
 MAX_STEPS = 20_000
@@ -732,7 +733,7 @@ class _Run:
         form's usual one ("the newsletter next Monday", with the form's default "next
         Tuesday 09:00"); one the user typed stays where the template puts it."""
         if template is None:
-            return self._in_context(self.text(frame, "{sys.query}"))
+            return self.text(frame, "{sys.query}")
         defaulted = [
             m.group(0)
             for m in PLACEHOLDER.finditer(template)
@@ -742,14 +743,14 @@ class _Run:
             template = template.replace(placeholder, "")
         said = self.text(frame, template).strip()
         later = " ".join(self.text(frame, p) for p in defaulted)
-        return self._in_context(f"{said} {later}".strip())
+        return f"{said} {later}".strip()
 
     def _in_context(self, text: str) -> str:
         """The request with what it points back to, from the request before it: "our
         agreement with them" is with Apex Print, "my flight there for that day" to Barcelona
         on 2026-12-09 (said after it, so its own facts come first)."""
         kept = self.details()
-        if not kept.carried:
+        if not kept.carried or not points_back(text):
             return text
         values, carried = kept.values, kept.carried
         said = [
@@ -830,10 +831,10 @@ class _Run:
                 self.set_aside.update(self.named)
                 self.named = {}
             try:
-                outcome = self.engine.world.act(
+                act = functools.partial(
+                    self.engine.world.act,
                     args.action,
                     args.source,
-                    request=request,
                     today=date.fromisoformat(self.sys["today"]),
                     user=self.sys["user"],
                     base=base if isinstance(base, dict) else None,
@@ -863,6 +864,14 @@ class _Run:
                         and k not in _replaces_of(self.agent)
                     },
                 )
+                outcome = act(request=request)
+                if outcome.record is None and outcome.message.startswith("Which "):
+                    # "Which contract?" of "our agreement with them": what "them" is, the
+                    # request before said (Apex Print).
+                    pointed = self._in_context(request)
+                    if pointed != request:
+                        retried = act(request=pointed)
+                        outcome = retried if retried.record is not None else outcome
             except ValueError as exc:
                 raise AgentError(str(exc)) from exc
             value = outcome.record

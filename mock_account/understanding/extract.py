@@ -99,7 +99,6 @@ def _extract(text: str, today: dt.date, index: NameIndex | None) -> RequestFacts
     things += find_codes(analysis)
     # "LinkedIn" is a channel before it is a product name with an inner capital.
     things += find_vocabulary(analysis)
-    things += find_products(analysis)
     amounts = list(find_money(analysis))
     percentages = list(find_percentages(analysis))
     dates = find_dates(analysis, today)
@@ -114,6 +113,8 @@ def _extract(text: str, today: dt.date, index: NameIndex | None) -> RequestFacts
             {"organisation": organisations, "person": people, "mention": mentions}[category].append(
                 fact
             )
+    # Models and brands after the known names ("Datadog Inc." is a supplier, not the brand).
+    things += find_products(analysis)
     organisations.extend(find_organisations_by_form(analysis))
     places = find_places(analysis)
     named_after, places = find_organisations_named_after_places(analysis, places)

@@ -262,6 +262,10 @@ class World:
             )
             if outcome.record is None and makes and self._makeable(recipe, ctx, outcome):
                 outcome = self._create(recipe, ctx, given, fixed, held.given, None)
+                asked = recipe.asked(ctx)
+                if outcome.record is not None and asked is not None:
+                    # Made as typed: the id or the name asked for is the new record's.
+                    outcome.record[asked.field] = asked.value
             if outcome.record is not None:
                 # What the conversation holds beyond the record's own fields rides along, so
                 # the answer can name it ("for the Lisbon trip").
@@ -746,8 +750,17 @@ class World:
         the conversation holds (a cancelled order) nor a request for no record at all."""
         if outcome.set_aside or outcome.known is not None:
             return False
-        if recipe.asked(ctx) is not None:
-            return True
+        named = recipe.asked(ctx)
+        stated = ctx.stated
+        known = [n for n in (*stated.organisations, *stated.people) if n.kind]
+        if recipe.name_kinds and known and not any(n.kind in recipe.name_kinds for n in known):
+            # A name the data knows as another kind ("Tiffany Martin", a colleague, to the
+            # agent of candidates) is no new one of this kind.
+            return False
+        if named is not None:
+            # A name is made as typed; an id alone says nothing a record could be made of
+            # ("VEN-9876" names no supplier), so it is reported missing.
+            return named.field != recipe.id_field
         return bool(recipe.stated(ctx)) and outcome.message.startswith("Which ")
 
     @staticmethod

@@ -13,7 +13,7 @@ from streamlit.testing.v1 import AppTest
 from demo_app.first_screen import STARTERS
 
 BERLIN = "I need to fly to Berlin next Tuesday for a client meeting"
-EXPENSES = "file my travel expenses for that trip"
+EXPENSES = "file my travel expenses for that trip: 84.50 SGD of taxis"
 HOFFMANN = "Pull up the account for Hoffmann Logistics"
 HOTEL = "Book a hotel in Oslo for two nights"
 TAXI = "File last week's taxi receipt"
@@ -307,6 +307,8 @@ def test_a_multi_part_request_answers_each_part_under_its_agent(app: AppTest) ->
     assert len(app.form) == 1  # the taxi claim asks; nothing is left after it
     assert not any("I'll send the rest" in t for t in shown)
     app.text_area(key="ask0:business_reason").input("Taxi to the client")
+    # What was paid is asked, never made up: the prospect types it.
+    app.text_input(key="ask0:amount").input("42.80")
     app.form[0].button[0].click().run()
     assert not app.exception and len(app.form) == 0
     assert app.session_state["transcript"][-1].answer.result_code == "success"
@@ -321,6 +323,8 @@ def test_a_part_that_asks_holds_the_rest_until_the_form_is_answered(app: AppTest
     )
     assert len(app.session_state["transcript"][0].parts) == 1
     app.text_area(key="ask0:business_reason").input("Taxi to the client")
+    # What was paid is asked, never made up: the prospect types it.
+    app.text_input(key="ask0:amount").input("42.80")
     app.form[0].button[0].click().run()
     assert not app.exception
     entry = app.session_state["transcript"][-1]

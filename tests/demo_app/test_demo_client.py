@@ -11,7 +11,7 @@ from pathlib import Path
 import httpx
 import pytest
 import uvicorn
-from demo_helpers import APP, TIMEOUT_S, chat, texts
+from demo_helpers import chat, texts
 from streamlit.testing.v1 import AppTest
 
 from demo_app.client import ClientError, DemoClient, HttpClient, InProcessClient
@@ -23,7 +23,7 @@ from mock_account.api.app import create_app
 from mock_account.deployment import AccountConfig, Deployment, build_deployment
 
 BERLIN = "I need to fly to Berlin next Tuesday for a client meeting"
-EXPENSES = "file my travel expenses for that trip"
+EXPENSES = "file my travel expenses for that trip: 84.50 SGD of taxis"
 STARTUP_TIMEOUT_S = 30
 
 
@@ -90,7 +90,7 @@ def test_hand_off_is_reported_the_same_way(client: DemoClient) -> None:
     assert fields["business_reason"].type == "text"
 
     done = client.answer_ask(
-        user, paused, {"category": "travel", "business_reason": "Client meeting"}
+        user, paused, {"category": "travel", "amount": "84.50", "business_reason": "Client meeting"}
     )
     assert done.success and done.result_code == "success"
     assert [(h.variable, h.from_agent) for h in done.handoffs] == [
@@ -163,9 +163,9 @@ def test_server_timing_is_read_in_seconds() -> None:
 
 
 def test_chat_page_in_server_mode_shows_the_hand_off(
-    deployment: Deployment, server_url: str, tmp_path: Path
+    deployment: Deployment, server_url: str, tmp_path: Path, app: AppTest
 ) -> None:
-    at = AppTest.from_file(str(APP), default_timeout=TIMEOUT_S).run()
+    at = app
     at.sidebar.radio(key="mode").set_value("Server (URL + token)").run()
     at.sidebar.text_input(key="server_url").input(server_url)
     at.sidebar.text_input(key="server_token").input(_token(deployment, 2))
@@ -195,7 +195,10 @@ def test_a_multi_part_request_runs_part_by_part_on_one_conversation(
     assert not run.done and run.remaining == ()
 
     finished = answer_pending(
-        client, user, run, {"category": "travel", "business_reason": "Taxi to the client"}
+        client,
+        user,
+        run,
+        {"category": "travel", "amount": "42.80", "business_reason": "Taxi to the client"},
     )
     assert finished.done and finished.results[-1].answer.result_code == "success"
     state = client.state(user, run.convid)
@@ -241,9 +244,9 @@ def test_the_account_setting_reaches_the_client_and_offers_the_two_best(
 
 
 def test_chat_page_in_server_mode_follows_the_servers_search_behavior(
-    deployment: Deployment, server_url: str
+    deployment: Deployment, server_url: str, app: AppTest
 ) -> None:
-    at = AppTest.from_file(str(APP), default_timeout=TIMEOUT_S).run()
+    at = app
     at.sidebar.radio(key="mode").set_value("Server (URL + token)").run()
     at.sidebar.text_input(key="server_url").input(server_url)
     at.sidebar.text_input(key="server_token").input(_token(deployment, 3))
@@ -306,7 +309,7 @@ def test_the_http_client_needs_nothing_but_the_reference_api(
     paused = client.ask(user, EXPENSES, first.convid)
     assert paused.is_ask and paused.agent == "SubmitExpenseClaim"
     done = client.answer_ask(
-        user, paused, {"category": "travel", "business_reason": "Client meeting"}
+        user, paused, {"category": "travel", "amount": "84.50", "business_reason": "Client meeting"}
     )
     assert done.success and "Berlin" in done.parts[0].text
     assert done.handoffs == ()  # the markers need the harness's state view

@@ -10,7 +10,7 @@ from streamlit.testing.v1 import AppTest
 from demo_app.first_screen import PRODUCT_NAME
 
 BERLIN = "I need to fly to Berlin next Tuesday for a client meeting"
-EXPENSES = "file my travel expenses for that trip"
+EXPENSES = "file my travel expenses for that trip: 84.50 SGD of taxis"
 OTHER_USER = "debra.jones@acme.example"
 
 

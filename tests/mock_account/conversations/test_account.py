@@ -40,12 +40,14 @@ def run(deployment: Deployment, user, query: str, convid: str | None = None):
     assert agent is not None, query
     result = deployment.account.exec_agent(user, agent, {"query": query}, convid)
     while result.success and result.result_code == "ask":
+        # What a person types: the default, an option, or something fitting (an amount paid
+        # is a number).
         answers = {
             i["name"]: i.get("default")
             or (
                 (i.get("options") or ["x"])[:1]
                 if i["type"] == "chooseMany"
-                else (i.get("options") or ["an answer"])[0]
+                else (i.get("options") or ["84.50" if i["name"] == "amount" else "an answer"])[0]
             )
             for i in result.ask_input["inputs"]
         }

@@ -120,7 +120,7 @@ class Journey:
             {
                 "agentName": "SubmitExpenseClaim",
                 "convid": convid,
-                "inputs": {"category": "travel", "business_reason": reason},
+                "inputs": {"category": "travel", "amount": "84.50", "business_reason": reason},
             },
             key=self.marker("claim-key-"),
         )

@@ -437,7 +437,13 @@ def test_a_lookup_returns_the_record_named_or_says_there_is_none(deployment, age
     TALLY.journeys += 1
     TALLY.facts += 1
     text = " ".join(p["text"] for p in result.parts or [])
-    if found is not None or "I found no" not in text or missing not in text:
+    if args.makes and args.source not in MISSING_IDS:
+        # An agent that acts on what it finds makes the record the data lacks by the name
+        # typed (an id alone says nothing to make one of): it is the one asked for.
+        made = isinstance(found, dict) and found.get(_key(args.source, found)[0]) == missing
+        if not made:
+            problems.append(f"{agent}: asked for {missing} to act on, made {found!r}")
+    elif found is not None or "I found no" not in text or missing not in text:
         problems.append(f"{agent}: asked for {missing} that does not exist, answered {text!r}")
     TALLY.contradictions.extend(problems)
     assert not problems, "\n".join(problems)
