@@ -139,6 +139,14 @@ _CODE_CUES = frozenset(
     """.split()
 )
 _WORD_AFTER_RE = re.compile(r"\s+([A-Za-z]+)")
+# First parts of English compounds ("self-service", "one-way", "follow-up").
+_ENGLISH_PREFIXES = frozenset(
+    """
+    self non co re pre multi cross well high low long short full part all semi anti post sub
+    over under out in on off one two three four five year month week day end state hands front
+    back follow check log sign set top first last e x
+    """.split()
+)
 # Words that join an English compound of three parts ("end-to-end", "state-of-the-art").
 _JOINING_WORDS = frozenset({"to", "of", "the", "on", "in", "a", "and", "by", "for"})
 # A number with its sign ("run #8841", "PR #412").
@@ -170,6 +178,8 @@ def find_codes(analysis: Analysis) -> Iterator[ThingFact]:
         after = _WORD_AFTER_RE.match(text, m.end())
         cued = after is not None and after.group(1).lower() in _CODE_CUES
         many = len(parts) >= 3 and not set(parts) & _JOINING_WORDS
+        if parts[0] in _ENGLISH_PREFIXES and not cued:
+            continue  # "self-service", "follow-up", "end-to-end": English, not code
         if parts[-1] in _SOFTWARE_WORDS or cued or many:
             found.append((m.start(), m.end(), m.group()))
     for m in _NUMBERED_RE.finditer(text):
