@@ -171,12 +171,37 @@ class Focus:
     # The request asks a question ("is it fixed yet?", "which release has the fix?"), not for
     # something to be done ("can you book…?"): an agent that answers it, not one that acts.
     question: bool = False
+    # The verb of an imperative that asks for something to be done ("open a case for them",
+    # "register them as a supplier"): an agent that acts on it, or one named for that verb,
+    # before one that reports on such things.
+    doing: str | None = None
 
 
 def focus(text: str) -> Focus:
     """What search reads of a request (see the module's rules)."""
     read = _focus(text)
-    return Focus(read.text, read.ask, read.edit, _asks_a_question(text))
+    question = _asks_a_question(text)
+    return Focus(read.text, read.ask, read.edit, question, None if question else _doing(text))
+
+
+# Imperatives that ask to be told or shown something, which an agent that answers does.
+_READING_VERBS = frozenset(
+    """
+    show list find look search check tell give get fetch retrieve pull report track see review
+    explain calculate compare summarise summarize estimate forecast help read work figure
+    """.split()
+)
+
+
+def _doing(text: str) -> str | None:
+    """The verb of the first clause that asks, when it is an imperative of doing."""
+    for clause in _BREAK.split(text.strip()):
+        if clause.strip() and _asks(clause):
+            _, words = _opened(clause)
+            verb = words[0] if words else ""
+            doing = verb in _ASKING_VERBS | _EDIT_VERBS and verb not in _READING_VERBS
+            return verb if doing and not _is_question(clause) else None
+    return None
 
 
 # A question that asks for something to be done: "can you book…?", "could I get…?".

@@ -49,6 +49,10 @@ agent whose blended score reaches `relative` times the best hit's is a hit too. 
 requests (names, dates, amounts) spread their evidence thin, so the right agent can
 miss both absolute rules while ranking next to one that passes; short follow-ups are
 left to the absolute rules.
+Kind of agent: a question ("is invoice X still unpaid?") leans to agents that answer
+(`question_acting`), and an imperative of doing ("open a case for them") to agents that act
+or are named for that verb (`doing_answering`), each a light damping of the other kind.
+
 With no match, the follow-up behaviour sends a follow-up to the agent that answered
 last.
 """
@@ -111,6 +115,7 @@ class BM25Params:
     agreed_similarity: float = 0.5
     agreed_words: float = 0.9
     question_acting: float = 0.9
+    doing_answering: float = 0.9
 
 
 @dataclass(frozen=True)
@@ -132,6 +137,8 @@ class SearchIndex:
     tags: np.ndarray = field(repr=False)  # (agents,) tag per agent
     # (agents,) whether each agent acts rather than answers (``acts`` of what was indexed)
     acting: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=bool), repr=False)
+    # (agents,) the verb each agent is named for ("open" of OpenSupportCase)
+    verbs: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=object), repr=False)
     # (agents, dimensions) unit vectors, or None when ranking by BM25 alone
     vectors: np.ndarray | None = field(default=None, repr=False)
     encoder: SentenceEncoder | None = field(default=None, repr=False)
@@ -209,6 +216,7 @@ class SearchIndex:
             weights=saturated * idf[None, :],
             tags=np.array([a.tag for a in agents], dtype=object),
             acting=np.array([bool(getattr(a, "acts", False)) for a in agents], dtype=bool),
+            verbs=np.array([split_name(a.name).split()[0].lower() for a in agents], dtype=object),
             vectors=vectors,
             encoder=encoder if vectors is not None else None,
         )
@@ -290,6 +298,11 @@ class SearchIndex:
             # A question is answered by an agent that answers, before one that acts on it
             # ("is invoice X still unpaid?" is no reminder to send).
             blended = np.where(self.acting, blended * self.params.question_acting, blended)
+        if asked.doing is not None and len(self.verbs) == len(blended):
+            # Something to be done ("open a high-priority case for them") is done by an agent
+            # that acts, or one named for that very verb, before one that reports on it.
+            answering = ~self.acting & (self.verbs != asked.doing)
+            blended = np.where(answering, blended * self.params.doing_answering, blended)
         if edit is not None:
             keep &= self._mentioning(edit.nouns)
         if tag is not None:

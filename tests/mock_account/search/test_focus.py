@@ -102,3 +102,23 @@ def test_a_question_goes_to_an_agent_that_answers_before_one_that_acts(index, ag
     # Put as a request, the same words go to the agent that acts on them.
     hits = index.search("Ship a hotfix for the login timeout bug TCK-000123")
     assert hits and agents[hits[0].agent_name].acts, hits[:3]
+
+
+def test_an_imperative_of_doing_is_told_apart_from_one_of_reading() -> None:
+    assert focus("Lumen Clinics says their portal is down. Open a case for them.").doing == "open"
+    assert focus("Please register Greenleaf as a new supplier").doing == "register"
+    assert focus("Show me this week's SLA breaches").doing is None
+    assert focus("Has the Halvard invoice been paid yet?").doing is None
+
+
+def test_something_to_be_done_goes_to_an_agent_that_acts_before_one_that_reports(
+    index, agents
+) -> None:
+    # The backlog report speaks of open cases by priority; opening one is another agent's job.
+    hits = index.search("Open a high-priority case for them.")
+    assert hits and hits[0].agent_name == "OpenSupportCase", hits[:3]
+    hits = index.search("Please register Greenleaf Facility Services as a new supplier, UEN 2019K")
+    assert hits and agents[hits[0].agent_name].acts, hits[:3]
+    # Asked to be shown, the same queue goes to the agent that reports on it.
+    hits = index.search("Show me the high-priority cases open in the queue")
+    assert hits and not agents[hits[0].agent_name].acts, hits[:3]
