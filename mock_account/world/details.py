@@ -105,9 +105,9 @@ def details_of(stated: Stated, known: frozenset[str] = frozenset()) -> dict[str,
         for value in ids:
             add(kind.lower(), value)
     if stated.severity:
-        add("severity", stated.severity)
+        add("severity", stated.levels_said.get("severity", stated.severity))
     if stated.priority:
-        add("priority", stated.priority)
+        add("priority", stated.levels_said.get("priority", stated.priority))
     for email in stated.emails:
         add("email", email)
     for version in stated.versions:

@@ -643,8 +643,9 @@ def shown_money(amount: float, currency: str) -> str:
 # "Open a ticket for Hoffmann Logistics: their delivery arrived damaged": what is wrong is
 # after the ask.
 _LEADING_ASK = re.compile(
-    r"^(?:please\s+)?(?:open|log|file|create|raise|record)\s+(?:a|an|the)?\s*(?:new\s+)?"
-    r"(?:support\s+)?(?:ticket|case|incident|issue|bug)\b[^:,;]*[:,;]\s*(?P<rest>\S.*)$",
+    r"^(?:please\s+)?(?:open|log|file|create|raise|record|declare|report|submit)\s+"
+    r"(?:a|an|the)?\s*(?:[\w-]+\s+){0,3}?(?:ticket|case|incident|issue|bug|outage|problem)s?\b"
+    r"[^:,;]*[:,;]\s*(?P<rest>\S.*)$",
     re.IGNORECASE,
 )
 

@@ -129,6 +129,8 @@ class Stated:
     ids: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     severity: str | None = None
     priority: str | None = None
+    # A level as typed when it is a code of the user's own ("P1" for sev1): what is noted.
+    levels_said: Mapping[str, str] = field(default_factory=dict)
     organisations: tuple[Name, ...] = ()
     people: tuple[Name, ...] = ()
     emails: tuple[str, ...] = ()

@@ -123,6 +123,7 @@ def stated_from_facts(facts: RequestFacts) -> Stated:
         ids={k: tuple(v) for k, v in ids.items()},
         severity=facts.severity,
         priority=facts.priority,
+        levels_said=_levels_said(facts),
         organisations=tuple(organisations),
         people=tuple(people),
         emails=tuple(e.address for e in facts.emails),
@@ -134,6 +135,20 @@ def stated_from_facts(facts: RequestFacts) -> Stated:
         date_spans=tuple(f.span for f in (*facts.dates, *facts.date_ranges)),
         period_spans=tuple(r.span for r in facts.date_ranges if r.kind in ("quarter", "year")),
     )
+
+
+def _levels_said(facts: RequestFacts) -> dict[str, str]:
+    """The severity and priority as typed, when typed as a code other than the level's own
+    name ("P1 cases" is noted as P1, not as sev1; "SEV-1" is sev1)."""
+    said: dict[str, str] = {}
+    for key, found in (("severity", facts.severities), ("priority", facts.priorities)):
+        kept = [f for f in found if not f.negated]
+        if not kept:
+            continue
+        text = " ".join(kept[-1].text.split())
+        if any(c.isdigit() for c in text) and re.sub(r"[\s_-]", "", text).lower() != kept[-1].level:
+            said[key] = text
+    return said
 
 
 def _times(facts: RequestFacts) -> tuple[str, ...]:

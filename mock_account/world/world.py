@@ -505,6 +505,8 @@ class World:
         ):
             if base and (
                 _same(base.get(asked.field), asked.value)
+                # Said short: "the October newsletter campaign" is "October newsletter".
+                or (not by_id and starts_name(asked.value, base.get(asked.field)))
                 or _says_instead(ctx.stated.text, base.get(asked.field), asked.value)
             ):
                 other = _of_another_party(recipe, ctx.stated, base) if by_id else None

@@ -211,3 +211,23 @@ def test_a_holiday_campaign_starts_ahead_of_the_holiday(
     result = run_agent(deployment, user, "LaunchMarketingCampaign", request_text, None)
     campaign = state_of(deployment, user, result.convid)["conv"]["campaign"]
     assert campaign["start_date"] == start, result.parts
+
+
+def test_a_campaign_said_short_is_the_one_here(deployment, user) -> None:
+    sent = run_agent(
+        deployment,
+        user,
+        "ScheduleEmailNewsletter",
+        "Schedule the October newsletter for all subscribers on 14 December",
+        None,
+    )
+    before = state_of(deployment, user, sent.convid)["conv"]["campaign"]
+    paused = run_agent(
+        deployment, user, "PauseMarketingCampaign", "Pause the October campaign", sent.convid
+    ).parts[0]["text"]
+    # Not another campaign made up by the name "October".
+    assert paused.startswith(f'"{before["name"]}" on email is paused'), paused
+    assert (
+        state_of(deployment, user, sent.convid)["conv"]["campaign"]["audience"]
+        == (before["audience"])
+    )

@@ -81,3 +81,14 @@ def test_a_question_to_an_agent_that_changes_records_answers_and_changes_nothing
         deployment, user, "ChaseOverdueInvoice", "Send them a reminder", asked.convid
     )
     assert "A payment reminder for invoice INV-000318" in chased.parts[0]["text"], chased.parts
+
+
+def test_a_level_typed_as_a_code_of_one_s_own_is_noted_as_typed() -> None:
+    assert (
+        details_of(understand("How many P1 incidents are open right now?", TODAY))["severity"]
+        == "P1"
+    )
+    # Its own name, in any spelling, is the level.
+    assert (
+        details_of(understand("Declare a SEV-1 incident for payments", TODAY))["severity"] == "sev1"
+    )

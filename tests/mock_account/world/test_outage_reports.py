@@ -6,6 +6,8 @@ from __future__ import annotations
 import pytest
 from handoff_journeys import answer_of
 
+from mock_account.world.recipe import first_sentence
+
 
 @pytest.mark.parametrize(
     "request_text",
@@ -50,3 +52,14 @@ def test_a_named_service_reported_down_is_declared_or_told_how_to(deployment, us
     # agent, the two best.
     _, hits = deployment.account.route(user, "The payroll service is down", None)
     assert {h.agent_name for h in hits[:2]} == {"AnswerOutageQuestion", "DeclareProductionIncident"}
+
+
+@pytest.mark.parametrize(
+    ("request_text", "what_happened"),
+    [
+        ("Declare a P2 incident: payments API is slow", "Payments API is slow"),
+        ("Log an urgent support ticket for Halvard: exports fail", "Exports fail"),
+    ],
+)
+def test_what_happened_is_noted_without_the_ask_before_it(request_text, what_happened) -> None:
+    assert first_sentence(request_text) == what_happened
