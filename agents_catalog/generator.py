@@ -617,6 +617,9 @@ def _updates(var: str, values: dict[str, str]) -> list[dict[str, Any]]:
     ]
 
 
+_MONEY_FIELDS = frozenset({"currency", "amount", "cost", "total", "price"})
+
+
 def _handoff_comparison(cap: Capability, var: str) -> dict[str, Any] | None:
     """When the answer may say it used what ``conv.<var>`` holds (besides that it exists):
     the record carries the values the sentence names. A request that named another trip or
@@ -636,7 +639,13 @@ def _handoff_comparison(cap: Capability, var: str) -> dict[str, Any] | None:
     # ticket's customer. (A new record of the saved kind takes only what the sentence names.)
     same = HANDOFF_FIELDS.get((cap.data or "", var)) == SAME
     own = () if same else SOURCE_FIELDS.get(cap.data or "", ())
-    pairs = [(field, path) for field, path in taken.items() if path in named or field in own]
+    # Money the sentence does not name says nothing of which record it is for: a claim paid
+    # in euros is still for the trip priced in Singapore dollars.
+    pairs = [
+        (field, path)
+        for field, path in taken.items()
+        if path in named or (field in own and field not in _MONEY_FIELDS)
+    ]
     if not pairs:
         return None
     return {

@@ -65,6 +65,7 @@ from mock_account.engine.templates import (
 )
 from mock_account.world import Held, World, first_sentence, named_options, understand_request
 from mock_account.world.details import Details, carried_over, noted, points_back, word_key
+from mock_account.world.units import with_units
 
 MAX_CALL_DEPTH = 32
 MAX_STEPS = 20_000
@@ -222,6 +223,22 @@ class _Run:
         # What ``{sys.noted}`` says while a template is rendered a second time (``text``).
         self._noted = ""
         self.actions = 0  # action commands run so far: part of each action's stable id
+
+    def read_in_context(self) -> None:
+        """Read the request as the conversation says it: a value it says alone, in the unit
+        of what the request before it asked ("make that 55 instead": 55 ergonomic chairs).
+        Before the run's first step, so every command and template reads the same."""
+        query = self.sys.get("query")
+        before = self.state["conv"].get("request")
+        earlier = before.get("details") if isinstance(before, dict) else None
+        if not query or not isinstance(earlier, dict):
+            return
+        day = date.fromisoformat(self.sys["today"])
+        stated = self.engine.world.understand(query, day)
+        runs = [r for r in self.state["runs"] if r.get("resultCode") == "success"]
+        same = bool(runs) and runs[-1].get("agent") == self.agent.name
+        if same or points_back(query):
+            self.sys["query"] = with_units(query, stated, earlier)
 
     # --- values -------------------------------------------------------------
 
@@ -1027,6 +1044,7 @@ class Engine:
         else:
             stack = [{"function": "main", "pc": 0, "locals": {}, "into": None}]
             run_inputs = copy.deepcopy(inputs)
+        run.read_in_context()
         try:
             code, detail = run.execute(stack)
         except AgentError as exc:

@@ -116,6 +116,7 @@ class BM25Params:
     agreed_words: float = 0.9
     question_acting: float = 0.9
     doing_answering: float = 0.9
+    edits_act: bool = True
 
 
 @dataclass(frozen=True)
@@ -139,6 +140,8 @@ class SearchIndex:
     acting: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=bool), repr=False)
     # (agents,) the verb each agent is named for ("open" of OpenSupportCase)
     verbs: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=object), repr=False)
+    # Per agent, the terms of its title and name: what it is about ("seat" of ChooseFlightSeat)
+    own_terms: tuple[frozenset[str], ...] = field(default=(), repr=False)
     # (agents, dimensions) unit vectors, or None when ranking by BM25 alone
     vectors: np.ndarray | None = field(default=None, repr=False)
     encoder: SentenceEncoder | None = field(default=None, repr=False)
@@ -217,6 +220,7 @@ class SearchIndex:
             tags=np.array([a.tag for a in agents], dtype=object),
             acting=np.array([bool(getattr(a, "acts", False)) for a in agents], dtype=bool),
             verbs=np.array([split_name(a.name).split()[0].lower() for a in agents], dtype=object),
+            own_terms=tuple(frozenset(terms(f"{a.title} {split_name(a.name)}")) for a in agents),
             vectors=vectors,
             encoder=encoder if vectors is not None else None,
         )
@@ -251,6 +255,11 @@ class SearchIndex:
         if not known:
             return np.zeros(len(self.agents), dtype=bool)
         return self.weights[:, known].sum(axis=1) > 0.0
+
+    def _named_for(self, words: Sequence[str]) -> np.ndarray:
+        """Which agents have one of these words in their title or name."""
+        wanted = set(terms(" ".join(words)))
+        return np.array([bool(wanted & own) for own in self.own_terms], dtype=bool)
 
     def _agreed(self, scores: np.ndarray, similarity: np.ndarray) -> list[int]:
         """The agent a short request names by its words and means most clearly: best by
@@ -305,6 +314,11 @@ class SearchIndex:
             blended = np.where(answering, blended * self.params.doing_answering, blended)
         if edit is not None:
             keep &= self._mentioning(edit.nouns)
+            if self.params.edits_act and len(self.acting) == len(keep):
+                # An edit changes a record: an agent that acts, or one about that very thing
+                # ("change my seat" to the seat agent), not one that only mentions it ("raise
+                # the base to 102000" is no audience segment to build over a customer base).
+                keep &= self.acting | self._named_for(edit.nouns)
         if tag is not None:
             keep &= self.tags == tag
         # Best first; equal scores in name order so every run lists the same hits. As Python

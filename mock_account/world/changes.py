@@ -12,6 +12,14 @@ from typing import Literal
 
 How = Literal["set", "up", "down"]
 
+# A request that changes what is there rather than asks for something new.
+CHANGES_IT = re.compile(
+    r"\b(?:instead|make\s+(?:it|that|them)|change\s+(?:it|that|them|the)|move\s+(?:it|that|the)|"
+    r"push\s+(?:it|that|the)|postpone|bring\s+(?:it\s+|that\s+)?forward|reschedule|"
+    r"(?:raise|lower|increase|reduce|bump|cut|extend|shorten)\s+(?:it|that|its|the))\b",
+    re.IGNORECASE,
+)
+
 # "by 5,000", "another 5,000", "5,000 more", "an extra 10%": the value said is a difference.
 _BY = re.compile(
     r"\b(?:by|another|extra|additional|further)\s+[-+$€£¥]?\d|\d[\d,.]*\s*(?:%|[a-z]{0,3})?\s+"

@@ -23,6 +23,7 @@ from faker.providers.person.en_US import Provider as _People
 from mock_account.business.vocab import INDUSTRY_WORDS, LEGAL_FORMS
 from mock_account.understanding.numbers import parse_number
 
+from .changes import CHANGES_IT
 from .places import Gazetteer
 from .stated import Name, Stated
 
@@ -153,12 +154,6 @@ _DAYS = (
 
 # A follow-up that changes what an agent made rather than asks for another: "push it back by a
 # day", "make it 12", "…instead", "raise it to 60%".
-_CHANGES_IT = re.compile(
-    r"\b(?:instead|make\s+(?:it|that|them)|change\s+(?:it|that|them|the)|move\s+(?:it|that|the)|"
-    r"push\s+(?:it|that|the)|postpone|bring\s+(?:it\s+|that\s+)?forward|reschedule|"
-    r"(?:raise|lower|increase|reduce|bump|cut|extend|shorten)\s+(?:it|that|its|the))\b",
-    re.IGNORECASE,
-)
 
 # What an answer asks when the request points at someone else ("give him access") and
 # nobody is named or saved: it is not the user's, and nobody is guessed.
@@ -365,7 +360,7 @@ class Recipe:
         an incident raised to sev1, a newsletter pushed back a day. By default: the request
         says it changes something ("…instead", "push it back", "raise it to…") and names no
         other record of this kind."""
-        if not _CHANGES_IT.search(ctx.stated.text):
+        if not CHANGES_IT.search(ctx.stated.text):
             return False
         asked = self.asked(ctx)
         return asked is None or str(made.get(asked.field, "")).casefold() == asked.value.casefold()

@@ -146,6 +146,9 @@ class Stated:
     # Of those, the ones of a whole quarter or year ("the Q4 newsletter"): a name as often as
     # a date, and never the day something is sent or starts.
     period_spans: tuple[tuple[int, int], ...] = ()
+    # Where the text states any fact: a number outside them all is a value said alone ("make
+    # that 55 instead").
+    fact_spans: tuple[tuple[int, int], ...] = ()
 
     # --- convenient readings --------------------------------------------------
 

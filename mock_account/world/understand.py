@@ -134,6 +134,7 @@ def stated_from_facts(facts: RequestFacts) -> Stated:
         things=tuple(Thing(t.kind, t.value) for t in facts.things),
         date_spans=tuple(f.span for f in (*facts.dates, *facts.date_ranges)),
         period_spans=tuple(r.span for r in facts.date_ranges if r.kind in ("quarter", "year")),
+        fact_spans=tuple(f.span for _, f in facts.facts() if getattr(f, "span", None)),
     )
 
 

@@ -280,7 +280,9 @@ class World:
             if outcome.record is not None:
                 outcome.answer = recipe.standing(outcome.record)
         elif action == "update":
-            outcome = self._update(recipe, ctx, base, given, fixed, where, match, requester, held)
+            outcome = self._update(
+                recipe, ctx, base, given, fixed, where, match, requester, held, makes=makes
+            )
         else:
             raise ValueError(f"unknown action '{action}'; one of: find, create, update")
         if outcome.record is not None and action == "find":
@@ -640,6 +642,8 @@ class World:
         match: str | None,
         requester: bool = False,
         held: Held | None = None,
+        *,
+        makes: bool = False,
     ) -> Outcome:
         # Cancelling is a change of its own: a trip that is only a stay can be cancelled,
         # though it has no flight to move.
@@ -647,6 +651,20 @@ class World:
         outcome = self._find(
             recipe, ctx, base, where, match, change, requester=requester, held=held
         )
+        if (
+            outcome.record is None
+            and makes
+            and self._makeable(recipe, ctx, outcome)
+            and not self._known_by_name(recipe, ctx, base)
+        ):
+            # One of the user's own the data lacks ("Prepare her offer" for a finalist of
+            # theirs): made as typed, then changed as asked.
+            made = self._create(recipe, ctx, given, {}, (held or Held()).given, None)
+            asked = recipe.asked(ctx)
+            if made.record is not None and asked is not None:
+                made.record[asked.field] = asked.value
+            if made.record is not None:
+                outcome = Outcome(made.record, recipe.noun, asked=asked.said if asked else None)
         # The kind of record the agent works on is what it was, not what the change makes it
         # (an order cancelled was an open one).
         outcome = _outside(recipe, _kind(where, held), outcome)
@@ -764,6 +782,16 @@ class World:
             # ("VEN-9876" names no supplier), so it is reported missing.
             return named.field != recipe.id_field
         return bool(recipe.stated(ctx)) and outcome.message.startswith("Which ")
+
+    def _known_by_name(self, recipe: Recipe, ctx: Context, base: Record | None) -> bool:
+        """Whether the conversation or the data has a record by the name the request gives
+        (one that could not be worked on, such as a declined applicant, is not made anew)."""
+        asked = recipe.asked(ctx)
+        if asked is None or asked.field == recipe.id_field:
+            return False
+        if base and _same(base.get(asked.field), asked.value):
+            return True
+        return bool(self.data.lookup(recipe.source, where={asked.field: asked.value}))
 
     @staticmethod
     def _which(recipe: Recipe, ctx: Context) -> str:

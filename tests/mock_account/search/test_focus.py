@@ -122,3 +122,12 @@ def test_something_to_be_done_goes_to_an_agent_that_acts_before_one_that_reports
     # Asked to be shown, the same queue goes to the agent that reports on it.
     hits = index.search("Show me the high-priority cases open in the queue")
     assert hits and not agents[hits[0].agent_name].acts, hits[:3]
+
+
+def test_an_edit_is_for_an_agent_that_acts_or_one_about_what_it_edits(index, agents) -> None:
+    # Only an agent that merely mentions a "base" (a customer base) would match: none does,
+    # so the follow-up goes back to the agent that answered.
+    assert index.search("She came back with a counter. Raise the base to 102000.") == []
+    hits = index.search("Change my seat to an aisle")
+    assert hits and hits[0].agent_name == "ChooseFlightSeat", hits[:3]
+    assert all(agents[h.agent_name].acts or "seat" in h.agent_title.lower() for h in hits), hits
