@@ -136,6 +136,8 @@ def _asks(clause: str) -> bool:
         return False
     if len(words) > 1 and words[1] in _FINITE and not _QUESTION_OPENING.match(text):
         return False
+    if len(words) > 1 and words[1] == "of" and words[0] in _ASKING_VERBS | _EDIT_VERBS:
+        return False  # a noun, not an imperative: "change of plan", "list of suppliers"
     return (
         words[0] in _ASKING_VERBS
         or words[0] in _EDIT_VERBS

@@ -238,6 +238,11 @@ def noted(details: Details, answer: str) -> str:
     for key, value in details.values.items():
         if key in details.carried or _says(said, key, value):
             continue
+        if _JOINED in value and key not in details.changed:
+            # Of several ("Jonas Weber, Clara Wong"), those the answer does not say yet.
+            value = _JOINED.join(v for v in value.split(_JOINED) if not _says(said, key, v))
+            if not value:
+                continue
         shown = _INTRO.get(key, "{}").format(value)
         if key in details.changed:
             shown += f" (was {details.changed[key]})"

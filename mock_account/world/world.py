@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from datetime import date, timedelta
 from typing import Any, Literal
 
-from agents_catalog.capabilities import VARIABLE_SOURCES
+from agents_catalog.capabilities import SOURCE_FIELDS, VARIABLE_SOURCES
 from mock_account.business.data import tokens
 from mock_account.understanding import warm_up as warm_up_understanding
 
@@ -57,6 +57,7 @@ from .recipe import (
     unreadable,
 )
 from .recipes import RECIPES
+from .roles import people_in_roles
 from .stated import Name, Stated
 
 Action = Literal["find", "create", "update"]
@@ -423,7 +424,12 @@ class World:
         refused = recipe.not_for(ctx, given if made is None else {**made, **given})
         if refused:
             return Outcome(None, recipe.noun, message=refused)
-        stated = recipe.stated(ctx)
+        # Someone named by their role ("his manager, Clara Wong") is that role's, unless the
+        # recipe reads the request otherwise.
+        stated = {
+            **people_in_roles(ctx.stated, SOURCE_FIELDS.get(recipe.source, ())),
+            **recipe.stated(ctx),
+        }
         if made is not None and recipe.changes_made(made, ctx):
             changed = _changed_made(recipe, ctx, made, given, stated, fixed)
             if changed is not None:

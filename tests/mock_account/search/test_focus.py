@@ -131,3 +131,9 @@ def test_an_edit_is_for_an_agent_that_acts_or_one_about_what_it_edits(index, age
     hits = index.search("Change my seat to an aisle")
     assert hits and hits[0].agent_name == "ChooseFlightSeat", hits[:3]
     assert all(agents[h.agent_name].acts or "seat" in h.agent_title.lower() for h in hits), hits
+
+
+def test_a_verb_before_of_is_a_noun_not_an_ask() -> None:
+    read = focus("Change of plan, HR says his last day is now Friday the 18th. Bring it forward.")
+    assert read.doing == "bring"
+    assert read.edit == Edit(())

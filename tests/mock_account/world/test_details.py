@@ -92,3 +92,9 @@ def test_a_level_typed_as_a_code_of_one_s_own_is_noted_as_typed() -> None:
     assert (
         details_of(understand("Declare a SEV-1 incident for payments", TODAY))["severity"] == "sev1"
     )
+
+
+def test_of_several_people_only_those_the_answer_leaves_out_are_noted() -> None:
+    details = Details({"person": "Jonas Weber, Clara Wong", "date": "2026-12-31"})
+    assert noted(details, "Done for Jonas Weber and Clara Wong.") == "Noted: on 2026-12-31."
+    assert noted(details, "Done for Jonas Weber.") == "Noted: Clara Wong; on 2026-12-31."
