@@ -67,9 +67,11 @@ def find_titles(analysis: Analysis) -> Iterator[ThingFact]:
 # --- phone numbers ----------------------------------------------------------------------------
 
 # An international or a bracketed trunk prefix, then groups of digits: at least eight digits in
-# all, so neither a year nor an amount is one.
+# all, so neither a year nor an amount is one. After an international prefix, the subscriber
+# number may be one group ("+65 91234567").
 _PHONE_RE = re.compile(
-    r"(?<![\w+])(?:\+\d{1,3}[\s.-]?|\(\d{2,5}\)\s?)?\d{2,5}(?:[\s.-]\d{2,5}){1,4}(?!\w)"
+    r"(?<![\w+])(?:(?:\+\d{1,3}[\s.-]?|\(\d{2,5}\)\s?)?\d{2,5}(?:[\s.-]\d{2,5}){1,4}"
+    r"|\+\d{1,3}[\s.-]?\d{6,12})(?!\w)"
 )
 _PHONE_CUE_RE = re.compile(
     r"\b(?:call|phone|tel|telephone|mobile|cell|number|ring|reach|whatsapp|fax)\b\W*(?:\w+\W+)?$",

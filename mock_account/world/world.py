@@ -1147,7 +1147,8 @@ def _changed_made(
     changes = recipe.change(base, ctx)
     if not changes:
         return None
-    record = {**base, **changes, **fixed}
+    # What this request changes wins over the form's earlier answers it runs with again.
+    record = {**base, **fixed, **changes}
     recipe.fill(record, ctx)
     return Outcome(
         record, recipe.noun, changed=sorted(k for k in record if made.get(k) != record[k])
