@@ -1,6 +1,6 @@
 """The mock world: find, create and update business records as a request says.
 
-Rules (the README's "mock world" section):
+Rules (docs/mock-world.md):
 
 - a record is built from what the request states; what the conversation holds
   (``given``) fills what the request left open, and Faker only what is left after that;
