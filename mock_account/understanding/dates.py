@@ -130,7 +130,7 @@ _ATOM_RE = re.compile(
             r"(?P<per>(?:(?P<perq>next|this|last|past|previous|coming|following)\s+"
             r"(?P<peru>week|weekend|month|year|quarter)"
             r"|the\s+(?P<peru2>week|weekend)\s+after\s+next"
-            r"|(?:over\s+|at\s+)?the\s+(?P<peru3>weekend))(?:['’]s)?\b)",
+            r"|(?:over\s+|at\s+)?the\s+(?P<peru3>weekend)(?!\s+of\b))(?:['’]s)?\b)",
             # "from March to May", "March-May 2027"
             rf"(?P<mr>(?:from\s+)?(?P<mra>{_MONTH_FULL})\s*(?:-|–|to|until|till|through)\s*"
             rf"(?P<mrb>{_MONTH_FULL})(?:,?\s+(?P<mry>{_YEAR}))?)",
@@ -144,7 +144,8 @@ _ATOM_RE = re.compile(
             r"|(?P<qw>first|second|third|fourth|1st|2nd|3rd|4th)\s+quarter"
             rf"(?:\s+of\s+(?P<qwy>{_YEAR}))?)",
             # "the 4th", "on the 21st" (a day of a month to be found)
-            rf"(?P<dom>the\s+(?P<domd>{_ORDINAL_DAY}))",
+            # ("the 19th and 20th", "the 3rd to 5th": the second day is one too)
+            rf"(?P<dom>(?:the\s+|(?<=\band\s)|(?<=\bto\s))(?P<domd>{_ORDINAL_DAY}))",
             # "end of the month", "end of next week"
             r"(?P<eom>(?:the\s+)?end\s+of\s+(?:the|this)\s+(?P<eomu>month|week|year))",
         ]
