@@ -85,9 +85,12 @@ _SUPPLY_ASKED = re.compile(
     r"\b(?:supplier|vendor|provider)s?\s+(?:for|of)\s+(?P<what>[a-z][a-z -]{2,40}?)"
     r"(?=\s+in\s+[A-Z]|[?.!,]|$)"
 )
-# An audience of everyone on a list: "to all customers", "all our subscribers".
+# An audience of everyone on a list: "to all customers", "all our subscribers", "to the
+# customers list", "our partner mailing list".
+_LISTED = r"(customers?|subscribers?|clients?|staff|employees?|partners?|members?|users?)"
 _BROAD_AUDIENCE = re.compile(
-    r"\ball\s+(?:of\s+)?(?:our\s+)?(customers|subscribers|clients|staff|employees|partners)\b",
+    rf"\ball\s+(?:of\s+)?(?:our\s+)?{_LISTED}\b"
+    rf"|\b(?:the|our|my)\s+{_LISTED}(?:\s+(?:e-?mail|mailing|newsletter))?\s+list\b",
     re.IGNORECASE,
 )
 # A number a request gives without a currency: "5,000", "2k", "7500" (not a percentage).
@@ -128,7 +131,8 @@ def _bare_amount(text: str) -> float | None:
     return None
 
 
-_QUOTED = re.compile(r"[\"“']([^\"”']{3,60})[\"”']")
+# A quoted title; an apostrophe inside a word ("let's") opens none.
+_QUOTED = re.compile(r"[\"“]([^\"”]{3,60})[\"”]|(?<!\w)'([^']{3,60})'(?!\w)")
 # "the Black Friday campaign", "the Black Friday email campaign" (its channel is no name).
 _CAMPAIGN_NAME = re.compile(
     r"\b((?:[A-Z0-9][\w'&-]*\s){1,5})"
@@ -202,9 +206,11 @@ def _season_start(text: str, today: date) -> date | None:
 
 
 def _campaign_name(text: str) -> str | None:
-    quoted = _QUOTED.search(text)
-    if quoted:
-        return quoted.group(1).strip()
+    quoted = list(_QUOTED.finditer(text))
+    if len(quoted) == 1:
+        # Two or more quoted are alternatives ("Your 2027 playbook" versus "What's new"),
+        # not the name of what they are tried in.
+        return (quoted[0].group(1) or quoted[0].group(2)).strip()
     named = _CAMPAIGN_NAME.search(text)
     if named:
         name = named.group(1).strip()
@@ -473,7 +479,8 @@ class Campaigns(Recipe):
         broad = _BROAD_AUDIENCE.search(stated.text)
         if broad and "audience" not in out:
             # "to all customers", "to all our subscribers": everyone on that list.
-            out["audience"] = f"all {broad.group(1).lower()}"
+            listed = (broad.group(1) or broad.group(2)).lower()
+            out["audience"] = f"all {listed}" if broad.group(1) else f"the {listed} list"
         return out
 
     def phrased(self, record: Record, today: date, stated: Stated) -> Record:
