@@ -77,6 +77,8 @@ _CHANNEL_WORDS: dict[str, tuple[str, ...]] = {
     "search": ("search ads", "google ads", "sem", "ppc"),
     "events": ("event", "webinar", "trade show", "booth"),
     "email": ("email", "newsletter", "mailing"),
+    # Ads that follow visitors around the web are shown on web pages.
+    "web": ("web", "website", "banner", "banners", "display ads", "retargeting", "remarketing"),
 }
 # Where a campaign runs: "on LinkedIn", "via email", "through search ads".
 _RUNS_ON = re.compile(r"\b(?:on|via|through|over|in)\s+((?:\w+\s+){0,2}\w+)", re.IGNORECASE)
@@ -133,11 +135,13 @@ def _bare_amount(text: str) -> float | None:
 
 # A quoted title; an apostrophe inside a word ("let's") opens none.
 _QUOTED = re.compile(r"[\"“]([^\"”]{3,60})[\"”]|(?<!\w)'([^']{3,60})'(?!\w)")
-# "the Black Friday campaign", "the Black Friday email campaign" (its channel is no name).
+# "the Black Friday campaign", "the Black Friday email campaign", "the Black Friday
+# retargeting ads" (what kind of campaign it is, is no part of its name).
 _CAMPAIGN_NAME = re.compile(
     r"\b((?:[A-Z0-9][\w'&-]*\s){1,5})"
-    r"(?:(?:email|e-mail|social|search|display|video|print|radio|ads?|paid|newsletter)\s)?"
-    r"campaign\b"
+    r"(?:(?:email|e-mail|social|search|display|video|print|radio|ads?|paid|newsletter"
+    r"|retargeting|remarketing|banner|promo|promotional|marketing)\s){0,2}"
+    r"(?:campaign|ads|adverts)\b"
 )
 # "the October newsletter", "the spring promotion", "the Hannover fair".
 _EVENT_NAME = re.compile(

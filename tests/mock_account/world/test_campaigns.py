@@ -261,3 +261,14 @@ def test_subject_lines_tried_against_each_other_are_not_the_campaigns_name(
     ).parts[0]["text"]
     assert tested.startswith(f'The A/B test for "{campaign["name"]}" on email'), tested
     assert "Your 2027 playbook" in tested and "What's new" in tested, tested
+
+
+def test_ads_named_for_what_they_advertise_are_that_campaign(deployment, user) -> None:
+    paused = run_agent(
+        deployment,
+        user,
+        "PauseMarketingCampaign",
+        "Pause the Black Friday retargeting ads, the promo ended last week",
+        None,
+    ).parts[0]["text"]
+    assert paused.startswith('"Black Friday" on web is paused'), paused
