@@ -664,8 +664,14 @@ class World:
             and not self._known_by_name(recipe, ctx, base)
         ):
             # One of the user's own the data lacks ("Prepare her offer" for a finalist of
-            # theirs): made as typed, then changed as asked.
-            made = self._create(recipe, ctx, given, {}, (held or Held()).given, None)
+            # theirs): made as typed, of the kind the agent works on (a contract to terminate
+            # is a signed one), then changed as asked.
+            kind = {
+                k: v[0] if isinstance(v, list | tuple) else v
+                for k, v in (where or {}).items()
+                if v not in (None, "", [], ())
+            }
+            made = self._create(recipe, ctx, given, kind, (held or Held()).given, None)
             asked = recipe.asked(ctx)
             if made.record is not None and asked is not None:
                 made.record[asked.field] = asked.value
