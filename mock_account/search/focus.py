@@ -255,8 +255,11 @@ def _focus(text: str) -> Focus:
     about_it = edit is not None or _of_it(ask)
     # News before an edit that sets a value ("They just called back - make that 55 instead")
     # does not say what "that" is: the request before does.
+    # Nor does a new value said before it ("They asked for 5 years instead, change it").
     before = any(_states(c) for c in clauses[:first]) and not (
-        edit is not None and not edit.nouns and _VALUE.search(ask)
+        edit is not None
+        and not edit.nouns
+        and (_VALUE.search(ask) or any(_instead_of_it(c) for c in clauses[:first]))
     )
     if about_it and not before:
         # "Pause it. Legal flagged one of the claims": what follows explains the ask.
@@ -348,6 +351,7 @@ _NOT_A_THING = frozenset(
     they he she we i you it want wants wanted would like prefer prefers asked asks ask need
     needs have has had let let's lets make made instead same day time then now actually
     please ok okay a the for at on to and works work better just only
+    days week weeks month months year years hour hours minutes night nights percent
     """.split()
 )
 

@@ -270,6 +270,9 @@ class Contracts(Recipe):
         when = stated.first_date
         if when is not None:
             out["renewal_date"] = when.isoformat()
+        if stated.durations:
+            # "a 3-year NDA", "they asked for 5 years instead": how long it binds.
+            out["term"] = stated.durations[0]
         return out
 
     def made_already(self, made: Record) -> str:

@@ -53,6 +53,9 @@ def test_a_change_that_names_nothing_new_and_an_ask_about_it_lean_on_the_convers
     assert focus("The client wants 40 instead.").edit == Edit(())
     assert focus("Okay, let's have it start on the 9th instead, I'm travelling").edit == Edit(())
     assert focus("Book the train instead.").edit is None
+    # A new value said before the edit of "it" is that edit's value, not news about another
+    # thing ("5 years" is no thing).
+    assert focus("They asked for 5 years instead, change it.").edit == Edit(())
     # An ask about "it" is explained by what follows it, not about it.
     assert focus("Stop it. Finance flagged the pricing in the copy.").text == "Stop it."
 

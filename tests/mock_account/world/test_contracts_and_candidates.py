@@ -247,3 +247,24 @@ def test_a_record_of_the_users_the_data_lacks_is_worked_on_as_named(
     if agent == "TerminateContract":
         assert conv["contract"]["counterparty"] == "Brightline Facilities", conv
         assert conv["contract"]["status"] == "terminated", conv
+
+
+def test_an_nda_drafted_here_takes_the_term_asked_instead(deployment, user) -> None:
+    drafted = run_agent(
+        deployment,
+        user,
+        "DraftNondisclosureAgreement",
+        "We need a mutual NDA with Veridian Robotics, Singapore law, 3 years",
+        None,
+    )
+    first = state_of(deployment, user, drafted.convid)["conv"]["contract"]
+    changed = run_agent(
+        deployment,
+        user,
+        "DraftNondisclosureAgreement",
+        "They asked for 5 years instead, change it.",
+        drafted.convid,
+    )
+    contract = state_of(deployment, user, drafted.convid)["conv"]["contract"]
+    assert (contract["id"], contract["counterparty"]) == (first["id"], "Veridian Robotics")
+    assert "5 years" in changed.parts[0]["text"], changed.parts
