@@ -314,9 +314,19 @@ def _of_it(clause: str) -> bool:
     return len(words) > 1 and words[0] in _ASKING_VERBS | _EDIT_VERBS and words[1] in _PRONOUNS
 
 
+# A correction of a value said before: "the total was actually 196.40", "it should be 12".
+_CORRECTS = re.compile(
+    r"\b(?:was|is|were|are)\s+actually\b|\bshould\s+(?:have\s+been|be)\b[^.?!]*\d",
+    re.IGNORECASE,
+)
+
+
 def _instead_of_it(clause: str) -> bool:
     """A clause that changes what was asked before without naming a thing of its own: "let's
-    have it end on the 28th instead", "they want 300 instead"."""
+    have it end on the 28th instead", "they want 300 instead", "the total was actually
+    196.40"."""
+    if _CORRECTS.search(clause) and re.search(r"\d", clause):
+        return True
     words = _words(clause)
     if "instead" not in words:
         return False

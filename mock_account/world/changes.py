@@ -19,6 +19,8 @@ CHANGES_IT = re.compile(
     r"\b(?:instead|make\s+(?:it|that|them)|change\s+(?:it|that|them|the)|move\s+(?:it|that|the)|"
     r"push\s+(?:it|that|the)|postpone|bring\s+(?:it\s+|that\s+)?forward|reschedule|"
     r"(?:raise|lower|increase|reduce|bump|cut|extend|shorten)\s+(?:it|that|its|the)|"
+    # A value said before, corrected ("the total was actually 196.40").
+    r"(?:was|is|were|are)\s+actually|should\s+(?:have\s+been|be)|"
     # A count more or fewer of what it holds ("add two more", "15 more on that").
     r"(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|a\s+few|a\s+couple(?:\s+of)?)"
     r"\s+(?:more|fewer|less|extra)(?!\s+than))\b",

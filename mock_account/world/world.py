@@ -1153,8 +1153,10 @@ def _changed_made(
     changes = recipe.change(base, ctx)
     if not changes:
         return None
-    # What this request changes wins over the form's earlier answers it runs with again.
-    record = {**base, **fixed, **changes}
+    # The form's earlier answers it runs with again made the record already, and may stand
+    # for less than the record became ("travel", the form's default, of a dinner claimed as
+    # meals); what this request changes wins over both.
+    record = {**fixed, **base, **changes}
     recipe.fill(record, ctx)
     return Outcome(
         record, recipe.noun, changed=sorted(k for k in record if made.get(k) != record[k])

@@ -56,6 +56,9 @@ def test_a_change_that_names_nothing_new_and_an_ask_about_it_lean_on_the_convers
     # A new value said before the edit of "it" is that edit's value, not news about another
     # thing ("5 years" is no thing).
     assert focus("They asked for 5 years instead, change it.").edit == Edit(())
+    # A value corrected is a change of what was asked before.
+    assert focus("Sorry, I misread the receipt, the total was actually 196.40.").edit == Edit(())
+    assert focus("The receipt was actually lost in the taxi.").edit is None
     # An ask about "it" is explained by what follows it, not about it.
     assert focus("Stop it. Finance flagged the pricing in the copy.").text == "Stop it."
 

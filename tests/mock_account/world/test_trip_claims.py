@@ -107,3 +107,28 @@ def test_a_receipt_from_before_a_trip_is_not_claimed_for_it(deployment, user) ->
     # Not in Oslo's money either: the trip's, not the taxi's.
     assert trip["currency"] == "NOK" and expense["currency"] != "NOK", expense
     assert "paid" not in str(expense.get("note")), expense
+
+
+def test_a_claim_corrected_keeps_all_but_the_amount(deployment, user) -> None:
+    first = run_agent(
+        deployment,
+        user,
+        "SubmitExpenseClaim",
+        "Claim back a client dinner last Friday, it came to 186.40 SGD",
+        None,
+    )
+    claim = state_of(deployment, user, first.convid)["conv"]["expense"]
+    agent, _ = deployment.account.route(
+        user, "Sorry, I misread the receipt, the total was actually 196.40.", first.convid
+    )
+    assert agent == "SubmitExpenseClaim"
+    again = run_agent(
+        deployment,
+        user,
+        agent,
+        "Sorry, I misread the receipt, the total was actually 196.40.",
+        first.convid,
+    )
+    corrected = state_of(deployment, user, first.convid)["conv"]["expense"]
+    assert corrected["id"] == claim["id"] and corrected["category"] == claim["category"] == "meals"
+    assert (corrected["amount"], corrected["currency"]) == (196.4, "SGD"), again.parts
