@@ -314,9 +314,12 @@ def _of_it(clause: str) -> bool:
     return len(words) > 1 and words[0] in _ASKING_VERBS | _EDIT_VERBS and words[1] in _PRONOUNS
 
 
-# A correction of a value said before: "the total was actually 196.40", "it should be 12".
+# A correction of a value said before: "the total was actually 196.40", "it should be 12";
+# or news that one of theirs moved ("her start date just moved to the 11th").
 _CORRECTS = re.compile(
-    r"\b(?:was|is|were|are)\s+actually\b|\bshould\s+(?:have\s+been|be)\b[^.?!]*\d",
+    r"\b(?:was|is|were|are)\s+actually\b[^.?!]*\d|\bshould\s+(?:have\s+been|be)\b[^.?!]*\d"
+    r"|^(?:her|his|their|its)\s+(?:[a-z-]+\s+){1,2}(?:just\s+|has\s+|have\s+|got\s+|been\s+)*"
+    r"(?:moved|changed|shifted|slipped|pushed|brought)\b[^.?!]*\b(?:to|until|back|forward)\b",
     re.IGNORECASE,
 )
 
@@ -325,7 +328,7 @@ def _instead_of_it(clause: str) -> bool:
     """A clause that changes what was asked before without naming a thing of its own: "let's
     have it end on the 28th instead", "they want 300 instead", "the total was actually
     196.40"."""
-    if _CORRECTS.search(clause) and re.search(r"\d", clause):
+    if _CORRECTS.search(clause):
         return True
     words = _words(clause)
     if "instead" not in words:

@@ -19,8 +19,10 @@ CHANGES_IT = re.compile(
     r"\b(?:instead|make\s+(?:it|that|them)|change\s+(?:it|that|them|the)|move\s+(?:it|that|the)|"
     r"push\s+(?:it|that|the)|postpone|bring\s+(?:it\s+|that\s+)?forward|reschedule|"
     r"(?:raise|lower|increase|reduce|bump|cut|extend|shorten)\s+(?:it|that|its|the)|"
-    # A value said before, corrected ("the total was actually 196.40").
+    # A value said before, corrected ("the total was actually 196.40"), or moved ("her start
+    # date just moved to the 11th").
     r"(?:was|is|were|are)\s+actually|should\s+(?:have\s+been|be)|"
+    r"(?:moved|changed|shifted|slipped|pushed)\s+(?:back\s+|forward\s+)?to|"
     # A count more or fewer of what it holds ("add two more", "15 more on that").
     r"(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|a\s+few|a\s+couple(?:\s+of)?)"
     r"\s+(?:more|fewer|less|extra)(?!\s+than))\b",

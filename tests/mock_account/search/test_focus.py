@@ -59,6 +59,10 @@ def test_a_change_that_names_nothing_new_and_an_ask_about_it_lean_on_the_convers
     # A value corrected is a change of what was asked before.
     assert focus("Sorry, I misread the receipt, the total was actually 196.40.").edit == Edit(())
     assert focus("The receipt was actually lost in the taxi.").edit is None
+    # News that one of theirs moved, said of "her", "his" or "their" thing.
+    assert focus("Her start date just moved to the 11th of January.").edit == Edit(())
+    assert focus("His flight got moved to Friday").edit == Edit(())
+    assert focus("The office moved to Tampines last year.").edit is None
     # An ask about "it" is explained by what follows it, not about it.
     assert focus("Stop it. Finance flagged the pricing in the copy.").text == "Stop it."
 

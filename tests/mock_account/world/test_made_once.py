@@ -380,3 +380,19 @@ def test_a_replacement_asked_after_a_damaged_delivery_opens_no_second_ticket(
         opened.convid,
     )
     assert other.parts[0]["text"].startswith("I opened ticket "), other.parts
+
+
+def test_a_new_hires_laptop_follows_the_start_date_moved(deployment, user) -> None:
+    first = run_agent(
+        deployment,
+        user,
+        "SetUpNewHireEquipment",
+        "Aisha Rahman joins on the 4th of January, please get her a laptop",
+        None,
+    )
+    said = "Her start date just moved to the 11th of January."
+    agent, moved = routed_answer(deployment, user, said, first.convid)
+    assert agent == "SetUpNewHireEquipment"
+    tag = first.parts[0]["text"].split("reserved ", 1)[1].split(" ", 1)[0]
+    assert moved.startswith(f"I reserved {tag} "), moved
+    assert "first day on 2027-01-11" in moved, moved
