@@ -245,8 +245,8 @@ def _focus(text: str) -> Focus:
     asking = [i for i, c in enumerate(clauses) if _asks(c)]
     if not asking:
         # "They want 300 instead": a change of what was asked before, naming nothing new.
-        edit = Edit(()) if any(_instead_of_it(c) for c in clauses) else None
-        return Focus(whole, edit=edit)
+        changes = any(_instead_of_it(c) for c in clauses) or _CORRECTS.search(text)
+        return Focus(whole, edit=Edit(()) if changes else None)
     first = asking[0]
     ask = _without_rejected(clauses[first])
     edit = edited(ask) if ask else None
@@ -317,7 +317,8 @@ def _of_it(clause: str) -> bool:
 # A correction of a value said before: "the total was actually 196.40", "it should be 12";
 # or news that one of theirs moved ("her start date just moved to the 11th").
 _CORRECTS = re.compile(
-    r"\b(?:was|is|were|are)\s+actually\b[^.?!]*\d|\bshould\s+(?:have\s+been|be)\b[^.?!]*\d"
+    r"\bit(?:'s|’s|\s+is|\s+was)\s+[^,.!?]+,\s*not\s|\bI\s+meant\b"
+    r"|\b(?:was|is|were|are)\s+actually\b[^.?!]*\d|\bshould\s+(?:have\s+been|be)\b[^.?!]*\d"
     r"|^(?:her|his|their|its)\s+(?:[a-z-]+\s+){1,2}(?:just\s+|has\s+|have\s+|got\s+|been\s+)*"
     r"(?:moved|changed|shifted|slipped|pushed|brought)\b[^.?!]*\b(?:to|until|back|forward)\b",
     re.IGNORECASE,

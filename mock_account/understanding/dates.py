@@ -125,7 +125,10 @@ _ATOM_RE = re.compile(
             rf"(?P<offn1>{NUMBER}|a|an)\s+(?P<offu1>{_UNIT})(?:'s)?(?:\s+time)?"
             r"(?!\s+(?:later|earlier|early|sooner|late)\b)"
             rf"|(?P<offn2>{NUMBER}|a|an)\s+(?P<offu2>{_UNIT})\s+"
-            r"(?P<offd>ago|from\s+now|from\s+today|from\s+tomorrow|hence)))",
+            r"(?P<offd>ago|from\s+now|from\s+today|from\s+tomorrow|hence"
+            # "we have 14 days to respond": the day it is due
+            r"|to(?=\s+(?:respond|reply|answer|pay|comply|object|appeal|decide|sign|file|submit"
+            r"|deliver|complete|cure|fix)\b))))",
             # "next week", "last week's", "the week after next", "this weekend", "next month"
             r"(?P<per>(?:(?P<perq>next|this|last|past|previous|coming|following)\s+"
             r"(?P<peru>week|weekend|month|year|quarter)"
@@ -619,6 +622,8 @@ def _offset(m: re.Match[str], today: dt.date) -> _Atom | None:
         amount, unit = m.group("offn2"), m.group("offu2")
         direction = m.group("offd").lower()
         sign = -1 if direction == "ago" else 1
+        if direction == "to":
+            role = "deadline"
         base = today + dt.timedelta(days=1) if direction.endswith("tomorrow") else today
     n = _count(amount)
     if n is None:

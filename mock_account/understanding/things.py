@@ -99,8 +99,9 @@ def find_phones(analysis: Analysis) -> Iterator[ThingFact]:
 # --- codes ------------------------------------------------------------------------------------
 
 # A prefix of capitals and a number: an id of a system the account does not model ("CC-4410",
-# "PO-88213", "PAY-2291"); record ids of the account were claimed before.
-_PREFIXED_CODE_RE = re.compile(r"(?<![\w-])[A-Z]{2,6}-\d{2,10}(?![\w-])")
+# "PO-88213", "PAY-2291", an asset tag "SG-LT-20417"); record ids of the account were claimed
+# before.
+_PREFIXED_CODE_RE = re.compile(r"(?<![\w-])[A-Z]{2,6}(?:-[A-Z]{1,6})*-\d{2,10}(?![\w-])")
 # The codes of the airlines people fly for work, which make a flight number of a number after
 # them ("Is SQ 322 still on time?"): world knowledge, like the software brands below.
 _AIRLINES = (

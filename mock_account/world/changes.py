@@ -21,7 +21,8 @@ CHANGES_IT = re.compile(
     r"(?:raise|lower|increase|reduce|bump|cut|extend|shorten)\s+(?:it|that|its|the)|"
     # A value said before, corrected ("the total was actually 196.40"), or moved ("her start
     # date just moved to the 11th").
-    r"(?:was|is|were|are)\s+actually|should\s+(?:have\s+been|be)|"
+    r"(?:was|is|were|are)\s+actually|should\s+(?:have\s+been|be)|I\s+meant|"
+    r"it(?:'s|’s|\s+is|\s+was)\s+[^,.!?]+,\s*not|"
     r"(?:moved|changed|shifted|slipped|pushed)\s+(?:back\s+|forward\s+)?to|"
     # A count more or fewer of what it holds ("add two more", "15 more on that").
     r"(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|a\s+few|a\s+couple(?:\s+of)?)"

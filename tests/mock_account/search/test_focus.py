@@ -63,6 +63,8 @@ def test_a_change_that_names_nothing_new_and_an_ask_about_it_lean_on_the_convers
     assert focus("Her start date just moved to the 11th of January.").edit == Edit(())
     assert focus("His flight got moved to Friday").edit == Edit(())
     assert focus("The office moved to Tampines last year.").edit is None
+    assert focus("Correction, it's 3 terminals, not 2.").edit == Edit(())
+    assert focus("Sorry, I meant the 12th.").edit == Edit(())
     # An ask about "it" is explained by what follows it, not about it.
     assert focus("Stop it. Finance flagged the pricing in the copy.").text == "Stop it."
 

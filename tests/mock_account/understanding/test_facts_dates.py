@@ -101,6 +101,8 @@ SINGLE_DAYS = [
     ("Launch a Black Friday campaign starting 20 November", "2027-11-20"),
     ("Plan our Cyber Monday email", None),
     ("The Black Friday sale starts next Friday", "2026-12-11"),
+    # The time given to do something ends on a day: the day it is due.
+    ("It says we have 14 days to respond", "2026-12-14"),
 ]
 
 
