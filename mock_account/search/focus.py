@@ -74,7 +74,7 @@ _BREAK = re.compile(r"(?<=[.!?;:])\s+|\s+[-–—]\s+|,\s+(?=[A-Za-z])")
 _EDIT_VERBS = frozenset(
     """
     move push shift postpone reschedule change make raise lower increase reduce extend shorten
-    bring set switch update amend bump cut drop
+    bring set switch update amend bump cut drop kill
     """.split()
 )
 _PRONOUNS = frozenset({"it", "that", "this", "them", "those", "these"})
@@ -255,11 +255,16 @@ def _focus(text: str) -> Focus:
     about_it = edit is not None or _of_it(ask)
     # News before an edit that sets a value ("They just called back - make that 55 instead")
     # does not say what "that" is: the request before does.
-    # Nor does a new value said before it ("They asked for 5 years instead, change it").
+    # Nor does a new value said before it ("They asked for 5 years instead, change it"), nor
+    # news after taking back what was asked ("Scratch that, support is flooded. Kill it").
     before = any(_states(c) for c in clauses[:first]) and not (
         edit is not None
         and not edit.nouns
-        and (_VALUE.search(ask) or any(_instead_of_it(c) for c in clauses[:first]))
+        and (
+            _VALUE.search(ask)
+            or any(_instead_of_it(c) for c in clauses[:first])
+            or _TAKEN_BACK.match(text)
+        )
     )
     if about_it and not before:
         # "Pause it. Legal flagged one of the claims": what follows explains the ask.
@@ -314,6 +319,12 @@ def _of_it(clause: str) -> bool:
     return len(words) > 1 and words[0] in _ASKING_VERBS | _EDIT_VERBS and words[1] in _PRONOUNS
 
 
+# What takes back the request before ("Scratch that, ...", "Forget that, ...").
+_TAKEN_BACK = re.compile(
+    r"\s*(?:scratch|forget|ignore|cancel)\s+(?:that|this|it)\b|\s*never\s*mind\b"
+    r"|\s*on\s+second\s+thoughts?\b",
+    re.IGNORECASE,
+)
 # A correction of a value said before: "the total was actually 196.40", "it should be 12";
 # or news that one of theirs moved ("her start date just moved to the 11th").
 _CORRECTS = re.compile(

@@ -35,10 +35,25 @@ def named_options(text: str, options: Sequence[str]) -> tuple[str, ...]:
 _PLAIN_WORDS = frozenset({"other", "none", "with", "from", "only", "login", "access", "account"})
 
 
+# What a request says for a switch's "on" or "off" without the word ("kill it completely").
+_SWITCHED = {
+    "off": re.compile(
+        r"\b(?:kill|disable|deactivate|switch\s+(?:\w+\s+)?off|turn\s+(?:\w+\s+)?off"
+        r"|shut\s+(?:\w+\s+)?(?:off|down)|roll\s+(?:\w+\s+)?back)\b"
+    ),
+    "on": re.compile(r"\b(?:enable|activate|switch\s+(?:\w+\s+)?on|turn\s+(?:\w+\s+)?on)\b"),
+}
+
+
 def option_by_word(text: str, options: Sequence[str]) -> str | None:
     """The one option a request names by a word only that option has ("locked out of
-    Windows": "Windows login", not "single sign-on"), when no option is named whole."""
-    said = set(re.findall(r"[\w-]+", fold(text)))
+    Windows": "Windows login", not "single sign-on"), or a switch's state by what turns it
+    on or off ("kill it": off), when no option is named whole."""
+    folded = fold(text)
+    switched = [o for o in options if o in _SWITCHED and _SWITCHED[o].search(folded)]
+    if len(switched) == 1:
+        return switched[0]
+    said = set(re.findall(r"[\w-]+", folded))
     words = {o: set(re.findall(r"[\w-]+", fold(o))) for o in options}
     named = []
     for option, own in words.items():

@@ -65,6 +65,9 @@ def test_a_change_that_names_nothing_new_and_an_ask_about_it_lean_on_the_convers
     assert focus("The office moved to Tampines last year.").edit is None
     assert focus("Correction, it's 3 terminals, not 2.").edit == Edit(())
     assert focus("Sorry, I meant the 12th.").edit == Edit(())
+    # What was asked, taken back: news after it does not say what "it" is.
+    taken_back = "Scratch that, support is flooded with complaints. Kill it completely."
+    assert focus(taken_back).edit == Edit(())
     # An ask about "it" is explained by what follows it, not about it.
     assert focus("Stop it. Finance flagged the pricing in the copy.").text == "Stop it."
 

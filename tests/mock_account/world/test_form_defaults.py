@@ -243,6 +243,9 @@ def test_a_quarter_in_a_name_is_not_the_day_something_is_sent(deployment, user) 
         # A word two options share tells neither.
         ("Put me in premium", ["premium economy", "premium business"], None),
         ("Other than that, fine", ["other reason", "budget reason"], None),
+        # A switch is turned off by what turns things off.
+        ("Kill it completely", ["on", "off", "percentage rollout"], "off"),
+        ("Please enable it for everyone", ["on", "off", "percentage rollout"], "on"),
     ],
 )
 def test_an_option_named_by_a_word_only_it_has(text, options, chosen) -> None:
