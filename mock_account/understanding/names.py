@@ -374,8 +374,23 @@ def _name_word(analysis: Analysis, i: int) -> bool:
         w.capitalised
         and w.text[0].isalpha()
         and analysis.is_free(w.start, w.end)
-        and w.folded not in MONTH_WORDS
+        and (w.folded not in MONTH_WORDS or _given_name_like_a_month(analysis, i))
         and w.folded not in WEEKDAY_WORDS
+    )
+
+
+def _given_name_like_a_month(analysis: Analysis, i: int) -> bool:
+    """ "Jun Park", "May Tan": a month's name before a family name, with no day beside it."""
+    words = analysis.words
+    if i + 1 >= len(words) or words[i + 1].sentence_start:
+        return False
+    after, before = words[i + 1], words[i - 1] if i > 0 else None
+    return (
+        after.capitalised
+        and after.text.isalpha()
+        and after.folded not in MONTH_WORDS
+        and after.folded not in WEEKDAY_WORDS
+        and not (before is not None and before.text[:1].isdigit())
     )
 
 
@@ -479,12 +494,30 @@ def find_unknown_names(
     for run_first, run_end in _runs(analysis):
         first, end = _trim(analysis, run_first, run_end)
         # Organisations named with "and" were taken before; what is left is a list ("Anna
-        # Schmidt and Tom Becker"), one name per part.
+        # Schmidt and Tom Becker", "Aisha Rahman, Tom Keller and Jun Park"), one name per part.
+        parts: list[tuple[int, int]] = []
         cut = first
         for k in range(first, end + 1):
             if k == end or words[k].folded == "and":
-                _classify(analysis, given_names, cut, k, orgs, people)
+                parts.append((cut, k))
                 cut = k + 1
+            elif k > cut and "," in analysis.text[words[k - 1].end : words[k].start]:
+                parts.append((cut, k))
+                cut = k
+        found = len(people)
+        unread = []
+        for part in parts:
+            before = len(orgs) + len(people)
+            _classify(analysis, given_names, *part, orgs, people)
+            if len(orgs) + len(people) == before:
+                unread.append(part)
+        if len(people) > found and len(parts) > 1:
+            # A name in a list of people is a person's, though its given name is unknown here.
+            for first_word, end_word in unread:
+                if 2 <= end_word - first_word <= 3 and not _is_org_end(
+                    analysis, first_word, end_word
+                ):
+                    people.append(_unknown(analysis, first_word, end_word))
     return orgs, people
 
 

@@ -179,6 +179,13 @@ def test_a_known_company_by_its_first_word_after_a_request_verb() -> None:
         # What is done to people makes a person of one given name, a city's too.
         ("Onboard Sofia in the Madrid office", [], ["Sofia"]),
         ("Please onboard Sofia", [], ["Sofia"]),
+        # A list of people, by commas too: every name in it is a person's, given names known
+        # or not ("Jun" is no month before a family name).
+        (
+            "Licences for my team: Aisha Rahman, Tom Keller and Jun Park.",
+            [],
+            ["Aisha Rahman", "Tom Keller", "Jun Park"],
+        ),
     ],
 )
 def test_unknown_names(text: str, organisations: list[str], people: list[str]) -> None:
