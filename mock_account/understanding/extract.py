@@ -35,6 +35,7 @@ from .quantities import find_quantities
 from .subjects import find_subjects
 from .text import Analysis
 from .things import (
+    find_addresses,
     find_codes,
     find_phones,
     find_products,
@@ -95,6 +96,7 @@ def _extract(text: str, today: dt.date, index: NameIndex | None) -> RequestFacts
     ids = list(find_ids(analysis))
     emails = list(find_emails(analysis))
     versions = list(find_versions(analysis))
+    things += find_addresses(analysis)
     things += find_phones(analysis)
     things += find_codes(analysis)
     # "LinkedIn" is a channel before it is a product name with an inner capital.

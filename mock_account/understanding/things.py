@@ -96,6 +96,32 @@ def find_phones(analysis: Analysis) -> Iterator[ThingFact]:
         yield ThingFact("phone", " ".join(raw.split()), raw, m.span())
 
 
+# --- street addresses -------------------------------------------------------------------------
+
+# A street and its number, with the postcode after it when given ("Hafenstrasse 12, 20457",
+# "221B Baker Street", "12 Marina Boulevard"); the city after it is a place of its own.
+_STREET_WORDS = (
+    r"Street|St\.?|Road|Rd\.?|Avenue|Ave\.?|Lane|Ln\.?|Drive|Boulevard|Blvd\.?|Way|Place"
+    r"|Court|Crescent|Close|Terrace|Square|Parade|Quay|Walk"
+)
+_ADDRESS_RE = re.compile(
+    r"(?<![\w-])(?:"
+    r"[A-ZÄÖÜ][\wäöüß-]*(?:strasse|straße|str\.|weg|gasse|platz|allee|damm|laan|straat"
+    r"|gade|vej|gatan|vägen)\s+(?!(?:19|20)\d\d\b)\d{1,5}[a-zA-Z]?"
+    # (a year before words is no house number: "Spring 2026 Referral Drive")
+    rf"|(?!(?:19|20)\d\d\b)\d{{1,5}}[A-Z]?\s+(?:[A-Z][\w'-]*\s+){{1,3}}(?:{_STREET_WORDS})(?![\w])"
+    r")(?:,\s*\d{4,6}(?=\s+[A-Z]))?"
+)
+
+
+def find_addresses(analysis: Analysis) -> Iterator[ThingFact]:
+    for m in _ADDRESS_RE.finditer(analysis.text):
+        if not analysis.is_free(m.start(), m.end()):
+            continue
+        analysis.claim(m.start(), m.end())
+        yield ThingFact("address", m.group(), m.group(), m.span())
+
+
 # --- codes ------------------------------------------------------------------------------------
 
 # A prefix of capitals and a number: an id of a system the account does not model ("CC-4410",

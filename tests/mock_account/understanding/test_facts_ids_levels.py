@@ -216,3 +216,24 @@ def test_no_phone_in_counts_years_or_amounts(text: str) -> None:
 def test_an_asset_tag_of_several_parts_is_one_code() -> None:
     facts = extract_facts("It's a ThinkPad, asset tag SG-LT-20417. Lock it", today=TODAY)
     assert [t.value for t in facts.things if t.kind == "code"] == ["SG-LT-20417"]
+
+
+@pytest.mark.parametrize(
+    ("text", "address"),
+    [
+        ("New remit-to address is Hafenstrasse 12, 20457 Hamburg", "Hafenstrasse 12, 20457"),
+        ("Ship it to 12 Marina Boulevard, Singapore", "12 Marina Boulevard"),
+        ("Deliver to 221B Baker Street please", "221B Baker Street"),
+    ],
+)
+def test_street_addresses(text: str, address: str) -> None:
+    facts = extract_facts(text, today=TODAY)
+    assert [t.value for t in facts.things if t.kind == "address"] == [address]
+
+
+@pytest.mark.parametrize(
+    "text", ["Order 12 standing desks for the office", "Pause Spring 2026 Referral Drive"]
+)
+def test_no_address_in_a_count_of_things_or_a_name_with_a_year(text: str) -> None:
+    facts = extract_facts(text, today=TODAY)
+    assert not [t for t in facts.things if t.kind == "address"]
