@@ -45,7 +45,7 @@ _ASKING_VERBS = frozenset(
     renew reopen replace report request reschedule reserve reset resend restore retrieve roll
     run schedule screen search send set share ship shorten show sign silence start stop submit
     swap switch tell terminate toggle track transfer turn unblock unlock unsubscribe update
-    upgrade upload void write
+    upgrade upload void write quote kill revert rollback
     """.split()
 )
 # How an ask opens when it is not an imperative ("can you…", "I need…", "she'll need…").
