@@ -640,11 +640,13 @@ class Products(Recipe):
         quantity = next((q for q in stated.quantities if not q.unit), None)
         model = model_named(stated.text)
         item = _ITEM.search(stated.text.lower())
+        counted = _counted_item(ctx, quantity) if quantity is not None else ""
         if quantity is not None:
-            item = _counted_item(ctx, quantity)
-            product = best_product(item, ctx)
-            out["name"] = product["name"] if product else _title(item)
             out["quantity"] = max(1, int(quantity.count))
+        if counted and counted.lower() not in _COUNT_NOUNS:
+            # "250 units of the RX-500": the units count it, the model names it.
+            product = best_product(counted, ctx)
+            out["name"] = product["name"] if product else _title(counted)
         elif model:
             out["name"] = model
         elif item:
@@ -660,6 +662,15 @@ class Products(Recipe):
         elif stated.currency_named:
             out["currency"] = stated.currency_named  # "a quote ... in SEK"
         return out
+
+    def change(self, base: Record, ctx: Context) -> Record:
+        changes = super().change(base, ctx)
+        more = count_more(ctx.stated.text)
+        if more is not None and isinstance(base.get("quantity"), int | float):
+            # "Add 50 more units to the quote": 300 of what it holds, not 50.
+            changes["quantity"] = max(1, int(base["quantity"]) + more)
+            changes.pop("total", None)
+        return changes
 
     def fill(self, record: Record, ctx: Context) -> None:
         if not record.get("name"):

@@ -108,3 +108,22 @@ def test_a_quote_for_no_product_named_asks_which_one(deployment, user) -> None:
         None,
     )
     assert text.startswith("Which product is it? Tell me its name or SKU"), text
+
+
+def test_more_units_of_a_quote_made_here_are_added_to_it(deployment, user) -> None:
+    quoted = run_agent(
+        deployment,
+        user,
+        "CreateSalesQuote",
+        "Prepare a quote for Orion Retail for 250 units of the Summit Standing Desk",
+        None,
+    )
+    assert "250 x Summit Standing Desk" in quoted.parts[0]["text"], quoted.parts
+    more = run_agent(
+        deployment,
+        user,
+        "CreateSalesQuote",
+        "Great, and add 50 more units to the quote, they want spares.",
+        quoted.convid,
+    )
+    assert "300 x Summit Standing Desk" in more.parts[0]["text"], more.parts
