@@ -1155,7 +1155,15 @@ def _vocabulary_of(agent: AgentDefinition) -> frozenset[str]:
     hit = _VOCABULARY_CACHE.get(id(agent))
     if hit is None:
         name = re.sub(r"(?<=[a-z])(?=[A-Z])", " ", agent.name)
-        said = " ".join((agent.title, agent.description, *agent.examples, name))
+        # What its form asks and offers is its own too ("travel" to the agent whose form
+        # asks for a claim's category, travel among them).
+        asked = [
+            " ".join((spec.label or spec.name, *(spec.options or ())))
+            for command in walk_commands(list(agent.main))
+            if isinstance(args := command_args(command), AskArgs)
+            for spec in args.inputs
+        ]
+        said = " ".join((agent.title, agent.description, *agent.examples, name, *asked))
         words = frozenset(word_key(w) for w in _WORDS.findall(said))
         hit = _VOCABULARY_CACHE[id(agent)] = (agent, words)
     return hit[1]

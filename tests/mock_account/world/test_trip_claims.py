@@ -28,6 +28,8 @@ def test_a_claim_for_the_booked_trip_says_what_it_covers(deployment, user) -> No
         "I used the trip to Lisbon (2026-12-14 to 2026-12-18) already saved in this conversation."
     )
     assert f"{used} {COVERS}" in answer, answer
+    # "travel" is a category of its own form: nothing the request adds to note.
+    assert "about travel" not in answer, answer
     expense = state_of(deployment, user, booked.convid)["conv"]["expense"]
     assert (expense["date"], expense["currency"]) == (trip["start_date"], trip["currency"])
     assert expense["amount"] != trip["cost"]
