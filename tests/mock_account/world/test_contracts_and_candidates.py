@@ -268,3 +268,18 @@ def test_an_nda_drafted_here_takes_the_term_asked_instead(deployment, user) -> N
     contract = state_of(deployment, user, drafted.convid)["conv"]["contract"]
     assert (contract["id"], contract["counterparty"]) == (first["id"], "Veridian Robotics")
     assert "5 years" in changed.parts[0]["text"], changed.parts
+
+
+def test_a_resignation_of_someone_in_the_users_team_is_worked_out_for_them(
+    deployment, user
+) -> None:
+    said = run_agent(
+        deployment,
+        user,
+        "ProcessResignation",
+        "Wei Ling Tan from my team handed in her resignation today, on a one-month notice "
+        "period. Can you process it?",
+        None,
+    ).parts[0]["text"]
+    assert "I found no employee" not in said, said
+    assert "2026-12-30" in said, said  # the suites' today is 30 November
