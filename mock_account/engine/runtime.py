@@ -703,6 +703,12 @@ class _Run:
                 return dict(answers)
         return {}
 
+    def _makes(self, agent: str | None) -> bool:
+        """Whether ``agent`` makes records (its data command creates), as opposed to changing
+        or reading the one the conversation holds; an agent unknown here is taken to."""
+        definition = self.engine.agents.get(agent or "")
+        return definition is None or _creating(definition) is not None
+
     def _made(self, args: DataArgs) -> dict[str, Any] | None:
         """The record of ``args.source`` this agent made earlier in the conversation: the one
         it wrote, still in the conversation (no later agent wrote over it), or, for a record
@@ -716,8 +722,15 @@ class _Run:
             held = True
             if not isinstance(record, dict):
                 continue
-            writer = next((r for r in reversed(runs) if variable in (r.get("writes") or ())), None)
-            if writer is not None and writer.get("agent") == self.agent.name:
+            writers = [r.get("agent") for r in runs if variable in (r.get("writes") or ())]
+            if self.agent.name not in writers:
+                continue
+            later = writers[len(writers) - writers[::-1].index(self.agent.name) :]
+            # Still the one it made when every agent that wrote it since only changed it ("cut
+            # the budget by 20%"), none made another nor ended it (a trip cancelled since is
+            # no booking to change: a new flight is a new trip).
+            ended = bool(later) and str(record.get("status", "")).lower() in _ENDED
+            if not ended and all(not self._makes(name) for name in later):
                 return record
         if held or not args.prompt:
             return None
@@ -1103,6 +1116,10 @@ def _resume(
 
 
 _HELD_CACHE: dict[int, tuple[DataArgs, Held]] = {}
+#: Where a record stands once it is over: another agent ended it.
+_ENDED = frozenset(
+    "cancelled canceled terminated closed returned withdrawn declined rejected".split()
+)
 #: The default of a free-text form field that is the request itself, as a note.
 _REQUEST_NOTE = "{sys.stated.note}"
 

@@ -272,3 +272,28 @@ def test_ads_named_for_what_they_advertise_are_that_campaign(deployment, user) -
         None,
     ).parts[0]["text"]
     assert paused.startswith('"Black Friday" on web is paused'), paused
+
+
+def test_the_campaign_launched_here_is_still_its_own_after_a_budget_change(
+    deployment, user
+) -> None:
+    launched = run_agent(
+        deployment,
+        user,
+        "LaunchMarketingCampaign",
+        "Launch a LinkedIn ads campaign called 'Q1 Fleet Visibility' starting 4 January, "
+        "budget USD 25,000",
+        None,
+    )
+    run_agent(deployment, user, "ChangeCampaignBudget", "Cut the budget by 20%", launched.convid)
+    moved = run_agent(
+        deployment,
+        user,
+        "LaunchMarketingCampaign",
+        "And push the start to the 11th of January",
+        launched.convid,
+    ).parts[0]["text"]
+    campaign = state_of(deployment, user, launched.convid)["conv"]["campaign"]
+    assert campaign["name"] == "Q1 Fleet Visibility", campaign
+    assert (campaign["start_date"], campaign["budget"]) == ("2027-01-11", 20000), campaign
+    assert '"Q1 Fleet Visibility"' in moved, moved
