@@ -427,10 +427,19 @@ def _every_page(walk: Walk, expect: Any) -> None:
         )
     ).to_be_visible()
     walk.settle()
-    page.get_by_text("Propose an email (as an agent would)").click()
-    page.get_by_role("button", name="Propose", exact=True).click()
-    walk.settle()
-    expect(page.get_by_text("it waits for your approval")).to_be_visible()
+    propose = page.get_by_role("button", name="Propose", exact=True)
+    waiting = page.get_by_text("it waits for your approval")
+    for _ in range(3):
+        # The expander may have been drawn anew (closed) by a rerun between two clicks: it is
+        # opened again until the proposal is shown.
+        if not propose.is_visible():
+            page.get_by_text("Propose an email (as an agent would)").click()
+            expect(propose).to_be_visible()
+        propose.click()
+        walk.settle()
+        if waiting.count():
+            break
+    expect(waiting).to_be_visible()
     page.get_by_role("button", name="Approve").first.click()
     expect(
         page.get_by_text("Approved the email “Office closed on Friday”: delivered.")
