@@ -1,5 +1,4 @@
-"""The naming-scheme conformance checker (the README: "The naming scheme and the conformance
-check").
+"""The naming-scheme conformance checker (docs/naming-scheme.md).
 
     from agents_catalog.checker import check_paths, check_text, default_account_dir
     report = check_paths(["agents/"], account_dir=default_account_dir())

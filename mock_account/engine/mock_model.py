@@ -16,6 +16,8 @@ from typing import Any, Protocol
 # An optional sentence left empty ("{handoff_trip} {handoff_customer}") leaves no gap.
 _GAPS = re.compile(r" {2,}")
 _SPACE_BEFORE_STOP = re.compile(r"\s+([.,;:])")
+# Money is written with its cents, as a person would ("84.50 EUR", not "84.5 EUR").
+_ONE_DECIMAL_MONEY = re.compile(r"(?<![\d.])(\d+\.\d)(?= [A-Z]{3}\b)")
 
 
 class LanguageModel(Protocol):
@@ -28,4 +30,5 @@ class MockModel:
 
     def answer(self, *, agent: str, system: str, messages: list[dict[str, Any]], reply: str) -> str:
         text = _GAPS.sub(" ", reply).strip()
+        text = _ONE_DECIMAL_MONEY.sub(r"\g<1>0", text)
         return _SPACE_BEFORE_STOP.sub(r"\1", text) or "Done."

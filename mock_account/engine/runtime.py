@@ -63,7 +63,15 @@ from mock_account.engine.templates import (
     render_text,
     render_value,
 )
-from mock_account.world import Held, World, first_sentence, named_options, understand_request
+from mock_account.world import (
+    Held,
+    World,
+    first_sentence,
+    labelled_value,
+    named_options,
+    option_by_word,
+    understand_request,
+)
 from mock_account.world.details import Details, carried_over, noted, points_back, word_key
 from mock_account.world.units import with_units
 
@@ -1237,6 +1245,11 @@ def _with_default(run: _Run, frame: dict[str, Any], spec: AskInput) -> dict[str,
     shown = spec.model_dump(exclude_none=True)
     default = shown.get("default")
     kept = run.details()
+    if spec.type == "str" and not spec.name.endswith("_date"):
+        # A value typed under the field's own label ("Username r.koh") is the answer to it.
+        labelled = labelled_value(str(run.sys.get("query", "")), spec.label or "", spec.name)
+        if labelled:
+            return shown | {"default": labelled}
     if spec.type == "str" and spec.name.endswith("_date") and isinstance(default, str):
         # A date asked for opens at the one the request states ("next Monday at 9am"), not
         # at the form's usual one ("next Tuesday 09:00", which the record did not take); a
@@ -1267,6 +1280,11 @@ def _with_default(run: _Run, frame: dict[str, Any], spec: AskInput) -> dict[str,
             shown["default"] = list(named)
         elif len(named) == 1:
             shown["default"] = named[0]
+        elif not named and spec.type == "chooseOne":
+            # "Locked out of Windows": the sign-in named by the one word only it has.
+            by_word = option_by_word(str(run.sys.get("query", "")), spec.options)
+            if by_word:
+                shown["default"] = by_word
     elif "default" not in shown and spec.type in ("str", "text"):
         # A field the request (or the one it follows on from) states a fact for opens at it:
         # "Version or git tag" at "4.18.2".

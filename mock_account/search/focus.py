@@ -74,7 +74,7 @@ _BREAK = re.compile(r"(?<=[.!?;:])\s+|\s+[-–—]\s+|,\s+(?=[A-Za-z])")
 _EDIT_VERBS = frozenset(
     """
     move push shift postpone reschedule change make raise lower increase reduce extend shorten
-    bring set switch update amend bump cut drop
+    bring set switch update amend bump cut drop kill
     """.split()
 )
 _PRONOUNS = frozenset({"it", "that", "this", "them", "those", "these"})
@@ -245,8 +245,8 @@ def _focus(text: str) -> Focus:
     asking = [i for i, c in enumerate(clauses) if _asks(c)]
     if not asking:
         # "They want 300 instead": a change of what was asked before, naming nothing new.
-        edit = Edit(()) if any(_instead_of_it(c) for c in clauses) else None
-        return Focus(whole, edit=edit)
+        changes = any(_instead_of_it(c) for c in clauses) or _CORRECTS.search(text)
+        return Focus(whole, edit=Edit(()) if changes else None)
     first = asking[0]
     ask = _without_rejected(clauses[first])
     edit = edited(ask) if ask else None
@@ -255,8 +255,16 @@ def _focus(text: str) -> Focus:
     about_it = edit is not None or _of_it(ask)
     # News before an edit that sets a value ("They just called back - make that 55 instead")
     # does not say what "that" is: the request before does.
+    # Nor does a new value said before it ("They asked for 5 years instead, change it"), nor
+    # news after taking back what was asked ("Scratch that, support is flooded. Kill it").
     before = any(_states(c) for c in clauses[:first]) and not (
-        edit is not None and not edit.nouns and _VALUE.search(ask)
+        edit is not None
+        and not edit.nouns
+        and (
+            _VALUE.search(ask)
+            or any(_instead_of_it(c) for c in clauses[:first])
+            or _TAKEN_BACK.match(text)
+        )
     )
     if about_it and not before:
         # "Pause it. Legal flagged one of the claims": what follows explains the ask.
@@ -311,9 +319,29 @@ def _of_it(clause: str) -> bool:
     return len(words) > 1 and words[0] in _ASKING_VERBS | _EDIT_VERBS and words[1] in _PRONOUNS
 
 
+# What takes back the request before ("Scratch that, ...", "Forget that, ...").
+_TAKEN_BACK = re.compile(
+    r"\s*(?:scratch|forget|ignore|cancel)\s+(?:that|this|it)\b|\s*never\s*mind\b"
+    r"|\s*on\s+second\s+thoughts?\b",
+    re.IGNORECASE,
+)
+# A correction of a value said before: "the total was actually 196.40", "it should be 12";
+# or news that one of theirs moved ("her start date just moved to the 11th").
+_CORRECTS = re.compile(
+    r"\bit(?:'s|’s|\s+is|\s+was)\s+[^,.!?]+,\s*not\s|\bI\s+meant\b"
+    r"|\b(?:was|is|were|are)\s+actually\b[^.?!]*\d|\bshould\s+(?:have\s+been|be)\b[^.?!]*\d"
+    r"|^(?:her|his|their|its)\s+(?:[a-z-]+\s+){1,2}(?:just\s+|has\s+|have\s+|got\s+|been\s+)*"
+    r"(?:moved|changed|shifted|slipped|pushed|brought)\b[^.?!]*\b(?:to|until|back|forward)\b",
+    re.IGNORECASE,
+)
+
+
 def _instead_of_it(clause: str) -> bool:
     """A clause that changes what was asked before without naming a thing of its own: "let's
-    have it end on the 28th instead", "they want 300 instead"."""
+    have it end on the 28th instead", "they want 300 instead", "the total was actually
+    196.40"."""
+    if _CORRECTS.search(clause):
+        return True
     words = _words(clause)
     if "instead" not in words:
         return False
@@ -348,6 +376,7 @@ _NOT_A_THING = frozenset(
     they he she we i you it want wants wanted would like prefer prefers asked asks ask need
     needs have has had let let's lets make made instead same day time then now actually
     please ok okay a the for at on to and works work better just only
+    days week weeks month months year years hour hours minutes night nights percent
     """.split()
 )
 

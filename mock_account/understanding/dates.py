@@ -125,12 +125,15 @@ _ATOM_RE = re.compile(
             rf"(?P<offn1>{NUMBER}|a|an)\s+(?P<offu1>{_UNIT})(?:'s)?(?:\s+time)?"
             r"(?!\s+(?:later|earlier|early|sooner|late)\b)"
             rf"|(?P<offn2>{NUMBER}|a|an)\s+(?P<offu2>{_UNIT})\s+"
-            r"(?P<offd>ago|from\s+now|from\s+today|from\s+tomorrow|hence)))",
+            r"(?P<offd>ago|from\s+now|from\s+today|from\s+tomorrow|hence"
+            # "we have 14 days to respond": the day it is due
+            r"|to(?=\s+(?:respond|reply|answer|pay|comply|object|appeal|decide|sign|file|submit"
+            r"|deliver|complete|cure|fix)\b))))",
             # "next week", "last week's", "the week after next", "this weekend", "next month"
             r"(?P<per>(?:(?P<perq>next|this|last|past|previous|coming|following)\s+"
             r"(?P<peru>week|weekend|month|year|quarter)"
             r"|the\s+(?P<peru2>week|weekend)\s+after\s+next"
-            r"|(?:over\s+|at\s+)?the\s+(?P<peru3>weekend))(?:['’]s)?\b)",
+            r"|(?:over\s+|at\s+)?the\s+(?P<peru3>weekend)(?!\s+of\b))(?:['’]s)?\b)",
             # "from March to May", "March-May 2027"
             rf"(?P<mr>(?:from\s+)?(?P<mra>{_MONTH_FULL})\s*(?:-|–|to|until|till|through)\s*"
             rf"(?P<mrb>{_MONTH_FULL})(?:,?\s+(?P<mry>{_YEAR}))?)",
@@ -144,7 +147,8 @@ _ATOM_RE = re.compile(
             r"|(?P<qw>first|second|third|fourth|1st|2nd|3rd|4th)\s+quarter"
             rf"(?:\s+of\s+(?P<qwy>{_YEAR}))?)",
             # "the 4th", "on the 21st" (a day of a month to be found)
-            rf"(?P<dom>the\s+(?P<domd>{_ORDINAL_DAY}))",
+            # ("the 19th and 20th", "the 3rd to 5th": the second day is one too)
+            rf"(?P<dom>(?:the\s+|(?<=\band\s)|(?<=\bto\s))(?P<domd>{_ORDINAL_DAY}))",
             # "end of the month", "end of next week"
             r"(?P<eom>(?:the\s+)?end\s+of\s+(?:the|this)\s+(?P<eomu>month|week|year))",
         ]
@@ -618,6 +622,8 @@ def _offset(m: re.Match[str], today: dt.date) -> _Atom | None:
         amount, unit = m.group("offn2"), m.group("offu2")
         direction = m.group("offd").lower()
         sign = -1 if direction == "ago" else 1
+        if direction == "to":
+            role = "deadline"
         base = today + dt.timedelta(days=1) if direction.endswith("tomorrow") else today
     n = _count(amount)
     if n is None:

@@ -67,9 +67,11 @@ def find_titles(analysis: Analysis) -> Iterator[ThingFact]:
 # --- phone numbers ----------------------------------------------------------------------------
 
 # An international or a bracketed trunk prefix, then groups of digits: at least eight digits in
-# all, so neither a year nor an amount is one.
+# all, so neither a year nor an amount is one. After an international prefix, the subscriber
+# number may be one group ("+65 91234567").
 _PHONE_RE = re.compile(
-    r"(?<![\w+])(?:\+\d{1,3}[\s.-]?|\(\d{2,5}\)\s?)?\d{2,5}(?:[\s.-]\d{2,5}){1,4}(?!\w)"
+    r"(?<![\w+])(?:(?:\+\d{1,3}[\s.-]?|\(\d{2,5}\)\s?)?\d{2,5}(?:[\s.-]\d{2,5}){1,4}"
+    r"|\+\d{1,3}[\s.-]?\d{6,12})(?!\w)"
 )
 _PHONE_CUE_RE = re.compile(
     r"\b(?:call|phone|tel|telephone|mobile|cell|number|ring|reach|whatsapp|fax)\b\W*(?:\w+\W+)?$",
@@ -97,8 +99,9 @@ def find_phones(analysis: Analysis) -> Iterator[ThingFact]:
 # --- codes ------------------------------------------------------------------------------------
 
 # A prefix of capitals and a number: an id of a system the account does not model ("CC-4410",
-# "PO-88213", "PAY-2291"); record ids of the account were claimed before.
-_PREFIXED_CODE_RE = re.compile(r"(?<![\w-])[A-Z]{2,6}-\d{2,10}(?![\w-])")
+# "PO-88213", "PAY-2291", an asset tag "SG-LT-20417"); record ids of the account were claimed
+# before.
+_PREFIXED_CODE_RE = re.compile(r"(?<![\w-])[A-Z]{2,6}(?:-[A-Z]{1,6})*-\d{2,10}(?![\w-])")
 # The codes of the airlines people fly for work, which make a flight number of a number after
 # them ("Is SQ 322 still on time?"): world knowledge, like the software brands below.
 _AIRLINES = (

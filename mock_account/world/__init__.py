@@ -5,7 +5,7 @@ data source; ``Stated`` is what a request states, in the recipes' terms;
 ``named_options`` is which options of a form the request already names.
 """
 
-from .choices import named_options
+from .choices import labelled_value, named_options, option_by_word
 from .places import City, Gazetteer, gazetteer
 from .recipe import Asked, Context, Recipe, first_sentence, fits, kind_of
 from .stated import Money, Name, Place, Quantity, Stated
@@ -32,6 +32,8 @@ __all__ = [
     "foreseen_refusal",
     "gazetteer",
     "kind_of",
+    "labelled_value",
     "named_options",
+    "option_by_word",
     "understand_request",
 ]

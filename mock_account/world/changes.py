@@ -10,13 +10,23 @@ from __future__ import annotations
 import re
 from typing import Literal
 
+from mock_account.understanding.numbers import NUMBER, parse_number
+
 How = Literal["set", "up", "down"]
 
 # A request that changes what is there rather than asks for something new.
 CHANGES_IT = re.compile(
     r"\b(?:instead|make\s+(?:it|that|them)|change\s+(?:it|that|them|the)|move\s+(?:it|that|the)|"
     r"push\s+(?:it|that|the)|postpone|bring\s+(?:it\s+|that\s+)?forward|reschedule|"
-    r"(?:raise|lower|increase|reduce|bump|cut|extend|shorten)\s+(?:it|that|its|the))\b",
+    r"(?:raise|lower|increase|reduce|bump|cut|extend|shorten)\s+(?:it|that|its|the)|"
+    # A value said before, corrected ("the total was actually 196.40"), or moved ("her start
+    # date just moved to the 11th").
+    r"(?:was|is|were|are)\s+actually|should\s+(?:have\s+been|be)|I\s+meant|"
+    r"it(?:'s|’s|\s+is|\s+was)\s+[^,.!?]+,\s*not|"
+    r"(?:moved|changed|shifted|slipped|pushed)\s+(?:back\s+|forward\s+)?to|"
+    # A count more or fewer of what it holds ("add two more", "15 more on that").
+    r"(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|a\s+few|a\s+couple(?:\s+of)?)"
+    r"\s+(?:more|fewer|less|extra)(?!\s+than))\b",
     re.IGNORECASE,
 )
 
@@ -47,3 +57,22 @@ def changed_value(before: float, said: float, how: How) -> float:
     if how == "down":
         return max(before - said, 0.0)
     return said
+
+
+# "Add two more", "15 more on that", "three fewer": a count more or fewer of what is there.
+_COUNT_MORE = re.compile(
+    rf"(?<![\w.,$€£¥])(?P<count>{NUMBER})\s+(?P<way>more|extra|additional|fewer|less)\b"
+    r"(?!\s+than\b)",
+    re.IGNORECASE,
+)
+
+
+def count_more(text: str) -> int | None:
+    """How many more (or, negative, fewer) of what is there a request asks for, if it says."""
+    found = _COUNT_MORE.search(text)
+    if found is None:
+        return None
+    count = parse_number(found.group("count"))
+    if count is None or count != int(count) or count <= 0:
+        return None
+    return -int(count) if found.group("way").lower() in ("fewer", "less") else int(count)

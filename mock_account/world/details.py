@@ -103,7 +103,7 @@ def details_of(stated: Stated, known: frozenset[str] = frozenset()) -> dict[str,
         add("percentage", f"{int(percent) if float(percent).is_integer() else percent}%")
     for kind, ids in stated.ids.items():
         for value in ids:
-            add(kind.lower(), value)
+            add(kind.lower(), stated.typed_id(value))
     if stated.severity:
         add("severity", stated.levels_said.get("severity", stated.severity))
     if stated.priority:

@@ -23,7 +23,7 @@ from faker.providers.person.en_US import Provider as _People
 from mock_account.business.vocab import INDUSTRY_WORDS, LEGAL_FORMS
 from mock_account.understanding.numbers import parse_number
 
-from .changes import CHANGES_IT
+from .changes import CHANGES_IT, count_more
 from .places import Gazetteer
 from .stated import Name, Stated
 
@@ -370,6 +370,11 @@ class Recipe:
         its days moved by a shift it states ("push it back by a day")."""
         out = {k: v for k, v in self.stated(ctx).items() if base.get(k) != v}
         stated = ctx.stated
+        more = count_more(stated.text)
+        held = base.get("quantity")
+        if more is not None and isinstance(held, int | float) and "quantity" not in out:
+            # "Add two more" of 12 desks is 14 desks, whatever the record is.
+            out["quantity"] = max(int(held) + more, 1)
         if stated.shift_days and not (stated.start or stated.end or stated.dates):
             for name in [k for k in base if k == "date" or k.endswith("_date")]:
                 target = stated.shift_target or "both"
@@ -388,7 +393,7 @@ class Recipe:
         if self.id_prefix and self.id_field:
             ids = stated.ids_of(self.id_prefix)
             if ids:
-                return Asked(self.id_field, ids[0], ids[0])
+                return Asked(self.id_field, ids[0], stated.typed_id(ids[0]))
         if self.name_field:
             known = stated.names_of(*self.name_kinds)
             if known:
@@ -630,8 +635,8 @@ def said_together(items: Sequence[str]) -> str:
 
 
 def shown_money(amount: float, currency: str) -> str:
-    """An amount as answers write it ("404004.35 GBP", "2500 EUR")."""
-    shown = int(amount) if float(amount).is_integer() else amount
+    """An amount as answers write it ("404004.35 GBP", "84.50 EUR", "2500 EUR")."""
+    shown = str(int(amount)) if float(amount).is_integer() else f"{float(amount):.2f}"
     return f"{shown} {currency}".strip()
 
 

@@ -127,6 +127,9 @@ class Stated:
     quantities: tuple[Quantity, ...] = ()
     percent: float | None = None
     ids: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    # An id as typed where it was typed otherwise than its canonical form ("ORD-20931" for
+    # ORD-020931): what the answer says back.
+    ids_typed: Mapping[str, str] = field(default_factory=dict)
     severity: str | None = None
     priority: str | None = None
     # A level as typed when it is a code of the user's own ("P1" for sev1): what is noted.
@@ -192,6 +195,10 @@ class Stated:
 
     def ids_of(self, prefix: str) -> tuple[str, ...]:
         return tuple(self.ids.get(prefix, ()))
+
+    def typed_id(self, canonical: str) -> str:
+        """An id as the request typed it ("ORD-20931"), else its canonical form."""
+        return self.ids_typed.get(canonical, canonical)
 
     def names_of(self, *kinds: str) -> tuple[Name, ...]:
         """Known names of these kinds, in the order the request gives them."""

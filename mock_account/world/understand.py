@@ -43,6 +43,10 @@ def known_names(data: Any) -> dict[str, tuple[str, ...]]:
     return names
 
 
+# An id typed in the shape of one ("ORD-20931", "inv-4512"), as opposed to a noun and a
+# number ("order 20931"), which is said back in its canonical form.
+_ID_AS_TYPED = re.compile(r"[A-Z]{2,5}-\d+")
+
 # Words just before an amount that make it a ceiling, not the price.
 _LIMIT = re.compile(
     r"\b(?:under|below|less\s+than|no\s+more\s+than|not\s+more\s+than|at\s+most|max(?:imum)?"
@@ -90,8 +94,12 @@ def stated_from_facts(facts: RequestFacts) -> Stated:
     ]
     people = [Name(n.text, n.kind or "", n.name or "") for n in facts.people]
     ids: dict[str, list[str]] = {}
+    ids_typed: dict[str, str] = {}
     for fact in facts.ids:
         ids.setdefault(fact.id.split("-", 1)[0], []).append(fact.id)
+        typed = fact.text.upper()
+        if _ID_AS_TYPED.fullmatch(typed) and typed != fact.id:
+            ids_typed[fact.id] = typed
     deadline = next((d.date for d in facts.dates if d.role == "deadline"), None)
     return Stated(
         text=facts.text,
@@ -121,6 +129,7 @@ def stated_from_facts(facts: RequestFacts) -> Stated:
         quantities=tuple(quantities),
         percent=float(facts.percentages[0].value) if facts.percentages else None,
         ids={k: tuple(v) for k, v in ids.items()},
+        ids_typed=ids_typed,
         severity=facts.severity,
         priority=facts.priority,
         levels_said=_levels_said(facts),

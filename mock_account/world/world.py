@@ -1,6 +1,6 @@
 """The mock world: find, create and update business records as a request says.
 
-Rules (the README's "mock world" section):
+Rules (docs/mock-world.md):
 
 - a record is built from what the request states; what the conversation holds
   (``given``) fills what the request left open, and Faker only what is left after that;
@@ -664,8 +664,14 @@ class World:
             and not self._known_by_name(recipe, ctx, base)
         ):
             # One of the user's own the data lacks ("Prepare her offer" for a finalist of
-            # theirs): made as typed, then changed as asked.
-            made = self._create(recipe, ctx, given, {}, (held or Held()).given, None)
+            # theirs): made as typed, of the kind the agent works on (a contract to terminate
+            # is a signed one), then changed as asked.
+            kind = {
+                k: v[0] if isinstance(v, list | tuple) else v
+                for k, v in (where or {}).items()
+                if v not in (None, "", [], ())
+            }
+            made = self._create(recipe, ctx, given, kind, (held or Held()).given, None)
             asked = recipe.asked(ctx)
             if made.record is not None and asked is not None:
                 made.record[asked.field] = asked.value
@@ -1147,7 +1153,10 @@ def _changed_made(
     changes = recipe.change(base, ctx)
     if not changes:
         return None
-    record = {**base, **changes, **fixed}
+    # The form's earlier answers it runs with again made the record already, and may stand
+    # for less than the record became ("travel", the form's default, of a dinner claimed as
+    # meals); what this request changes wins over both.
+    record = {**fixed, **base, **changes}
     recipe.fill(record, ctx)
     return Outcome(
         record, recipe.noun, changed=sorted(k for k in record if made.get(k) != record[k])

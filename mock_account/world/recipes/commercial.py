@@ -77,6 +77,8 @@ _CHANNEL_WORDS: dict[str, tuple[str, ...]] = {
     "search": ("search ads", "google ads", "sem", "ppc"),
     "events": ("event", "webinar", "trade show", "booth"),
     "email": ("email", "newsletter", "mailing"),
+    # Ads that follow visitors around the web are shown on web pages.
+    "web": ("web", "website", "banner", "banners", "display ads", "retargeting", "remarketing"),
 }
 # Where a campaign runs: "on LinkedIn", "via email", "through search ads".
 _RUNS_ON = re.compile(r"\b(?:on|via|through|over|in)\s+((?:\w+\s+){0,2}\w+)", re.IGNORECASE)
@@ -85,9 +87,12 @@ _SUPPLY_ASKED = re.compile(
     r"\b(?:supplier|vendor|provider)s?\s+(?:for|of)\s+(?P<what>[a-z][a-z -]{2,40}?)"
     r"(?=\s+in\s+[A-Z]|[?.!,]|$)"
 )
-# An audience of everyone on a list: "to all customers", "all our subscribers".
+# An audience of everyone on a list: "to all customers", "all our subscribers", "to the
+# customers list", "our partner mailing list".
+_LISTED = r"(customers?|subscribers?|clients?|staff|employees?|partners?|members?|users?)"
 _BROAD_AUDIENCE = re.compile(
-    r"\ball\s+(?:of\s+)?(?:our\s+)?(customers|subscribers|clients|staff|employees|partners)\b",
+    rf"\ball\s+(?:of\s+)?(?:our\s+)?{_LISTED}\b"
+    rf"|\b(?:the|our|my)\s+{_LISTED}(?:\s+(?:e-?mail|mailing|newsletter))?\s+list\b",
     re.IGNORECASE,
 )
 # A number a request gives without a currency: "5,000", "2k", "7500" (not a percentage).
@@ -128,12 +133,15 @@ def _bare_amount(text: str) -> float | None:
     return None
 
 
-_QUOTED = re.compile(r"[\"“']([^\"”']{3,60})[\"”']")
-# "the Black Friday campaign", "the Black Friday email campaign" (its channel is no name).
+# A quoted title; an apostrophe inside a word ("let's") opens none.
+_QUOTED = re.compile(r"[\"“]([^\"”]{3,60})[\"”]|(?<!\w)'([^']{3,60})'(?!\w)")
+# "the Black Friday campaign", "the Black Friday email campaign", "the Black Friday
+# retargeting ads" (what kind of campaign it is, is no part of its name).
 _CAMPAIGN_NAME = re.compile(
     r"\b((?:[A-Z0-9][\w'&-]*\s){1,5})"
-    r"(?:(?:email|e-mail|social|search|display|video|print|radio|ads?|paid|newsletter)\s)?"
-    r"campaign\b"
+    r"(?:(?:email|e-mail|social|search|display|video|print|radio|ads?|paid|newsletter"
+    r"|retargeting|remarketing|banner|promo|promotional|marketing)\s){0,2}"
+    r"(?:campaign|ads|adverts)\b"
 )
 # "the October newsletter", "the spring promotion", "the Hannover fair".
 _EVENT_NAME = re.compile(
@@ -202,9 +210,11 @@ def _season_start(text: str, today: date) -> date | None:
 
 
 def _campaign_name(text: str) -> str | None:
-    quoted = _QUOTED.search(text)
-    if quoted:
-        return quoted.group(1).strip()
+    quoted = list(_QUOTED.finditer(text))
+    if len(quoted) == 1:
+        # Two or more quoted are alternatives ("Your 2027 playbook" versus "What's new"),
+        # not the name of what they are tried in.
+        return (quoted[0].group(1) or quoted[0].group(2)).strip()
     named = _CAMPAIGN_NAME.search(text)
     if named:
         name = named.group(1).strip()
@@ -260,6 +270,9 @@ class Contracts(Recipe):
         when = stated.first_date
         if when is not None:
             out["renewal_date"] = when.isoformat()
+        if stated.durations:
+            # "a 3-year NDA", "they asked for 5 years instead": how long it binds.
+            out["term"] = stated.durations[0]
         return out
 
     def made_already(self, made: Record) -> str:
@@ -473,7 +486,8 @@ class Campaigns(Recipe):
         broad = _BROAD_AUDIENCE.search(stated.text)
         if broad and "audience" not in out:
             # "to all customers", "to all our subscribers": everyone on that list.
-            out["audience"] = f"all {broad.group(1).lower()}"
+            listed = (broad.group(1) or broad.group(2)).lower()
+            out["audience"] = f"all {listed}" if broad.group(1) else f"the {listed} list"
         return out
 
     def phrased(self, record: Record, today: date, stated: Stated) -> Record:

@@ -194,6 +194,9 @@ _TRIP_NAMED = re.compile(
 )
 
 
+_PAID_FROM_FORM = re.compile(r"\s*\(paid [^()]*\)\s*$")
+
+
 class Expenses(Recipe):
     source = "expenses"
     noun = "expense claim"
@@ -202,6 +205,16 @@ class Expenses(Recipe):
     worded_fields = frozenset({"note"})
     # A claim for the Berlin trip takes nothing of an Oslo trip the conversation holds.
     about_fields = ("trip",)
+
+    def applicable(self, given: Record, stated: Record, held: Mapping[str, str]) -> Record:
+        given = super().applicable(given, stated, held)
+        # Spent before the trip began and the trip unnamed ("my taxi receipt from yesterday"
+        # beside a trip booked for next week): the claim is not for that trip.
+        spent, began = text_date(stated.get("date")), text_date(given.get("date"))
+        if "trip" in stated or spent is None or began is None or spent >= began:
+            return given
+        trip = {held[k] for k in ("date", "trip") if k in held}
+        return {k: v for k, v in given.items() if held.get(k) not in trip}
 
     def phrased(self, record: Record, today: date, stated: Stated) -> Record:
         # Whose claim it is and what for, for the manager who decides it: "Approve Sarah's
@@ -246,7 +259,9 @@ class Expenses(Recipe):
         trip = _TRIP_NAMED.search(stated.text)
         if trip:
             out["trip"] = trip.group("place") or trip.group("to")
-        note = first_sentence(stated.text)
+        # What was paid, added to the request from the claim's form, is the amount's, not
+        # the note's.
+        note = first_sentence(_PAID_FROM_FORM.sub("", stated.text))
         if note:
             out["note"] = note
         return out

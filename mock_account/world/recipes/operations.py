@@ -11,6 +11,7 @@ from mock_account.business.vocab import ASSET_MODELS, INCIDENT_SYMPTOMS, SERVICE
 from mock_account.understanding.lexicon import HIRING_VERBS
 from mock_account.understanding.numbers import NUMBER, parse_number
 
+from ..changes import CHANGES_IT
 from ..recipe import (
     CHANGES,
     WHO_FOR,
@@ -502,12 +503,17 @@ class Assets(Recipe):
         # "Add 5 more" after "Order 3 monitors": the same order, of 8 (it ordered one monitor
         # more, under a new tag); more of another kind is another order.
         kind = keyword_choice(ctx.stated.text, _ASSET_WORDS)
-        return _count_said(ctx.stated.text) is not None and kind in (None, made.get("kind"))
+        if kind not in (None, made.get("kind")):
+            return False
+        # "Her start date just moved to the 11th": the same laptop, ready for the new day.
+        moved = ctx.stated.first_date is not None and CHANGES_IT.search(ctx.stated.text)
+        return _count_said(ctx.stated.text) is not None or bool(moved)
 
     def change(self, base: Record, ctx: Context) -> Record:
         said = _count_said(ctx.stated.text)
+        day = ctx.stated.first_date
         if said is None:
-            return {}
+            return {"needed_by": day.isoformat()} if day is not None else {}
         count, more = said
         total = (base.get("count") or 1) + count if more else count
         return {"count": total} if total != (base.get("count") or 1) and total >= 1 else {}

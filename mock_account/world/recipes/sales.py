@@ -17,6 +17,7 @@ from mock_account.business.vocab import (
     UNLISTED_PRODUCT_PRICES,
 )
 
+from ..changes import count_more
 from ..recipe import Asked, Context, Recipe, Record, starts_name
 from ..stated import Quantity, Stated
 
@@ -456,6 +457,10 @@ class Orders(Recipe):
             out["quantity"] = count
             total = round(unit * count, 2)
             out["total"] = total
+        elif quantity is None and (more := count_more(stated.text)) is not None:
+            # "They want 15 more on that": more of what it holds.
+            out["quantity"] = max(1, int(base.get("quantity") or 0) + more)
+            total = out["total"] = round(unit * out["quantity"], 2)
         if stated.percent is not None and stated.mentions("off", "discount", "reduction"):
             out["discount_percent"] = stated.percent
             out["total"] = round(total * (1 - stated.percent / 100), 2)

@@ -53,6 +53,21 @@ def test_a_change_that_names_nothing_new_and_an_ask_about_it_lean_on_the_convers
     assert focus("The client wants 40 instead.").edit == Edit(())
     assert focus("Okay, let's have it start on the 9th instead, I'm travelling").edit == Edit(())
     assert focus("Book the train instead.").edit is None
+    # A new value said before the edit of "it" is that edit's value, not news about another
+    # thing ("5 years" is no thing).
+    assert focus("They asked for 5 years instead, change it.").edit == Edit(())
+    # A value corrected is a change of what was asked before.
+    assert focus("Sorry, I misread the receipt, the total was actually 196.40.").edit == Edit(())
+    assert focus("The receipt was actually lost in the taxi.").edit is None
+    # News that one of theirs moved, said of "her", "his" or "their" thing.
+    assert focus("Her start date just moved to the 11th of January.").edit == Edit(())
+    assert focus("His flight got moved to Friday").edit == Edit(())
+    assert focus("The office moved to Tampines last year.").edit is None
+    assert focus("Correction, it's 3 terminals, not 2.").edit == Edit(())
+    assert focus("Sorry, I meant the 12th.").edit == Edit(())
+    # What was asked, taken back: news after it does not say what "it" is.
+    taken_back = "Scratch that, support is flooded with complaints. Kill it completely."
+    assert focus(taken_back).edit == Edit(())
     # An ask about "it" is explained by what follows it, not about it.
     assert focus("Stop it. Finance flagged the pricing in the copy.").text == "Stop it."
 

@@ -101,6 +101,8 @@ SINGLE_DAYS = [
     ("Launch a Black Friday campaign starting 20 November", "2027-11-20"),
     ("Plan our Cyber Monday email", None),
     ("The Black Friday sale starts next Friday", "2026-12-11"),
+    # The time given to do something ends on a day: the day it is due.
+    ("It says we have 14 days to respond", "2026-12-14"),
 ]
 
 
@@ -176,6 +178,9 @@ RANGES = [
     ("Q1", "2026-01-01", "2026-03-31"),
     ("next quarter", "2027-01-01", "2027-03-31"),
     ("the third quarter of 2025", "2025-07-01", "2025-09-30"),
+    # Days of the month in a row, the second without its "the"; "the weekend of" them is them.
+    ("in Penang the weekend of the 19th and 20th", "2026-12-19", "2026-12-20"),
+    ("Book the 3rd to 5th", "2026-12-03", "2026-12-05"),
 ]
 
 
@@ -192,6 +197,7 @@ def test_ranges(text: str, start: str, end: str) -> None:
         ("Off Tuesday and Thursday", ["2026-12-01", "2026-12-03"]),
         # Not in a row with a shared month: the day that names it stands, as it did.
         ("Off 3 and 5 December", ["2026-12-05"]),
+        ("Off the 8th and 10th", ["2026-12-08", "2026-12-10"]),
     ],
 )
 def test_days_apart_joined_by_and_are_no_range(text: str, days: list[str]) -> None:

@@ -192,3 +192,27 @@ def test_no_levels(text: str) -> None:
 def test_versions(text: str, versions: list[str]) -> None:
     facts = extract_facts(text, TODAY)
     assert [v.version for v in facts.versions] == versions
+
+
+@pytest.mark.parametrize(
+    ("text", "phone"),
+    [
+        ("His number is +65 91234567.", "+65 91234567"),
+        ("Call her on +44 20 7946 0000 after lunch", "+44 20 7946 0000"),
+        ("reach me at (020) 7946 0000", "(020) 7946 0000"),
+        ("ring +6591234567 tomorrow", "+6591234567"),
+    ],
+)
+def test_phone_numbers_as_typed(text: str, phone: str) -> None:
+    phones = [t.value for t in extract_facts(text, today=TODAY).things if t.kind == "phone"]
+    assert phones == [phone]
+
+
+@pytest.mark.parametrize("text", ["Order 40 units for 12000 EUR", "Budget 2026 is 45000 SGD"])
+def test_no_phone_in_counts_years_or_amounts(text: str) -> None:
+    assert not [t for t in extract_facts(text, today=TODAY).things if t.kind == "phone"]
+
+
+def test_an_asset_tag_of_several_parts_is_one_code() -> None:
+    facts = extract_facts("It's a ThinkPad, asset tag SG-LT-20417. Lock it", today=TODAY)
+    assert [t.value for t in facts.things if t.kind == "code"] == ["SG-LT-20417"]

@@ -18,6 +18,7 @@ from agents_catalog.agent_format import TEMPLATE_PATH_RE, DataArgs, command_args
 from agents_catalog.graph import CONTEXT_VARIABLES, agent_io
 from mock_account.conversations.followups import Followups, shown
 from mock_account.deployment import AccountConfig, Deployment, build_deployment
+from mock_account.engine.mock_model import MockModel
 from mock_account.engine.templates import lookup, render_text
 from mock_account.world import fits, kind_of
 
@@ -313,6 +314,9 @@ def run_journey(
     if variable not in reads:
         journey.problems.append(f"{reader} did not read conv.{variable}")
     refused = refusal(conv[variable])
+    if refused:
+        # As the model writes it (money with its cents).
+        refused = MockModel().answer(agent=reader, system="", messages=[], reply=refused)
     if refused:
         # The writer saved what the reader does not work from (a supplier's bill for a
         # demand letter, a cancelled trip for an expense claim): the reader says why, takes

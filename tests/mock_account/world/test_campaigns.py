@@ -231,3 +231,44 @@ def test_a_campaign_said_short_is_the_one_here(deployment, user) -> None:
         state_of(deployment, user, sent.convid)["conv"]["campaign"]["audience"]
         == (before["audience"])
     )
+
+
+@pytest.mark.parametrize(
+    ("request_text", "audience"),
+    [
+        ("Schedule the December newsletter for the 15th to the customers list", "customers list"),
+        ("Send the December newsletter on the 15th to our partner mailing list", "partner list"),
+    ],
+)
+def test_a_newsletter_goes_to_the_list_named(deployment, user, request_text, audience) -> None:
+    sent = run_agent(deployment, user, "ScheduleEmailNewsletter", request_text, None)
+    campaign = state_of(deployment, user, sent.convid)["conv"]["campaign"]
+    assert campaign["audience"] == f"the {audience}", campaign
+    assert f"to the {audience}" in sent.parts[0]["text"]
+
+
+def test_subject_lines_tried_against_each_other_are_not_the_campaigns_name(
+    deployment, user
+) -> None:
+    launched = _autumn_campaign(deployment, user)
+    campaign = state_of(deployment, user, launched.convid)["conv"]["campaign"]
+    tested = run_agent(
+        deployment,
+        user,
+        "SetUpAbTest",
+        'And let\'s A/B test the subject line: "Your 2027 playbook" versus "What\'s new".',
+        launched.convid,
+    ).parts[0]["text"]
+    assert tested.startswith(f'The A/B test for "{campaign["name"]}" on email'), tested
+    assert "Your 2027 playbook" in tested and "What's new" in tested, tested
+
+
+def test_ads_named_for_what_they_advertise_are_that_campaign(deployment, user) -> None:
+    paused = run_agent(
+        deployment,
+        user,
+        "PauseMarketingCampaign",
+        "Pause the Black Friday retargeting ads, the promo ended last week",
+        None,
+    ).parts[0]["text"]
+    assert paused.startswith('"Black Friday" on web is paused'), paused

@@ -218,3 +218,53 @@ def test_a_new_hire_starts_on_the_day_said_to_start_not_the_day_they_signed(
     # He was joining "on 2026-11-29", the day he signed.
     assert answer.startswith("Onboarding is under way for Lukas Becker, joining "), answer
     assert " on 2027-03-03," in answer, answer
+
+
+@pytest.mark.parametrize(
+    ("agent", "request_text", "said"),
+    [
+        (
+            "TerminateContract",
+            "Terminate our agreement with Brightline Facilities, they keep missing visits",
+            "I prepared the termination notice for contract CTR-",
+        ),
+        (
+            "ScheduleCandidateInterview",
+            "Schedule an interview with Priya Nair for Thursday at 2pm",
+            "The interview with Priya Nair for the ",
+        ),
+    ],
+)
+def test_a_record_of_the_users_the_data_lacks_is_worked_on_as_named(
+    deployment, user, agent: str, request_text: str, said: str
+) -> None:
+    # The prospect's own counterparty or candidate is theirs, not a name to report missing:
+    # made as typed, of the kind the agent works on (a signed contract to terminate).
+    result = run_agent(deployment, user, agent, request_text, None)
+    text = result.parts[0]["text"]
+    assert text.startswith(said), text
+    conv = state_of(deployment, user, result.convid)["conv"]
+    if agent == "TerminateContract":
+        assert conv["contract"]["counterparty"] == "Brightline Facilities", conv
+        assert conv["contract"]["status"] == "terminated", conv
+
+
+def test_an_nda_drafted_here_takes_the_term_asked_instead(deployment, user) -> None:
+    drafted = run_agent(
+        deployment,
+        user,
+        "DraftNondisclosureAgreement",
+        "We need a mutual NDA with Veridian Robotics, Singapore law, 3 years",
+        None,
+    )
+    first = state_of(deployment, user, drafted.convid)["conv"]["contract"]
+    changed = run_agent(
+        deployment,
+        user,
+        "DraftNondisclosureAgreement",
+        "They asked for 5 years instead, change it.",
+        drafted.convid,
+    )
+    contract = state_of(deployment, user, drafted.convid)["conv"]["contract"]
+    assert (contract["id"], contract["counterparty"]) == (first["id"], "Veridian Robotics")
+    assert "5 years" in changed.parts[0]["text"], changed.parts

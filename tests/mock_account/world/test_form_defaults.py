@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from handoff_journeys import answer_of
 
-from mock_account.world import named_options
+from mock_account.world import labelled_value, named_options, option_by_word
 
 
 def _form(deployment, user, agent: str, request_text: str) -> dict[str, dict]:
@@ -229,3 +229,54 @@ def test_a_quarter_in_a_name_is_not_the_day_something_is_sent(deployment, user) 
     )
     # It opened at "Q4".
     assert form["send_date"]["default"] == "15 December"
+
+
+@pytest.mark.parametrize(
+    ("text", "options", "chosen"),
+    [
+        (
+            "I'm locked out of Windows",
+            ["Windows login", "email", "single sign-on"],
+            "Windows login",
+        ),
+        ("Nothing said here", ["Windows login", "email", "single sign-on"], None),
+        # A word two options share tells neither.
+        ("Put me in premium", ["premium economy", "premium business"], None),
+        ("Other than that, fine", ["other reason", "budget reason"], None),
+        # A switch is turned off by what turns things off.
+        ("Kill it completely", ["on", "off", "percentage rollout"], "off"),
+        ("Please enable it for everyone", ["on", "off", "percentage rollout"], "on"),
+    ],
+)
+def test_an_option_named_by_a_word_only_it_has(text, options, chosen) -> None:
+    assert option_by_word(text, options) == chosen
+
+
+@pytest.mark.parametrize(
+    ("text", "label", "name", "value"),
+    [
+        ("Locked out again. Username r.koh.", "Username or work email", "username", "r.koh"),
+        ("my username is r_koh, please unlock", "Username or work email", "username", "r_koh"),
+        (
+            "Work email: ann.lee@acme.example",
+            "Username or work email",
+            "username",
+            "ann.lee@acme.example",
+        ),
+        ("my username is wrong somewhere", "Username or work email", "username", None),
+        ("Asset tag LT-00412 is broken", "Asset tag", "asset_tag", "LT-00412"),
+    ],
+)
+def test_a_value_typed_under_the_fields_label(text, label, name, value) -> None:
+    assert labelled_value(text, label, name) == value
+
+
+def test_a_password_reset_opens_at_the_username_and_sign_in_typed(deployment, user) -> None:
+    form = _form(
+        deployment,
+        user,
+        "ResetPasswordUnlockAccount",
+        "I'm locked out of Windows after too many tries. Username r.koh.",
+    )
+    assert form["username"]["default"] == "r.koh"
+    assert form["account"]["default"] == "Windows login"

@@ -8,6 +8,8 @@ from __future__ import annotations
 import pytest
 from handoff_journeys import routed_answer, run_agent, state_of
 
+from mock_account.world.recipe import shown_money
+
 ORDER = "Our customer Orion Retail wants 20 standing desks"
 TRIP = "Book me a flight to Lisbon on 14 December, back on the 18th"
 
@@ -25,8 +27,8 @@ def test_a_question_after_an_invoice_does_not_bill_the_order_twice(deployment, u
     assert agent == "CreateCustomerInvoice"
     assert again.startswith(
         # In the British customer's pounds, as their order is.
-        f"Invoice {invoice['number']} to Orion Retail for {order['total']} GBP is already raised "
-        "in this "
+        f"Invoice {invoice['number']} to Orion Retail for "
+        f"{shown_money(order['total'], 'GBP')} is already raised in this "
         f"conversation, due on {invoice['due_date']}, so I did not bill it twice."
     ), again
     assert state_of(deployment, user, convid)["conv"]["invoice"] == invoice
@@ -350,8 +352,8 @@ def test_a_question_about_the_order_placed_here_says_what_it_is(deployment, user
     # It said "This conversation already has order ORD-…", and not what the order was.
     assert text.startswith(
         f"Order {order['id']} was placed in this conversation: {order['quantity']} x "
-        f"{order['product']} for {order['total']} {order['currency']}, status placed, so I did "
-        "not place a second one"
+        f"{order['product']} for {shown_money(order['total'], order['currency'])}, "
+        "status placed, so I did not place a second one"
     ), text
     assert state_of(deployment, user, placed.convid)["conv"]["order"] == order
 
@@ -378,3 +380,19 @@ def test_a_replacement_asked_after_a_damaged_delivery_opens_no_second_ticket(
         opened.convid,
     )
     assert other.parts[0]["text"].startswith("I opened ticket "), other.parts
+
+
+def test_a_new_hires_laptop_follows_the_start_date_moved(deployment, user) -> None:
+    first = run_agent(
+        deployment,
+        user,
+        "SetUpNewHireEquipment",
+        "Aisha Rahman joins on the 4th of January, please get her a laptop",
+        None,
+    )
+    said = "Her start date just moved to the 11th of January."
+    agent, moved = routed_answer(deployment, user, said, first.convid)
+    assert agent == "SetUpNewHireEquipment"
+    tag = first.parts[0]["text"].split("reserved ", 1)[1].split(" ", 1)[0]
+    assert moved.startswith(f"I reserved {tag} "), moved
+    assert "first day on 2027-01-11" in moved, moved

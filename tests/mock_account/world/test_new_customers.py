@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from handoff_journeys import run_agent, state_of
 
-from mock_account.world.recipe import USD_PER_UNIT
+from mock_account.world.recipe import USD_PER_UNIT, shown_money
 
 OPEN = "Set up Nova Robotics as a new customer"
 
@@ -48,7 +48,7 @@ def test_a_customer_opened_here_is_quoted_in_its_currency_and_named_on_its_order
     placed = run_agent(deployment, user, "PlaceCustomerOrder", "Turn it into an order", convid)
     assert placed.parts[0]["text"].startswith("Order ORD-"), placed.parts
     assert (
-        f" for Nova Robotics is placed: 5 x Laptop for {quote['total']:g} EUR"
+        f" for Nova Robotics is placed: 5 x Laptop for {shown_money(quote['total'], 'EUR')}"
         in (placed.parts[0]["text"])
     )
 

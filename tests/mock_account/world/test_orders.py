@@ -14,6 +14,8 @@ from handoff_journeys import (
     state_of,
 )
 
+from mock_account.world.recipe import shown_money
+
 
 def test_an_order_of_webcams_for_a_customer_is_a_new_order_of_webcams(deployment, user) -> None:
     request_text = "Order 5 webcams for Lakeside Dental with next day delivery"
@@ -245,8 +247,9 @@ def test_a_discount_approved_says_how_much_off_and_off_what(deployment, user) ->
     # It said "The discount on order … is approved; the new total is …" and not what it was.
     after = round(order["total"] * 0.9, 2)
     assert text.startswith(
-        f"The discount on order ORD-000006 is approved (10% off {order['total']:g} "
-        f"{order['currency']}); the new total is {after:g} {order['currency']}."
+        f"The discount on order ORD-000006 is approved (10% off "
+        f"{shown_money(order['total'], order['currency'])}); the new total is "
+        f"{shown_money(after, order['currency'])}."
     ), text
 
 
@@ -275,3 +278,27 @@ def test_a_new_customers_contact_is_the_person_whose_address_was_given(
         assert f"with {contact} as the first contact" in opened.parts[0]["text"], opened.parts
     else:
         assert saved["contact"] and "@" not in saved["contact"], saved
+
+
+@pytest.mark.parametrize(
+    ("follow_up", "count"),
+    [("They want 15 more on that.", 55), ("Add two more to the order.", 42)],
+)
+def test_more_of_an_order_placed_here_is_added_to_it(
+    deployment, user, follow_up: str, count: int
+) -> None:
+    placed = run_agent(
+        deployment,
+        user,
+        "PlaceCustomerOrder",
+        "Place an order for Orion Retail: 40 standing desks",
+        None,
+    )
+    order = state_of(deployment, user, placed.convid)["conv"]["order"]
+    agent, _ = deployment.account.route(user, follow_up, placed.convid)
+    result = run_agent(deployment, user, agent, follow_up, placed.convid)
+    changed = state_of(deployment, user, placed.convid)["conv"]["order"]
+    assert changed["id"] == order["id"] and changed["customer_id"] == order["customer_id"], changed
+    assert changed["quantity"] == count, result.parts
+    assert changed["total"] == pytest.approx(order["total"] / 40 * count, abs=0.05)
+    assert f"{count} x Summit Standing Desk" in result.parts[0]["text"], result.parts

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from handoff_journeys import last_tool_result, run_agent, state_of
 
+from mock_account.world.recipe import shown_money
+
 
 def test_a_requisition_is_for_the_quantity_asked(deployment, user) -> None:
     request_text = "Buy 20 office chairs for the Madrid office"
@@ -13,7 +15,8 @@ def test_a_requisition_is_for_the_quantity_asked(deployment, user) -> None:
     assert item["total"] == round(item["price"] * 20, 2)
     text = result.parts[0]["text"]
     assert text.startswith(
-        f"I raised a purchase requisition for 20 x {item['name']} at about {item['total']:g} "
+        f"I raised a purchase requisition for 20 x {item['name']} at about "
+        f"{shown_money(item['total'], item['currency'])} "
     ), text
 
 
@@ -42,3 +45,23 @@ def test_office_supplies_ordered_by_the_number_say_how_many(deployment, user) ->
     assert result.parts[0]["text"].startswith(f"I ordered 20 x {item['name']} from the catalogue")
     one = run_agent(deployment, user, agent, "We've run out of printer paper", None)
     assert one.parts[0]["text"].startswith("I ordered Printer Paper from the catalogue"), one.parts
+
+
+def test_two_more_of_a_requisition_raised_here_are_added_to_it(deployment, user) -> None:
+    first = run_agent(
+        deployment,
+        user,
+        "CreatePurchaseRequisition",
+        "Raise a purchase request for 12 standing desks, about SGD 780 each",
+        None,
+    )
+    assert "12 x " in first.parts[0]["text"], first.parts
+    more = run_agent(
+        deployment,
+        user,
+        "CreatePurchaseRequisition",
+        "Add two more, sales wants them too.",
+        first.convid,
+    )
+    text = more.parts[0]["text"]
+    assert "14 x " in text and "desk" in text.lower(), text

@@ -7,6 +7,8 @@ from __future__ import annotations
 import pytest
 from handoff_journeys import run_agent
 
+from mock_account.world.recipe import shown_money
+
 
 @pytest.mark.parametrize(
     ("request_text", "agent"),
@@ -143,4 +145,4 @@ def test_invoice_them_for_it_after_an_order_bills_that_order(deployment, user) -
     billed = run_agent(deployment, user, routed, "Invoice them for it", placed.convid)
     order = deployment.account.state_view(user, placed.convid)["state"]["conv"]["order"]
     assert billed.parts[0]["text"].startswith("I raised invoice INV-"), billed.parts
-    assert f"{order['total']:g} GBP (order {order['id']})" in billed.parts[0]["text"]
+    assert f"{shown_money(order['total'], 'GBP')} (order {order['id']})" in billed.parts[0]["text"]

@@ -91,3 +91,44 @@ def test_a_claim_for_a_stay_alone_is_in_the_stays_currency(deployment, user) -> 
     # It was in the user's home currency, and did not say it used the trip.
     assert " EUR from 2027-01-04 has been submitted" in answer, answer
     assert "I used the trip to Paris (2027-01-04 to 2027-01-06) already saved" in answer, answer
+
+
+def test_a_receipt_from_before_a_trip_is_not_claimed_for_it(deployment, user) -> None:
+    hotel = run_agent(
+        deployment, user, "BookHotelStay", "Book a hotel in Oslo for two nights next week", None
+    )
+    trip = state_of(deployment, user, hotel.convid)["conv"]["trip"]
+    claim = run_agent(
+        deployment, user, "SubmitExpenseClaim", "File my taxi receipt from yesterday", hotel.convid
+    )
+    expense = state_of(deployment, user, hotel.convid)["conv"]["expense"]
+    assert expense["date"] < trip["start_date"], expense
+    assert "Oslo" not in str(expense.get("note")) and "Oslo" not in claim.parts[0]["text"]
+    # Not in Oslo's money either: the trip's, not the taxi's.
+    assert trip["currency"] == "NOK" and expense["currency"] != "NOK", expense
+    assert "paid" not in str(expense.get("note")), expense
+
+
+def test_a_claim_corrected_keeps_all_but_the_amount(deployment, user) -> None:
+    first = run_agent(
+        deployment,
+        user,
+        "SubmitExpenseClaim",
+        "Claim back a client dinner last Friday, it came to 186.40 SGD",
+        None,
+    )
+    claim = state_of(deployment, user, first.convid)["conv"]["expense"]
+    agent, _ = deployment.account.route(
+        user, "Sorry, I misread the receipt, the total was actually 196.40.", first.convid
+    )
+    assert agent == "SubmitExpenseClaim"
+    again = run_agent(
+        deployment,
+        user,
+        agent,
+        "Sorry, I misread the receipt, the total was actually 196.40.",
+        first.convid,
+    )
+    corrected = state_of(deployment, user, first.convid)["conv"]["expense"]
+    assert corrected["id"] == claim["id"] and corrected["category"] == claim["category"] == "meals"
+    assert (corrected["amount"], corrected["currency"]) == (196.4, "SGD"), again.parts
