@@ -28,10 +28,9 @@ demo: $(DEMO_STAMP)
 chat: $(DEMO_STAMP)
 	$(BIN)/mock-account chat
 
-# On every core (pytest-xdist); a test that must not share its machine with another runs
-# alone in its xdist_group.
+# On every core (pytest-xdist): the long tests start first, side by side (tests/conftest.py).
 test: $(STAMP)
-	$(BIN)/python -m pytest -q -n auto --dist worksteal
+	$(BIN)/python -m pytest -q -n auto --dist loadgroup
 
 # The README's screenshots (docs/images/), taken by the browser walk of the demo's first
 # five minutes, so they show the demo as it is.
