@@ -28,7 +28,7 @@ demo: $(DEMO_STAMP)
 chat: $(DEMO_STAMP)
 	$(BIN)/mock-account chat
 
-# On every core (pytest-xdist): the long tests start first, side by side (tests/conftest.py).
+# On every core (pytest-xdist); the order of the long tests is in tests/conftest.py.
 test: $(STAMP)
 	$(BIN)/python -m pytest -q -n auto --dist loadgroup
 

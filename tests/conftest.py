@@ -1,10 +1,11 @@
-"""Suite-wide order: the long end-to-end tests (marked ``slow``) start first.
+"""Suite-wide order for ``make test``, which runs on every core (pytest-xdist, ``--dist
+loadgroup``).
 
-``make test`` runs the suite on every core with pytest-xdist (``--dist loadgroup``), which
-hands the first tests out one by one in turn. Started first, the long tests (real processes,
-browsers, timed runs, most of them waiting rather than computing) run side by side on all
-workers, and the many short tests fill the time around them, instead of one long test
-holding up the end of the run. The order is the same in every worker, as xdist requires.
+The browser walks share one xdist group: they run one after the other on one worker, and xdist
+starts that group first, while the other workers take the short tests. The other long
+end-to-end tests (marked ``slow``: real processes, timed runs, kills) come last, handed out one
+at a time, so that they do not compete with the browser's timed cold start. The order is the
+same in every worker, as xdist requires.
 """
 
 from __future__ import annotations
@@ -13,4 +14,8 @@ import pytest
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+    def late(item: pytest.Item) -> bool:
+        grouped = item.get_closest_marker("xdist_group") is not None
+        return item.get_closest_marker("slow") is not None and not grouped
+
+    items.sort(key=late)
