@@ -3,23 +3,34 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+DEMO_STAMP := $(VENV)/.installed-demo
 
 .PHONY: demo test chat lint clean screenshots
 
-$(STAMP): pyproject.toml
+# Each target installs only what it needs: the demo its extra (server and Streamlit), the
+# tests everything (all extras and the dev tools). A stamp per install, redone when
+# pyproject.toml changes.
+$(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+
+$(DEMO_STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[demo]'
+	touch $(DEMO_STAMP)
+
+$(STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[all,dev]'
 	touch $(STAMP)
 
-demo: $(STAMP)
+demo: $(DEMO_STAMP)
 	$(BIN)/python -m demo_app
 
-chat: $(STAMP)
+chat: $(DEMO_STAMP)
 	$(BIN)/mock-account chat
 
+# On every core (pytest-xdist); the order of the long tests is in tests/conftest.py.
 test: $(STAMP)
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n auto --dist loadgroup
 
 # The README's screenshots (docs/images/), taken by the browser walk of the demo's first
 # five minutes, so they show the demo as it is.

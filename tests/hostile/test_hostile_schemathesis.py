@@ -136,6 +136,7 @@ class Probe:
 # --- generated from the OpenAPI document ----------------------------------------------------
 
 
+@pytest.mark.slow
 def test_every_operation_fuzzed_from_the_openapi_document(app: FastAPI, token: str) -> None:
     schema = schemathesis.openapi.from_asgi("/openapi.json", app)
     operations = [result.ok() for result in schema.get_all_operations()]

@@ -30,6 +30,8 @@ from mock_account.crypto import Keyring, StateCipher
 from mock_account.stores import open_store
 from mock_account.workflows import ActionLedger, open_workflow_store
 
+pytestmark = pytest.mark.slow  # real server processes and stores
+
 KILLS = 100
 KILL_AFTER_S = (0.005, 0.060)
 READY_TIMEOUT_S = 30.0

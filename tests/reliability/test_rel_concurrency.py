@@ -23,6 +23,8 @@ from rel_support import SERVER_BACKENDS, first_token, fresh_store_url, report, r
 from loadtests.server import ServerProcess
 from mock_account.stores import open_store
 
+pytestmark = pytest.mark.slow  # real server processes and stores
+
 THREADS = 16
 CALLS_PER_THREAD = 5
 

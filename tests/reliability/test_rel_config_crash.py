@@ -31,6 +31,8 @@ from mock_account.config_history import ConfigHistory, open_config_store
 from mock_account.crypto import StateCipher, load_or_create_keyring
 from mock_account.stores import open_store
 
+pytestmark = pytest.mark.slow  # real server processes and stores
+
 KILLS = int(os.environ.get("CONFIG_KILLS", "40"))
 KILL_AFTER_S = (0.005, 0.080)
 FORK = multiprocessing.get_context("fork")

@@ -43,6 +43,8 @@ from mock_account.deployment import AccountConfig, Deployment, build_deployment
 from mock_account.stores import ConversationStore, VersionConflict, open_store
 from mock_account.users import User
 
+pytestmark = pytest.mark.slow  # real server processes and stores
+
 KILLS = 100
 ACTIVE = 3  # conversations a child saves into at once
 RETIRE = 40  # a conversation at this version is left alone (keeps states small)

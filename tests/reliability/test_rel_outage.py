@@ -27,6 +27,8 @@ from server_stores import unreachable, with_option
 
 from mock_account.stores import open_store
 
+pytestmark = pytest.mark.slow  # real server processes and stores
+
 PACE_S = 0.05  # between two follow-ups of the stream
 PHASE_S = 60.0  # the longest any phase may take before the test gives up
 SEEN = 3  # results of a kind the stream must see before the next phase

@@ -19,6 +19,8 @@ from faults import HEAD_END, Fault, FaultProxy
 from rel_servers import client, note, run_queries, servers, state_of
 from rel_support import report
 
+pytestmark = pytest.mark.slow  # real server processes and stores
+
 ROUNDS = 8
 
 

@@ -99,7 +99,7 @@ def test_every_truncation_fails_closed(cipher: StateCipher, blob: bytes) -> None
         assert_opaque(excinfo)
 
 
-@pytest.mark.parametrize("suffix", [b"\x00", os.urandom(16)])
+@pytest.mark.parametrize("suffix", [b"\x00", os.urandom(16)], ids=["nul", "random"])
 def test_appended_bytes_fail_closed(cipher: StateCipher, blob: bytes, suffix: bytes) -> None:
     with pytest.raises(InvalidRecord):
         cipher.decrypt(blob + suffix, **CONTEXT)
@@ -158,7 +158,11 @@ def test_same_key_id_with_another_key_fails_closed(blob: bytes) -> None:
     assert_opaque(excinfo)
 
 
-@pytest.mark.parametrize("garbage", [b"", b"garbage", os.urandom(100), b"S2O\x01" + bytes(60)])
+@pytest.mark.parametrize(
+    "garbage",
+    [b"", b"garbage", os.urandom(100), b"S2O\x01" + bytes(60)],
+    ids=["empty", "garbage", "random", "header-then-zeros"],
+)
 def test_garbage_fails_closed(cipher: StateCipher, garbage: bytes) -> None:
     with pytest.raises(InvalidRecord) as excinfo:
         cipher.decrypt(garbage, **CONTEXT)
