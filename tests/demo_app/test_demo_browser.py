@@ -26,7 +26,7 @@ from demo_helpers import (
 from mock_account.understanding.request_parts import split_request
 
 # One browser walk at a time, on one worker: a cold start is timed, and answers wait on the CPU.
-pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("browser")]
+pytestmark = [pytest.mark.slow, pytest.mark.browser]
 
 
 def test_first_minute_in_a_real_browser(demo_url: str, tmp_path: Path) -> None:

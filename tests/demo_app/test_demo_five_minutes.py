@@ -28,7 +28,7 @@ from demo_helpers import ANSWER_TIMEOUT_MS, CHROMIUM_ARGS, NEXT_TUESDAY, ROOT, c
 from demo_app.first_screen import STARTERS
 
 # One browser walk at a time, on one worker: a cold start is timed, and answers wait on the CPU.
-pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("browser")]
+pytestmark = [pytest.mark.slow, pytest.mark.browser]
 
 VIEWPORT = {"width": 1280, "height": 720}
 FIRST_PAINT_LIMIT_S = 3.0
