@@ -8,7 +8,10 @@ and every detail a request changes, so an edit reads the same whatever agent ans
 from __future__ import annotations
 
 import re
+from datetime import date
 from typing import Literal
+
+from dateutil.relativedelta import relativedelta
 
 from mock_account.understanding.numbers import NUMBER, parse_number
 
@@ -76,3 +79,28 @@ def count_more(text: str) -> int | None:
     if count is None or count != int(count) or count <= 0:
         return None
     return -int(count) if found.group("way").lower() in ("fewer", "less") else int(count)
+
+
+# A day of the month said alone ("push the start to the 11th"), no month named with it.
+_DAY_ALONE = re.compile(r"\bthe\s+(?:3[01]|[12]\d|0?[1-9])(?:st|nd|rd|th)\b(?!\s+of\b)", re.I)
+_MONTH_NAMED = re.compile(
+    r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\b", re.IGNORECASE
+)
+_LATER = re.compile(r"\b(?:push|postpone|delay|later|back)\b", re.IGNORECASE)
+
+
+def day_of_its_month(said: date | None, text: str, before: date | None) -> date | None:
+    """The day a change means by a day of the month said alone: of the month of the day it
+    changes ("push the start to the 11th" of a campaign starting 4 January is 11 January, not
+    11 December, the next 11th from today), the month after when it pushes later past it."""
+    if said is None or before is None or said.day == before.day and said.month == before.month:
+        return said
+    if not _DAY_ALONE.search(text) or _MONTH_NAMED.search(text):
+        return said
+    try:
+        day = before.replace(day=said.day)
+    except ValueError:
+        return said
+    if day < before and _LATER.search(text):
+        day = day + relativedelta(months=1)
+    return day

@@ -18,7 +18,7 @@ from mock_account.business.vocab import (
 from mock_account.understanding.lexicon import MONTH_WORDS
 from mock_account.understanding.numbers import DIGITS_NUMBER, MULTIPLIER, parse_number
 
-from ..changes import how_changed
+from ..changes import day_of_its_month, how_changed
 from ..recipe import (
     Asked,
     Context,
@@ -549,7 +549,7 @@ class Campaigns(Recipe):
             out["budget"] = round(base["budget"] * (1 + sign * share), 2)
         elif (factor := _factor(stated.text)) is not None and base.get("budget"):
             out["budget"] = round(float(base["budget"]) * factor, 2)
-        when = stated.first_date
+        when = day_of_its_month(stated.first_date, stated.text, text_date(base.get("start_date")))
         if when is not None:
             out["start_date"] = when.isoformat()
         return {k: v for k, v in out.items() if base.get(k) != v}

@@ -290,7 +290,7 @@ def test_the_campaign_launched_here_is_still_its_own_after_a_budget_change(
         deployment,
         user,
         "LaunchMarketingCampaign",
-        "And push the start to the 11th of January",
+        "And push the start to the 11th so it does not clash with the new-year emails",
         launched.convid,
     ).parts[0]["text"]
     campaign = state_of(deployment, user, launched.convid)["conv"]["campaign"]
