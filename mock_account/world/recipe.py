@@ -23,7 +23,7 @@ from faker.providers.person.en_US import Provider as _People
 from mock_account.business.vocab import INDUSTRY_WORDS, LEGAL_FORMS
 from mock_account.understanding.numbers import parse_number
 
-from .changes import CHANGES_IT, count_more
+from .changes import CHANGES_IT, count_more, day_of_its_month
 from .places import Gazetteer
 from .stated import Name, Stated
 
@@ -366,15 +366,22 @@ class Recipe:
         return asked is None or str(made.get(asked.field, "")).casefold() == asked.value.casefold()
 
     def change(self, base: Record, ctx: Context) -> Record:
-        """The fields a request changes in an existing record (update): what it states, and
-        its days moved by a shift it states ("push it back by a day")."""
+        """The fields a request changes in an existing record (update): what it states, read
+        against the record (a count "more" on top of it, a day of the month alone in the
+        month of the day it changes), and its days moved by a shift it states ("push it back
+        by a day")."""
         out = {k: v for k, v in self.stated(ctx).items() if base.get(k) != v}
         stated = ctx.stated
         more = count_more(stated.text)
         held = base.get("quantity")
-        if more is not None and isinstance(held, int | float) and "quantity" not in out:
-            # "Add two more" of 12 desks is 14 desks, whatever the record is.
+        if more is not None and isinstance(held, int | float):
+            # "Add two more" of 12 desks is 14 desks, and "50 more units" of 250 is 300,
+            # whatever the record is: the count said is what comes on top.
             out["quantity"] = max(int(held) + more, 1)
+        for name in [k for k in out if k == "date" or k.endswith("_date")]:
+            meant = day_of_its_month(text_date(out[name]), stated.text, text_date(base.get(name)))
+            if meant is not None:
+                out[name] = meant.isoformat()
         if stated.shift_days and not (stated.start or stated.end or stated.dates):
             for name in [k for k in base if k == "date" or k.endswith("_date")]:
                 target = stated.shift_target or "both"

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import os
 import shutil
 from pathlib import Path
 
-import pytest
+from missing import missing
 from streamlit.testing.v1 import AppTest
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -32,10 +31,7 @@ def chromium() -> str:
     """Debian's Chromium; the test skips without it, except under CI=true where it fails."""
     path = shutil.which("chromium")
     if path is None:
-        reason = "chromium is not installed (apt-get install chromium)"
-        if os.environ.get("CI") == "true":
-            pytest.fail(reason)
-        pytest.skip(reason)
+        missing("chromium is not installed (apt-get install chromium)")
     return path
 
 

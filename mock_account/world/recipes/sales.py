@@ -663,15 +663,6 @@ class Products(Recipe):
             out["currency"] = stated.currency_named  # "a quote ... in SEK"
         return out
 
-    def change(self, base: Record, ctx: Context) -> Record:
-        changes = super().change(base, ctx)
-        more = count_more(ctx.stated.text)
-        if more is not None and isinstance(base.get("quantity"), int | float):
-            # "Add 50 more units to the quote": 300 of what it holds, not 50.
-            changes["quantity"] = max(1, int(base["quantity"]) + more)
-            changes.pop("total", None)
-        return changes
-
     def fill(self, record: Record, ctx: Context) -> None:
         if not record.get("name"):
             record["name"] = ctx.pick(ctx.data.records("products"))["name"]
