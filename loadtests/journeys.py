@@ -21,6 +21,7 @@ import yaml
 
 from agents_catalog.graph import HandoffGraph, build_handoff_graph
 from agents_catalog.loader import default_account_dir
+from mock_account.search.focus import focus
 
 MIN_QUERY = 8
 PASSWORD_ANSWER = "Load-test-Passw0rd"
@@ -83,8 +84,12 @@ class JourneyPlanner:
         return [r for r in self.graph.readers(variable) if r != besides and r in self.examples]
 
     def first_request(self, rng: random.Random) -> Request:
+        """An example that opens a conversation: not one that changes what "it" is ("Make it
+        a sev1 and escalate it"), which only a conversation that holds it can answer."""
         agent = rng.choice(self.starters)
-        return Request(agent, rng.choice(self.examples[agent]))
+        examples = self.examples[agent]
+        openers = [q for q in examples if not _changes_it(q)] or examples
+        return Request(agent, rng.choice(openers))
 
     def follow_up(self, last_agent: str, rng: random.Random) -> Request:
         """An example of an agent that reads what ``last_agent`` wrote (any agent if none does)."""
@@ -99,6 +104,12 @@ class JourneyPlanner:
             return Request(reader, rng.choice(self.examples[reader]), via=variable)
         agent = rng.choice(sorted(self.examples))
         return Request(agent, rng.choice(self.examples[agent]))
+
+
+def _changes_it(query: str) -> bool:
+    """Whether a request is a change of what was asked before, naming nothing of its own."""
+    edit = focus(query).edit
+    return edit is not None and not edit.nouns
 
 
 def answer_ask(ask_input: Mapping[str, Any]) -> dict[str, Any]:

@@ -28,6 +28,20 @@ def test_first_requests_are_examples_of_agents_that_hand_something_on(
         assert any(set(planner.graph.readers(v)) - {request.agent} for v in writes)
 
 
+def test_no_conversation_opens_with_a_change_of_it(planner: JourneyPlanner) -> None:
+    # "Make it a sev1 and escalate it" is an example of the incident agent, but a first
+    # message of it matches no agent: a channel run counted it as a failed request.
+    incident = "DeclareProductionIncident"
+    assert (
+        "Make it a sev1 and escalate it, we need the whole team on it"
+        in (planner.examples[incident])
+    )
+    rng = random.Random(3)
+    firsts = {planner.first_request(rng).query for _ in range(2000)}
+    assert not any(q.startswith("Make it a sev1") for q in firsts)
+    assert any(q in planner.examples[incident] for q in firsts)
+
+
 def test_follow_ups_go_to_a_reader_of_what_the_last_agent_wrote(planner: JourneyPlanner) -> None:
     rng = random.Random(2)
     for _ in range(20):
