@@ -44,6 +44,12 @@ ID_PREFIXES: dict[str, str] = {
     "SKU": "product",
     "TCK": "ticket",
     "VEN": "vendor",
+    # Other prefixes for the same kinds (see understanding.ids.ID_ALIASES)
+    "CS": "support case",
+    "CASE": "support case",
+    "SR": "support case",
+    "TKT": "ticket",
+    "SO": "order",
 }
 
 MONTHS = frozenset(
@@ -77,7 +83,7 @@ _NUMBER = re.compile(
     r"\d+(?:st|nd|rd|th|am|pm|k|m|bn|x|h|hr|hrs|min|mins|km|kg|gb|mb|tb)?|[a-z]\d+[a-z]?"
 )
 _GRADES = {"sev": "severity", "p": "priority", "q": "quarter"}
-_ID = re.compile(r"\b([A-Za-z]{2,3})-\d{2,}\b")
+_ID = re.compile(r"\b([A-Za-z]{2,4})-\d{2,}\b")
 
 
 def expand_ids(text: str) -> str:

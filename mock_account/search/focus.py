@@ -45,7 +45,9 @@ _ASKING_VERBS = frozenset(
     renew reopen replace report request reschedule reserve reset resend restore retrieve roll
     run schedule screen search send set share ship shorten show sign silence start stop submit
     swap switch tell terminate toggle track transfer turn unblock unlock unsubscribe update
-    upgrade upload void write quote kill revert rollback
+    upgrade upload void write quote kill revert rollback let inform alert warn ring
+    ping scrap nudge hold freeze suspend return accept decline withdraw
+    countersign lodge remove revoke hire publish promote boost deliver collect chase follow
     """.split()
 )
 # How an ask opens when it is not an imperative ("can you…", "I need…", "she'll need…").
@@ -54,9 +56,14 @@ _ASK_OPENING = re.compile(
     r"|(?:i|we|she|he|they)(?:'ll|’ll|\s+will)\s+(?:also\s+)?need\b|let'?s\b|(?:we|i)\s+need\s+to\b)",
     re.IGNORECASE,
 )
+# A question opens with a question word, or with a verb before its subject ("is it fixed?",
+# "should we…"); a verb with no subject after it opens a statement whose subject was left
+# out ("should be back around 1pm", "was fine yesterday").
 _QUESTION_OPENING = re.compile(
-    r"^(?:what|which|when|where|who|why|how|is|are|was|were|do|does|did|has|have|can|could|"
-    r"will|would|should|may)\b(?!['’])",
+    r"^(?:what|which|when|where|who|why|how)\b(?!['’])"
+    r"|^(?:is|are|was|were|do|does|did|has|have|can|could|will|would|should|may)\s+"
+    r"(?:i|we|you|they|he|she|it|this|that|there|these|those|the|our|my|your|their|his|her|its"
+    r"|a|an|any|anyone|anybody|someone|somebody|everyone|(?-i:[A-Z])\w*)\b",
     re.IGNORECASE,
 )
 # A clause with a subject of its own: a pronoun, or a determiner and a noun, then more.
@@ -177,13 +184,36 @@ class Focus:
     # "register them as a supplier"): an agent that acts on it, or one named for that verb,
     # before one that reports on such things.
     doing: str | None = None
+    # The question asks where a thing stands ("where's it at?", "did it go through?", "any
+    # news on the refund?"): the agent that checks a status, whatever words name the thing.
+    status: bool = False
 
 
 def focus(text: str) -> Focus:
     """What search reads of a request (see the module's rules)."""
     read = _focus(text)
     question = _asks_a_question(text)
-    return Focus(read.text, read.ask, read.edit, question, None if question else _doing(text))
+    return Focus(
+        read.text,
+        read.ask,
+        read.edit,
+        question,
+        None if question else _doing(text),
+        question and bool(_STATUS_QUESTION.search(text)),
+    )
+
+
+# How people ask where a thing stands, whatever the thing.
+_STATUS_QUESTION = re.compile(
+    r"\bwhere(?:'s|’s|\s+is|\s+are)\s+(?:it|that|this|they|we)\s+(?:at|now)\b"
+    r"|\bwhere\s+(?:are\s+we|do\s+we\s+stand)\s+(?:with|on)\b"
+    r"|\bany\s+(?:news|update|updates|progress|word)\b"
+    r"|\bwhat(?:'s|’s|\s+is)\s+(?:happening|going\s+on)\s+with\b"
+    r"|\bhow\s+(?:is|are)\s+[\w\s'’-]{1,40}?\s+(?:going|coming\s+along|progressing)\b"
+    r"|\b(?:did|has|have)\s+(?:it|that|this|they|the\s+\w+)\s+(?:go|gone)\s+through\b"
+    r"|\bwhat(?:'s|’s|\s+is)\s+the\s+latest\b",
+    re.IGNORECASE,
+)
 
 
 # Imperatives that ask to be told or shown something, which an agent that answers does.
@@ -257,7 +287,7 @@ def _focus(text: str) -> Focus:
     # does not say what "that" is: the request before does.
     # Nor does a new value said before it ("They asked for 5 years instead, change it"), nor
     # news after taking back what was asked ("Scratch that, support is flooded. Kill it").
-    before = any(_states(c) for c in clauses[:first]) and not (
+    before = any(_states(c) or _names_a_thing(c) for c in clauses[:first]) and not (
         edit is not None
         and not edit.nouns
         and (
@@ -329,7 +359,9 @@ _TAKEN_BACK = re.compile(
 # or news that one of theirs moved ("her start date just moved to the 11th").
 _CORRECTS = re.compile(
     r"\bit(?:'s|’s|\s+is|\s+was)\s+[^,.!?]+,\s*not\s|\bI\s+meant\b"
-    r"|\b(?:was|is|were|are)\s+actually\b[^.?!]*\d|\bshould\s+(?:have\s+been|be)\b[^.?!]*\d"
+    r"|\b(?:was|is|were|are)\s+actually\b[^.?!]*\d"
+    # With its subject: "it should be 12"; "should be back around 1pm" is news, no correction.
+    r"|\b[A-Za-z]+\s+should\s+(?:have\s+been|be)\b[^.?!]*\d"
     r"|^(?:her|his|their|its)\s+(?:[a-z-]+\s+){1,2}(?:just\s+|has\s+|have\s+|got\s+|been\s+)*"
     r"(?:moved|changed|shifted|slipped|pushed|brought)\b[^.?!]*\b(?:to|until|back|forward)\b",
     re.IGNORECASE,
@@ -412,3 +444,13 @@ def edited(text: str) -> Edit | None:
             break
         nouns.append(word)
     return Edit(tuple(nouns)) if nouns else None
+
+
+# A record's id as people type it: letters, a dash or not, digits ("PO-55102", "INV20418").
+_RECORD_ID = re.compile(r"\b[A-Za-z]{2,5}-?\d{3,}\b")
+
+
+def _names_a_thing(clause: str) -> bool:
+    """A clause before the ask that names a record by its id ("PO-55102 with Zhenhua
+    Components — push them"): it says what "them" of the ask is."""
+    return bool(_RECORD_ID.search(clause)) and not _asks(clause)

@@ -280,6 +280,9 @@ class SearchIndex:
         query, edit = asked.text, asked.edit
         if edit is not None and not edit.nouns:
             return []
+        if asked.status:
+            # "Where's it at?" names no agent's word; what it asks for is a status.
+            query = f"{query} status"
         scores, ceiling = self.raw_scores(query)
         # No content word (gibberish still has some): a chat follow-up, never a match.
         if ceiling <= 0.0 or not len(scores):

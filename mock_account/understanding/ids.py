@@ -48,6 +48,9 @@ ID_KINDS: dict[str, tuple[str, int]] = {
     "AST": ("asset", 5),
     "CAR": ("rental car", 5),
 }
+# Other prefixes people type for the same kinds of record, from their own systems: a support
+# case "CS-48812" or "CASE-7731" is a ticket, a sales order "SO-1188" an order.
+ID_ALIASES: dict[str, str] = {"CS": "TCK", "CASE": "TCK", "SR": "TCK", "TKT": "TCK", "SO": "ORD"}
 # The nouns that may name a record by number ("order #42").
 _ID_NOUNS: dict[str, str] = {
     "customer": "CUS",
@@ -63,7 +66,8 @@ _ID_NOUNS: dict[str, str] = {
     "sku": "SKU",
     "asset": "AST",
 }
-_PREFIXES = "|".join(ID_KINDS)
+# Longest first, so that "CASE" is not read as "CAS" and a rest.
+_PREFIXES = "|".join(sorted([*ID_KINDS, *ID_ALIASES], key=len, reverse=True))
 _ID_RE = re.compile(
     rf"(?<![\w-])(?:(?i:({_PREFIXES}))[-_]?(\d{{1,9}})|({_PREFIXES}) (\d{{1,9}}))(?![\w-])"
 )
@@ -137,6 +141,7 @@ def find_ids(analysis: Analysis) -> Iterator[IdFact]:
     text = analysis.text
     for m in _ID_RE.finditer(text):
         prefix = (m.group(1) or m.group(3)).upper()
+        prefix = ID_ALIASES.get(prefix, prefix)
         number = int(m.group(2) or m.group(4))
         analysis.claim(m.start(), m.end())
         yield IdFact(canonical_id(prefix, number), ID_KINDS[prefix][0], number, m.group(), m.span())

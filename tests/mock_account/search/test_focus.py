@@ -152,3 +152,24 @@ def test_a_verb_before_of_is_a_noun_not_an_ask() -> None:
     read = focus("Change of plan, HR says his last day is now Friday the 18th. Bring it forward.")
     assert read.doing == "bring"
     assert read.edit == Edit(())
+
+
+def test_a_verb_with_no_subject_after_it_opens_news_not_a_question() -> None:
+    # "should be back around 1pm" is news whose subject was left out, not a correction of "it"
+    read = focus("Teams is down. let everyone know to use Zoom for now, should be back around 1pm")
+    assert read.edit is None
+    assert read.doing == "let"
+    assert focus("should we tell the customers?").question
+
+
+def test_an_id_before_an_edit_of_them_says_what_them_is() -> None:
+    read = focus("PO-55102 with Zhenhua Components is late again. push them")
+    assert read.edit is None
+
+
+def test_a_question_of_where_a_thing_stands_asks_for_its_status() -> None:
+    assert focus("Greenleaf is on the phone about CS-48812 — where's it at?").status
+    assert focus("did the dispute go through?").status
+    assert focus("any update on the Lisbon trip?").status
+    assert not focus("where is the Lisbon office?").status
+    assert not focus("book me a flight to Lisbon").status

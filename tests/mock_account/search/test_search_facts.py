@@ -54,8 +54,9 @@ def test_an_id_says_which_kind_of_record_it_is(request_text: str, kind: str) -> 
 
 
 def test_an_id_of_an_unknown_kind_keeps_its_prefix_only() -> None:
-    assert expand_ids("JIR-4471 and CS-00231") == "JIR-4471 and CS-00231"
-    assert terms("CS-00231") == ["cs"]
+    assert expand_ids("JIR-4471 and QZ-00231") == "JIR-4471 and QZ-00231"
+    assert expand_ids("about CS-48812") == "about support case"
+    assert terms("QZ-00231") == ["qz"]
 
 
 def test_every_kind_of_business_record_id_is_read_as_its_kind() -> None:

@@ -42,6 +42,10 @@ from mock_account.understanding import (
         ("CAR-00042", [("CAR-00042", "rental car")]),
         ("ORD-1234567", [("ORD-1234567", "order")]),
         ("INC-00013 and ORD-000042", [("INC-00013", "incident"), ("ORD-000042", "order")]),
+        # Prefixes of other systems for the same kinds: a support case, a sales order
+        ("about CS-48812, where is it", [("TCK-048812", "ticket")]),
+        ("CASE-7731", [("TCK-007731", "ticket")]),
+        ("SO-1188 shipped", [("ORD-001188", "order")]),
     ],
 )
 def test_ids(text: str, ids: list[tuple[str, str]]) -> None:
