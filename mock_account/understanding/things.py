@@ -148,6 +148,17 @@ _REGISTRATION_RE = re.compile(
 )
 # Names written as code: snake_case always; kebab-case when its last part is a word of software
 # ("billing-service", "search-indexer"), since "read-only" and "one-way" are English.
+# A file by its name and extension ("receipt_burntends.jpg", "Q4 deck v2.pptx" is not one: no
+# spaces), a card statement's merchant descriptor ("NXT*CLOUDHOST", "SQ *KOPI"), and a name
+# joined by dashes with an acronym or an inner capital in it ("FinOps-APAC", "Sales-EMEA"):
+# typed as the user's systems show them, so said back exactly.
+_FILE_RE = re.compile(
+    r"(?<![\w.-])[\w][\w.-]*\.(?i:jpe?g|png|gif|heic|pdf|docx?|xlsx?|csv|pptx?|txt|zip|eml|msg)"
+    r"(?![\w-])"
+)
+_DESCRIPTOR_RE = re.compile(r"(?<![\w*])[A-Z0-9]{2,}\s?\*\s?[A-Z0-9][A-Z0-9.-]*(?![\w*])")
+_DASHED_NAME_RE = re.compile(r"(?<![\w-])[A-Z][A-Za-z0-9]*(?:-[A-Z0-9][A-Za-z0-9]*)+(?![\w-])")
+_ACRONYM_OR_INNER_CAPITAL_RE = re.compile(r"[A-Z]{2}|[a-z][A-Z]")
 _SNAKE_RE = re.compile(r"(?<![\w-])[a-z][a-z0-9]*(?:_[a-z0-9]+)+(?![\w-])")
 _KEBAB_RE = re.compile(r"(?<![\w-])[a-z][a-z0-9]*(?:-[a-z0-9]+)+(?![\w-])")
 _SOFTWARE_WORDS = frozenset(
@@ -200,6 +211,14 @@ def find_codes(analysis: Analysis) -> Iterator[ThingFact]:
         found.append((m.start(1), m.end(2), f"{m.group(1)} {m.group(2)}"))
     for m in _REGISTRATION_RE.finditer(text):
         found.append((m.start(), m.end(), f"{m.group(1).upper()} {m.group(2).upper()}"))
+    for m in _FILE_RE.finditer(text):
+        found.append((m.start(), m.end(), m.group()))
+    for m in _DESCRIPTOR_RE.finditer(text):
+        found.append((m.start(), m.end(), m.group()))
+    for m in _DASHED_NAME_RE.finditer(text):
+        lower = any(c.islower() for c in m.group())
+        if lower and _ACRONYM_OR_INNER_CAPITAL_RE.search(m.group()):
+            found.append((m.start(), m.end(), m.group()))
     for m in _SNAKE_RE.finditer(text):
         found.append((m.start(), m.end(), m.group()))
     for m in _KEBAB_RE.finditer(text):

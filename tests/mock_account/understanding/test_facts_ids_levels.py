@@ -241,3 +241,24 @@ def test_street_addresses(text: str, address: str) -> None:
 def test_no_address_in_a_count_of_things_or_a_name_with_a_year(text: str) -> None:
     facts = extract_facts(text, today=TODAY)
     assert not [t for t in facts.things if t.kind == "address"]
+
+
+@pytest.mark.parametrize(
+    ("text", "code"),
+    [
+        ("here is the receipt: burnt_ends_1203.jpg", "burnt_ends_1203.jpg"),
+        ("attach Invoice-Dec.PDF to that one", "Invoice-Dec.PDF"),
+        ("a USD 749 charge from NXT*CLOUDSVC on my card", "NXT*CLOUDSVC"),
+        ("access denied on the FinOps-APAC sharepoint site", "FinOps-APAC"),
+    ],
+)
+def test_file_names_card_descriptors_and_dashed_names_are_kept_as_typed(
+    text: str, code: str
+) -> None:
+    facts = extract_facts(text, today=TODAY)
+    assert code in [t.value for t in facts.things if t.kind == "code"]
+
+
+@pytest.mark.parametrize("text", ["the Wi-Fi is down", "a follow-up call on Friday"])
+def test_ordinary_dashed_words_are_no_code(text: str) -> None:
+    assert not [t for t in extract_facts(text, today=TODAY).things if t.kind == "code"]
