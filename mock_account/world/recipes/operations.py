@@ -112,7 +112,14 @@ _PERSONAL_DATA = re.compile(
     r"information|emails?|addresses)|\bdata\s+(?:leak|breach|exposure)|\bleak(?:s|ed)?\b|"
     r"\bexposed\b|\bbreach\b|\bpayslips?\b|\bpii\b|\bgdpr\b|\bwrong\s+recipient|"
     r"\bpasswords?\b|\bcredit\s+cards?\b|\bmedical\s+records\b|\bransomware\b|"
-    r"\bstolen\s+(?:laptop|device|phone)",
+    r"\bstolen\s+(?:laptop|device|phone)"
+    # What identifies or describes a person, whoever holds it ("212 employees' salaries and
+    # NRIC numbers", "1,200 customer names and emails").
+    r"|\b(?:customer|employee|patient|user|client|staff|member)s?'?\s+(?:names?|phone|"
+    r"numbers?|salar(?:y|ies)|contacts?|files?)\b|\bsalar(?:y|ies)\b|\bpayroll\b|\bnric\b|"
+    r"\bpassports?\b|\bnational\s+id|\bsocial\s+security\b|\bssns?\b|\bdates?\s+of\s+birth\b"
+    r"|\bbank\s+(?:details|account)|\bhealth\s+(?:data|records)|\bsent\s+to\s+the\s+wrong\b"
+    r"|\b(?:went|gone|emailed|sent)\s+to\s+(?:the\s+wrong|an?\s+outside|an?\s+external)\b",
     re.IGNORECASE,
 )
 # A question of whether, or by when, a breach is to be reported.

@@ -114,6 +114,21 @@ def test_a_leak_with_no_incident_on_record_still_gets_its_deadline(deployment, u
     assert "within 72 hours of finding it" in text, text
 
 
+@pytest.mark.parametrize(
+    "said",
+    [
+        "An analyst emailed a sheet of 212 employees' salaries and NRIC numbers to an outside "
+        "vendor by mistake. Do we have to report this?",
+        "A file with 1,200 customer names went to the wrong distributor yesterday, do we have "
+        "to report it?",
+    ],
+)
+def test_personal_data_is_read_from_what_was_exposed(deployment, user, said: str) -> None:
+    text = answer_of(deployment, user, BREACH, said, None)
+    assert "From what you say, it involves personal data" in text, text
+    assert "within 72 hours of finding it" in text, text
+
+
 def test_how_an_incident_stands_is_said_in_words(deployment, user) -> None:
     convid, incident = _declared(
         deployment, user, "The checkout service is returning 500s for everyone, open an incident"
