@@ -99,7 +99,8 @@ PLACE_CUES_BEFORE: dict[str, str] = {
     "departing": "origin",
     "in": "location",
     "at": "location",
-    "near": "location",
+    # Where in a city, not which city: "a hotel near Shinagawa" on a Tokyo trip.
+    "near": "vicinity",
     "around": "location",
     "via": "via",
     "through": "via",

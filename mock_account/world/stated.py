@@ -66,7 +66,7 @@ class Place:
     country: str = ""
     currency: str = ""
     kind: Literal["city", "country"] = "city"
-    role: Literal["origin", "destination", ""] = ""
+    role: Literal["origin", "destination", "vicinity", ""] = ""
 
 
 @dataclass(frozen=True)
@@ -104,6 +104,9 @@ class Name:
     @property
     def shown(self) -> str:
         return self.known or self.text
+
+
+_NOT_WHERE_TO = frozenset({"origin", "vicinity"})
 
 
 @dataclass(frozen=True)
@@ -166,10 +169,18 @@ class Stated:
         chosen = next((p for p in self.places if p.role == "destination"), None)
         if chosen is not None:
             return chosen
+        # A place "near" which the request wants to be is the destination only when nothing
+        # else is (a hotel near Shinagawa, alone, is in Shinagawa).
         return next(
-            (p for p in self.places if p.role != "origin" and p.kind == "city"),
-            next((p for p in self.places if p.role != "origin"), None),
+            (p for p in self.places if p.role not in _NOT_WHERE_TO and p.kind == "city"),
+            next((p for p in self.places if p.role not in _NOT_WHERE_TO), self.vicinity),
         )
+
+    @property
+    def vicinity(self) -> Place | None:
+        """The place a request wants to be near ("a hotel near Shinagawa"): where in the
+        destination, which a trip the conversation holds may name."""
+        return next((p for p in self.places if p.role == "vicinity"), None)
 
     @property
     def amount(self) -> Money | None:

@@ -118,7 +118,7 @@ def stated_from_facts(facts: RequestFacts) -> Stated:
                 p.country,
                 p.currency or "",
                 "country" if p.kind == "country" else "city",
-                p.role if p.role in ("origin", "destination") else "",  # type: ignore[arg-type]
+                p.role if p.role in ("origin", "destination", "vicinity") else "",  # type: ignore[arg-type]
             )
             for p in facts.places
         ),

@@ -529,7 +529,18 @@ def moved_days(
     start, end = _stated_dates(ctx)
     lowered = f" {stated.text.lower()} "
     out: Record = {}
-    if start is not None and end is not None:
+    if (
+        start is not None
+        and end is not None
+        and len(stated.dates) == 1
+        and old_start is not None
+        and start >= old_start
+        and any(w in lowered for w in _END_WORDS)
+    ):
+        # One day said of the return ("the meeting slipped a day, push my return to the
+        # 19th"): the way back moves to it; the day it slipped by is no length of stay.
+        out[last] = start.isoformat()
+    elif start is not None and end is not None:
         out[first], out[last] = start.isoformat(), end.isoformat()
     elif start is None and end is not None and old_start is not None and end >= old_start:
         # "Fly back on the 19th", "until Wednesday": the last day only.
@@ -733,7 +744,7 @@ class HotelStays(Recipe):
 
     def asked(self, ctx: Context) -> Asked | None:
         place = ctx.stated.destination
-        if place is not None:
+        if place is not None and place is not ctx.stated.vicinity:
             city = _stay_city(place, ctx)
             return Asked("city", city, f"in {city}")
         return None
@@ -741,6 +752,10 @@ class HotelStays(Recipe):
     def stated(self, ctx: Context) -> Record:
         stated = ctx.stated
         out, (start, end) = _city_said(ctx), _stated_dates(ctx)
+        if stated.destination is not None and stated.destination is stated.vicinity:
+            # "A hotel near Shinagawa for those nights": in the trip's city, when the
+            # conversation holds one (``fill`` takes the place itself otherwise).
+            out = {"near": _stay_city(stated.destination, ctx)}
         if start is not None:
             out["check_in"] = start.isoformat()
         if end is not None:
@@ -844,7 +859,7 @@ class HotelStays(Recipe):
 
     def fill(self, record: Record, ctx: Context) -> None:
         if not record.get("city"):
-            record["city"] = ctx.pick(c[0] for c in ctx.places.offices)
+            record["city"] = record.get("near") or ctx.pick(c[0] for c in ctx.places.offices)
         # The hotel the trip already names, else one of the city's.
         named = (
             ctx.data.lookup("hotels", where={"name": record["name"]}) if record.get("name") else []

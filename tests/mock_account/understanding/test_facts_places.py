@@ -50,7 +50,7 @@ def _places(text: str) -> list[tuple[str, str, str | None]]:
         # A small town's name that starts a landmark's is the landmark ("Gare" is a town).
         ("a hotel near the Gare du Nord for two nights", []),
         ("a hotel near Central Station in Amsterdam", [("Amsterdam", "NL", "destination")]),
-        ("a hotel near Frankfurt Airport", [("Frankfurt", "DE", "destination")]),
+        ("a hotel near Frankfurt Airport", [("Frankfurt", "DE", "vicinity")]),
         ("send it to the Frankfurt office", [("Frankfurt", "DE", "destination")]),
         ("the Frankfurt office is closed", [("Frankfurt", "DE", "location")]),
         ("meet in Zürich", [("Zürich", "CH", "location")]),

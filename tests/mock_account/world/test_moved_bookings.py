@@ -231,3 +231,42 @@ def test_a_trip_moved_by_another_agent_moves_the_room_booked_on_it(deployment, u
     agent, text = routed_answer(deployment, user, "Make it three nights", convid)
     assert agent == "BookHotelStay"
     assert "is now from 2026-12-15 to 2026-12-18, 3 nights" in text, text
+
+
+def test_a_return_moved_by_news_of_a_delay_moves_the_way_back_only(deployment, user) -> None:
+    booked = run_agent(
+        deployment, user, "BookBusinessFlight", "Fly me to Tokyo, out 15 Dec, back 18 Dec", None
+    )
+    run_agent(
+        deployment,
+        user,
+        "ChangeTripDates",
+        "the meeting slipped a day, push my return to the 19th",
+        booked.convid,
+    )
+    trip = state_of(deployment, user, booked.convid)["conv"]["trip"]
+    # "a day" is how far it slipped, not a stay of one day from the 19th.
+    assert (trip["start_date"], trip["end_date"]) == ("2026-12-15", "2026-12-19"), trip
+
+
+def test_a_hotel_near_a_district_is_in_the_city_of_the_trip(deployment, user) -> None:
+    booked = run_agent(
+        deployment, user, "BookBusinessFlight", "Fly me to Tokyo, out 15 Dec, back 18 Dec", None
+    )
+    stay = run_agent(
+        deployment,
+        user,
+        "BookHotelStay",
+        "hotel near Shinagawa for those nights as well",
+        booked.convid,
+    )
+    trip = state_of(deployment, user, booked.convid)["conv"]["trip"]
+    assert trip["destination"] == "Tokyo", trip
+    text = stay.parts[0]["text"]
+    assert "in Tokyo" in text and "from 2026-12-15 to 2026-12-18" in text, text
+    assert "Shinagawa" in text, text
+    # Alone, "near Shinagawa" is where to stay.
+    alone = run_agent(
+        deployment, user, "BookHotelStay", "a hotel near Shinagawa on 15 to 17 December", None
+    )
+    assert "in Shinagawa" in alone.parts[0]["text"], alone.parts
