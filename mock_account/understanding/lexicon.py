@@ -204,7 +204,7 @@ PERSON_CUES_BEFORE: frozenset[str] = frozenset(
 PERSON_VERBS: frozenset[str] = frozenset(
     """
     ask tell email call meet cc remind onboard offboard hire welcome invite promote thank
-    interview introduce congratulate
+    interview introduce congratulate ring phone text ping contact brief
     """.split()
 )
 # Verbs that put a new colleague right after them ("we hired Kwame Varga"), a name of two or

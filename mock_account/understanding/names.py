@@ -551,8 +551,14 @@ def _classify(
         people.append(_unknown(analysis, first, end))  # "Kwame Varga joins us"
     elif prev in PERSON_CUES_BEFORE and end - first <= 3 and not words[first - 1].text.isupper():
         people.append(_unknown(analysis, first, end))  # "Dr Weber", "candidate Okafor"
-    elif prev in HIRING_VERBS and 2 <= end - first <= 3 and not _is_org_end(analysis, first, end):
-        people.append(_unknown(analysis, first, end))  # "we hired Kwame Varga"
+    elif (
+        prev in HIRING_VERBS | PERSON_VERBS
+        and 2 <= end - first <= 3
+        and not _is_org_end(analysis, first, end)
+    ):
+        # "we hired Kwame Varga", "ring Farid Hassan back": done to people, whatever the
+        # given name.
+        people.append(_unknown(analysis, first, end))
     elif end - first == 1 and words[first].folded in given_names and prev in _PERSON_PREPOSITIONS:
         people.append(_unknown(analysis, first, end))  # "a call with Anna"
     elif (

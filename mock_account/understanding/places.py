@@ -480,6 +480,15 @@ def _accept(
         gap = text[words[i - 1].end : words[i].start]
         if gap.isspace() and not words[i].sentence_start:
             return None  # "Jack London"
+    if (
+        i > 1
+        and words[i - 1].capitalised
+        and not words[i - 1].sentence_start
+        and words[i - 2].folded in PERSON_VERBS
+        and text[words[i - 2].end : words[i].start].count(" ") == 2
+        and text[words[i - 2].end : words[i].start].strip().isalpha()
+    ):
+        return None  # "ring Farid Hassan back": a person's name, whatever the given name
     if best.kind == "city" and best.population < MIN_POPULATION_WITHOUT_CUE:
         if _starts_longer_name(analysis, i + n):
             return None  # "near the Gare du Nord", "Central Station": a landmark, not Gare
