@@ -89,6 +89,7 @@ CHANGED_MESSAGE = (
 # What a request that points back is about, from the request before it, by detail key.
 _CONTEXT = ("company", "person", "product")
 _THERE_RE = re.compile(r"\bthere\b|\b(?:that|the same)\s+(?:city|place|office|site)\b", re.I)
+_THIRD_PERSON_RE = re.compile(r"\b(?:her|his|him|she|he)\b", re.IGNORECASE)
 _THAT_DAY_RE = re.compile(r"\b(?:that|the same)\s+(?:day|date)\b", re.IGNORECASE)
 
 #: Where a template says what the request stated that the rest of it does not.
@@ -843,6 +844,11 @@ class _Run:
             call.update(match=match, where=where, limit=args.limit)
         else:
             request = self._request(frame, args.request)
+            if args.action == "create" and _THIRD_PERSON_RE.search(request):
+                # "Get the HR side of her onboarding going, her buddy is Arjun Pillai": she is
+                # the person the request before named (Hannah Lim), not the buddy nor someone
+                # made up.
+                request = self._in_context(request)
             given_templates, fixed_templates = dict(args.given or {}), dict(args.fixed or {})
             for key, template in list(fixed_templates.items()):
                 whole = WHOLE.match(template) if isinstance(template, str) else None

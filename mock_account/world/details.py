@@ -21,6 +21,7 @@ from datetime import date, timedelta
 
 from .changes import How, changed_value, how_changed
 from .recipe import shown_money
+from .roles import people_beside
 from .stated import Stated
 
 #: Keys whose values are joined when a request states several ("Maria Lopez, Daniel Weber").
@@ -44,6 +45,7 @@ _INTRO = {
     "from": "from {}",
     "to": "to {}",
     "about": "about {}",
+    "with": "with {}",
 }
 # What a request is about is said anew by each request: a follow-up's subject is no change of
 # the one before ("the receipt" after "a taxi from Haneda").
@@ -76,8 +78,10 @@ def details_of(stated: Stated, known: frozenset[str] = frozenset()) -> dict[str,
 
     for org in stated.organisations:
         add("company", org.shown)
+    beside = people_beside(stated)
     for person in stated.people:
-        add("person", person.shown)
+        # A panel or a buddy is with the record's person, not in their place.
+        add("with" if person.shown in beside else "person", person.shown)
     for place in stated.places:
         key = {"origin": "from", "destination": "to"}.get(place.role, "place")
         add(key, place.name)

@@ -37,3 +37,27 @@ def people_in_roles(stated: Stated, fields: Iterable[str]) -> dict[str, str]:
                 out[field] = person.shown
                 break
     return out
+
+
+# Roles beside the record's own person: who interviews, mentors or approves is not whom the
+# record is about ("her final round, panel Wei Ling Tan and Rajesh Menon", "her buddy is
+# Arjun Pillai").
+_BESIDE = (
+    r"\b(?:panel(?:lists?)?|interviewers?|interviewed\s+by|buddy|mentor|approver|approved\s+by|"
+    r"cc|copy\s+in|shadowing)\b"
+)
+# What may stand between such a role word and the names it introduces, and between names.
+_THEN = r"(?:\s*(?:is|are|will\s+be|of|with|:|,|-|–)\s*)*"
+_NAMES_BEFORE = r"(?:[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*){0,2}\s*(?:,\s*|\s+and\s+|\s*&\s*))*"
+
+
+def people_beside(stated: Stated) -> set[str]:
+    """The people a request names in a role beside the record's own person (a panel, a
+    buddy, an approver), as they are shown: the record is not about them."""
+    text = stated.text
+    out: set[str] = set()
+    for person in stated.people:
+        name = re.escape(person.text)
+        if re.search(rf"{_BESIDE}{_THEN}\s*{_NAMES_BEFORE}{name}\b", text, re.IGNORECASE):
+            out.add(person.shown)
+    return out

@@ -15,6 +15,7 @@ from mock_account.business.data import person_email
 from mock_account.business.vocab import CANDIDATE_ROLES, COMPANY_DOMAIN, DEPARTMENTS
 
 from ..recipe import CHANGES, Asked, Context, Recipe, Record, fits, keyword_choice
+from ..roles import people_beside
 from ..stated import Stated
 from .travel import moved_days
 
@@ -217,8 +218,14 @@ class Employees(Recipe):
     def stated(self, ctx: Context) -> Record:
         stated = ctx.stated
         out: Record = {}
-        # A new hire may be a candidate of ours ("onboard Maria Lopez"): that person.
-        named = stated.names_of("employee", "candidate") or stated.unknown_people()
+        # A new hire may be a candidate of ours ("onboard Maria Lopez"): that person; not
+        # their buddy or mentor.
+        beside = people_beside(stated)
+        named = [
+            p
+            for p in stated.names_of("employee", "candidate") or stated.unknown_people()
+            if p.shown not in beside
+        ]
         if named:
             out["name"] = named[0].shown
         if stated.emails:
@@ -383,7 +390,13 @@ class Candidates(Recipe):
     def stated(self, ctx: Context) -> Record:
         stated = ctx.stated
         out: Record = {}
-        named = stated.names_of("candidate") or stated.unknown_people()
+        # The applicant, not the panel that interviews them.
+        beside = people_beside(stated)
+        named = [
+            p
+            for p in stated.names_of("candidate") or stated.unknown_people()
+            if p.shown not in beside
+        ]
         if named:
             out["name"] = named[0].shown
         role = _role(stated.text) or _role_said(stated.text)
