@@ -187,6 +187,9 @@ class Focus:
     # The question asks where a thing stands ("where's it at?", "did it go through?", "any
     # news on the refund?"): the agent that checks a status, whatever words name the thing.
     status: bool = False
+    # Which side of a trade the request is on: "buy" (several quotes for one thing, offers
+    # from suppliers) or "sell" (a customer wants a quote or more units), else None.
+    side: str | None = None
 
 
 def focus(text: str) -> Focus:
@@ -200,7 +203,34 @@ def focus(text: str) -> Focus:
         question,
         None if question else _doing(text),
         question and bool(_STATUS_QUESTION.search(text)),
+        _side(text),
     )
+
+
+# Buying: several quotes or bids for one thing (one comes from each supplier asked), offers
+# from suppliers, a request for quotation.
+_BUYING = re.compile(
+    r"\b(?:\d+|two|three|four|five|several|a\s+few|multiple|competing|comparable)\s+"
+    r"(?:quotes|quotations|bids|offers|proposals)\b"
+    r"|\b(?:quotes?|bids?|offers?|prices?)\s+from\s+(?:\w+\s+){0,2}(?:suppliers?|vendors?|dealers?)\b"
+    r"|\bRFQs?\b|\brequest\s+for\s+(?:quotation|proposal)",
+    re.IGNORECASE,
+)
+# Selling: a named party (not we, not I) wants or asked for something from us.
+_SELLING = re.compile(
+    r"^(?:[^.?!]*?[,;:]\s+)?(?!(?:I|We|They|You|He|She)\s)(?:(?-i:[A-Z])[\w&'’-]*\s+){1,3}(?:wants?|asked\s+for|asks\s+for|needs?|"
+    r"requested|would\s+like)\s+(?:a|an|another|more|\d+)\b"
+    r"|\b(?:for|to)\s+(?:our|the|a|this)\s+(?:customer|client|prospect)s?\b",
+    re.IGNORECASE,
+)
+
+
+def _side(text: str) -> str | None:
+    if _BUYING.search(text):
+        return "buy"
+    if _SELLING.search(text):
+        return "sell"
+    return None
 
 
 # How people ask where a thing stands, whatever the thing.

@@ -117,6 +117,7 @@ class BM25Params:
     question_acting: float = 0.9
     doing_answering: float = 0.9
     edits_act: bool = True
+    other_side: float = 0.6
 
 
 @dataclass(frozen=True)
@@ -315,6 +316,12 @@ class SearchIndex:
             # that acts, or one named for that very verb, before one that reports on it.
             answering = ~self.acting & (self.verbs != asked.doing)
             blended = np.where(answering, blended * self.params.doing_answering, blended)
+        if asked.side is not None and len(self.tags) == len(blended):
+            # Quotes and orders exist on both sides of a trade: one the request is not on
+            # ranks a little lower ("get three quotes for 60 chairs" buys; "Pacifica wants a
+            # quote for 250 scanners" sells).
+            other = "sales" if asked.side == "buy" else "procurement"
+            blended = np.where(self.tags == other, blended * self.params.other_side, blended)
         if edit is not None:
             keep &= self._mentioning(edit.nouns)
             if self.params.edits_act and len(self.acting) == len(keep):

@@ -173,3 +173,27 @@ def test_a_question_of_where_a_thing_stands_asks_for_its_status() -> None:
     assert focus("any update on the Lisbon trip?").status
     assert not focus("where is the Lisbon office?").status
     assert not focus("book me a flight to Lisbon").status
+
+
+@pytest.mark.parametrize(
+    ("text", "side"),
+    [
+        ("get me three quotes for 60 office chairs", "buy"),
+        ("ask for offers from several dealers for a forklift", "buy"),
+        ("Send out an RFQ for packaging", "buy"),
+        ("Pacifica Retail want a quote for 250 scanners", "sell"),
+        ("they called: Lakeside Dental needs 10 more desks", "sell"),
+        ("prepare a quote for our client in Lyon", "sell"),
+        ("I need 20 standing desks for the Lyon team", None),
+        ("book me a flight to Lyon", None),
+    ],
+)
+def test_the_side_of_a_trade_a_request_is_on(text: str, side: str | None) -> None:
+    assert focus(text).side == side
+
+
+def test_several_quotes_for_one_thing_are_asked_of_suppliers(index: SearchIndex) -> None:
+    hits = index.search("get me three quotes for 60 ergonomic office chairs")
+    assert hits[0].agent_name == "RequestSupplierQuotes", hits[:3]
+    hits = index.search("Pacifica Retail want a quote for 250 TX-400 scanners, valid a month")
+    assert hits[0].agent_name == "CreateSalesQuote", hits[:3]
