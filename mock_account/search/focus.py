@@ -196,8 +196,11 @@ def focus(text: str) -> Focus:
     """What search reads of a request (see the module's rules)."""
     read = _focus(text)
     question = _asks_a_question(text)
+    # A question of not renewing ("what's the last day to tell them we won't renew?") is
+    # about the term; an ask of it, about ending the contract.
+    said = read.text if question else _DISCONTINUED.sub(r"\1terminating", read.text)
     return Focus(
-        read.text,
+        _NON_RENEWAL.sub("termination", said),
         read.ask,
         read.edit,
         question,
@@ -205,6 +208,16 @@ def focus(text: str) -> Focus:
         question and bool(_STATUS_QUESTION.search(text)),
         _side(text),
     )
+
+
+# Not going on with a thing is ending it: "we're not renewing", "won't extend the lease", "no
+# longer continue with them" ask for its termination, not its renewal.
+_DISCONTINUED = re.compile(
+    r"((?:\bnot|n't|n’t|\bnever|\bno\s+longer)\s+(?:be\s+|going\s+to\s+)?)"
+    r"(?:renew|extend|continu|keep)\w*",
+    re.IGNORECASE,
+)
+_NON_RENEWAL = re.compile(r"\bnon-?\s?renewal\b", re.IGNORECASE)
 
 
 # Buying: several quotes or bids for one thing (one comes from each supplier asked), offers

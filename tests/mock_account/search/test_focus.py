@@ -197,3 +197,11 @@ def test_several_quotes_for_one_thing_are_asked_of_suppliers(index: SearchIndex)
     assert hits[0].agent_name == "RequestSupplierQuotes", hits[:3]
     hits = index.search("Pacifica Retail want a quote for 250 TX-400 scanners, valid a month")
     assert hits[0].agent_name == "CreateSalesQuote", hits[:3]
+
+
+def test_not_going_on_with_a_contract_asks_to_end_it(index: SearchIndex) -> None:
+    hits = index.search("send them notice that we're not renewing, we're moving to HubSpot")
+    assert hits[0].agent_name == "TerminateContract", hits[:3]
+    # Asked about, not renewing is a question of the term.
+    hits = index.search("when does the Contoso agreement end? by when must we say we won't renew?")
+    assert hits[0].agent_name == "CheckContractExpiry", hits[:3]
