@@ -1311,11 +1311,12 @@ def _with_default(run: _Run, frame: dict[str, Any], spec: AskInput) -> dict[str,
             shown["default"] = list(named)
         elif len(named) == 1:
             shown["default"] = named[0]
-        elif not named and spec.type == "chooseOne":
-            # "Locked out of Windows": the sign-in named by the one word only it has.
+        elif not named:
+            # "Locked out of Windows": the sign-in named by the one word only it has; "in
+            # prod": the production environment.
             by_word = option_by_word(str(run.sys.get("query", "")), spec.options)
             if by_word:
-                shown["default"] = by_word
+                shown["default"] = [by_word] if spec.type == "chooseMany" else by_word
     elif "default" not in shown and spec.type in ("str", "text"):
         # A field the request (or the one it follows on from) states a fact for opens at it:
         # "Version or git tag" at "4.18.2".

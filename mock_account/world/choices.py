@@ -59,7 +59,9 @@ def option_by_word(text: str, options: Sequence[str]) -> str | None:
     for option, own in words.items():
         others = set().union(*(w for o, w in words.items() if o != option))
         distinct = {w for w in own - others if len(w) >= 4 and w not in _PLAIN_WORDS}
-        if distinct & said:
+        # Said whole, or cut short as people do ("prod" for production, "approx").
+        short = {w for w in said if len(w) >= 4}
+        if distinct & said or any(d.startswith(w) for d in distinct for w in short):
             named.append(option)
     return named[0] if len(named) == 1 else None
 

@@ -191,6 +191,16 @@ def _moved(value: str, days: int, target: str | None) -> str:
         return value
 
 
+# A value said alone as the new one of "it" ("take it up to 50", "make that 30"): a number
+# with no unit, date or time of its own.
+_BARE_VALUE = re.compile(
+    r"\b(?:to|it|that|make\s+it|make\s+that)\s+(\d+(?:\.\d+)?)\b(?![.,:/]?\d|\s*(?:%|percent|"
+    r"am\b|pm\b|st\b|nd\b|rd\b|th\b|[a-z]))",
+    re.IGNORECASE,
+)
+_MEASURED = ("percentage", "amount", "quantity")
+
+
 def carried_over(
     stated: Stated,
     before: Mapping[str, str] | None,
@@ -205,6 +215,14 @@ def carried_over(
         return Details(now)
     earlier = {k: str(v) for k, v in before.items()}
     how = how_changed(stated.text)
+    bare = _BARE_VALUE.search(stated.text)
+    measured = [k for k in _MEASURED if k in earlier]
+    if bare and len(measured) == 1 and not any(k in now for k in _MEASURED):
+        # "Take it up to 50" after "for 10% of users": 50%, in the unit of what it changes.
+        key, before_value = measured[0], earlier[measured[0]]
+        unit = "%" if key == "percentage" else "".join(f" {u}" for u in before_value.split()[1:2])
+        if _JOINED not in before_value:
+            now[key] = f"{bare.group(1)}{unit}"
     for key in ("amount", "percentage"):
         if key in now and key in earlier:
             now[key] = _adjusted(key, earlier[key], now[key], how)

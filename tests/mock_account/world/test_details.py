@@ -54,6 +54,19 @@ def test_a_follow_up_carries_the_request_before_only_when_it_follows_on() -> Non
     assert fresh.values["to"] == "Oslo" and "code" not in fresh.values and not fresh.carried
 
 
+def test_a_number_said_alone_is_in_the_unit_of_what_it_changes() -> None:
+    before = {"code": "new-search-ranking", "percentage": "10%"}
+    said = understand("metrics look healthy after an hour, take it up to 50", TODAY)
+    follows = carried_over(said, before, same_agent=True)
+    assert follows.values["percentage"] == "50%", follows.values
+    assert follows.changed == {"percentage": "10%"}
+    budget = carried_over(understand("make it 30", TODAY), {"amount": "20 USD"}, same_agent=True)
+    assert budget.values["amount"] == "30 USD", budget.values
+    # A day or a time is no such number.
+    moved = carried_over(understand("move it to 9am", TODAY), before, same_agent=True)
+    assert moved.values["percentage"] == "10%", moved.values
+
+
 def test_what_no_field_takes_is_said_and_kept_for_the_next_turn(deployment, user) -> None:
     request = "Turn on the dark_mode_v2 flag for 10% of users in production"
     first = run_agent(deployment, user, "ToggleFeatureFlag", request, None)

@@ -246,6 +246,8 @@ def test_a_quarter_in_a_name_is_not_the_day_something_is_sent(deployment, user) 
         # A switch is turned off by what turns things off.
         ("Kill it completely", ["on", "off", "percentage rollout"], "off"),
         ("Please enable it for everyone", ["on", "off", "percentage rollout"], "on"),
+        # Cut short as people do.
+        ("switch it on for 10% of users in prod", ["staging", "production"], "production"),
     ],
 )
 def test_an_option_named_by_a_word_only_it_has(text, options, chosen) -> None:
