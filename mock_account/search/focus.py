@@ -24,7 +24,7 @@ about the shape of the request, never its words:
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 # Words that open a clause without changing what it is ("please", "so", "and then").
 _OPENERS = frozenset(
@@ -102,11 +102,16 @@ _OBJECT_ENDS = frozenset(
 )
 
 
+_ADDED_TO = re.compile(r"\bto\s+(?:its|their|that|the)\s+([A-Za-z]+)\b", re.IGNORECASE)
+
+
 @dataclass(frozen=True)
 class Edit:
     """An edit's object: ``nouns`` of "the demo" (["demo"]); none for "it" or "her move"."""
 
     nouns: tuple[str, ...]
+    # The edit sets or adds a number ("add USD 8,000 to its budget", "raise the cap to 50").
+    valued: bool = field(default=False, compare=False)
 
 
 def _words(clause: str) -> list[str]:
@@ -469,7 +474,10 @@ def edited(text: str) -> Edit | None:
         # "Raise to 50%", "add three more": a value of what was asked before, and no thing.
         return Edit(())
     if words[0] == "add":
-        return None
+        # "Add USD 8,000 to its budget": a value added to a field of the record asked about
+        # before, an edit of that field.
+        added = _ADDED_TO.search(opened)
+        return Edit((added.group(1).casefold(),), _has_number(opened)) if added else None
     if rest[0] not in _DETERMINERS:
         return None
     nouns: list[str] = []
@@ -486,7 +494,11 @@ def edited(text: str) -> Edit | None:
         if word in _OBJECT_ENDS or len(nouns) == 3:
             break
         nouns.append(word)
-    return Edit(tuple(nouns)) if nouns else None
+    return Edit(tuple(nouns), _has_number(opened)) if nouns else None
+
+
+def _has_number(text: str) -> bool:
+    return bool(re.search(r"\d", text))
 
 
 # A record's id as people type it: letters, a dash or not, digits ("PO-55102", "INV20418").

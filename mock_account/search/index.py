@@ -329,6 +329,11 @@ class SearchIndex:
                 # ("change my seat" to the seat agent), not one that only mentions it ("raise
                 # the base to 102000" is no audience segment to build over a customer base).
                 keep &= self.acting | self._named_for(edit.nouns)
+            named = self._named_for(edit.nouns)
+            if edit.valued and (keep & named).any():
+                # The agent named for the thing edited ("its budget": the one that changes a
+                # campaign's budget) before one whose work only touches it (reconciling spend).
+                blended = np.where(named, blended, blended * self.params.other_side)
         if tag is not None:
             keep &= self.tags == tag
         # Best first; equal scores in name order so every run lists the same hits. As Python

@@ -205,3 +205,11 @@ def test_not_going_on_with_a_contract_asks_to_end_it(index: SearchIndex) -> None
     # Asked about, not renewing is a question of the term.
     hits = index.search("when does the Contoso agreement end? by when must we say we won't renew?")
     assert hits[0].agent_name == "CheckContractExpiry", hits[:3]
+
+
+def test_a_value_added_to_a_field_of_it_edits_that_field(index: SearchIndex) -> None:
+    read = edited("add USD 8,000 to its budget")
+    assert read == Edit(("budget",)) and read.valued
+    hits = index.search("add USD 8,000 to its budget")
+    # The agent named for the thing edited, not one whose work only touches it.
+    assert hits[0].agent_name == "ChangeCampaignBudget", hits[:3]
