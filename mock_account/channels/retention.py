@@ -29,7 +29,7 @@ from mock_account.stores import ConversationStore
 from mock_account.users import User
 
 if TYPE_CHECKING:
-    from mock_account.workflows.store import WorkflowStore
+    from mock_account.stores.workflow_records import WorkflowStore
 
 # Whom a channel identity's runs file workflow records under (a web run's owner is its user).
 IDENTITY_OWNER = re.compile(

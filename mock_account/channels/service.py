@@ -40,11 +40,6 @@ from mock_account.channels.model import (
     normalize_contact,
     normalize_sender,
 )
-from mock_account.channels.records.base import (
-    ChannelRecords,
-    ConversationLink,
-    IdentityRecord,
-)
 from mock_account.channels.replies import answers_from_reply, questions
 from mock_account.channels.sealing import ChannelSealer
 from mock_account.conversations.account import ExecResult, MockAccount
@@ -59,6 +54,11 @@ from mock_account.stores import (
     StoreError,
     VersionConflict,
     unavailable_message,
+)
+from mock_account.stores.channel_records import (
+    ChannelRecords,
+    ConversationLink,
+    IdentityRecord,
 )
 from mock_account.users import User, UserDirectory
 

@@ -27,7 +27,8 @@ from mock_account.config_history.sections import (
     join_sections,
     split_agent,
 )
-from mock_account.config_history.store import ConfigVersionStore, MemoryConfigStore
+from mock_account.config_history.store import MemoryConfigStore
+from mock_account.stores.config_versions import ConfigVersionStore, NewVersion, StoredVersion
 
 __all__ = [
     "CONFORMANCE_MODES",
@@ -38,8 +39,10 @@ __all__ = [
     "ConfigRefused",
     "ConfigVersionStore",
     "MemoryConfigStore",
+    "NewVersion",
     "ReencryptedVersions",
     "SaveResult",
+    "StoredVersion",
     "UnknownAgent",
     "Version",
     "attach_history",

@@ -41,8 +41,8 @@ from mock_account.config_history.sections import (
     uses_ask_refs,
     versioned,
 )
-from mock_account.config_history.store import ConfigVersionStore, NewVersion, StoredVersion
 from mock_account.crypto import InvalidRecord, StateCipher
+from mock_account.stores.config_versions import ConfigVersionStore, NewVersion, StoredVersion
 from mock_account.stores.errors import VersionConflict
 
 DEFAULT_KEEP = 20

@@ -16,15 +16,16 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from mock_account.config_history.store import (
+from mock_account.stores.codec import from_micros, to_micros, utc
+from mock_account.stores.config_versions import (
     ACCOUNT_ROW,
+    SECTIONS,
     ConfigVersionStore,
     NewVersion,
     StoredVersion,
-    _check,
+    check_commit,
     conflict,
 )
-from mock_account.stores.codec import from_micros, to_micros, utc
 from mock_account.stores.redis.layout import q
 
 # KEYS: heads, then one versions hash per new version. ARGV: agent, base, keep, created,
@@ -100,7 +101,7 @@ class RedisConfigStore(ConfigVersionStore):
         now: datetime,
         keep: int,
     ) -> int:
-        _check(keep, versions)
+        check_commit(keep, versions)
         created = to_micros(utc(now, "now"))
         keys = [self._heads(scope)] + [
             self._versions_key(scope, agent, v.section) for v in versions
@@ -132,8 +133,6 @@ class RedisConfigStore(ConfigVersionStore):
         return self._read(scope, agent, section)
 
     def latest(self, scope: str) -> list[StoredVersion]:
-        from mock_account.config_history.sections import SECTIONS
-
         found = []
         for agent in sorted(self.agent_revisions(scope)):
             for section in SECTIONS:
@@ -143,8 +142,6 @@ class RedisConfigStore(ConfigVersionStore):
         return found
 
     def all_versions(self, scope: str) -> list[StoredVersion]:
-        from mock_account.config_history.sections import SECTIONS
-
         return [
             version
             for agent in sorted(self.agent_revisions(scope))

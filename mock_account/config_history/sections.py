@@ -29,8 +29,8 @@ from typing import Any
 from pydantic import ValidationError
 
 from agents_catalog.agent_format import AgentDefinition
+from mock_account.stores.config_versions import SECTIONS
 
-SECTIONS: tuple[str, ...] = ("description", "commands", "asks", "workflow")
 DESCRIPTION_FIELDS: tuple[str, ...] = ("title", "tag", "description", "examples", "followups")
 COMMAND_FIELDS: tuple[str, ...] = ("main", "functions")
 

@@ -15,15 +15,15 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from mock_account.config_history.store import (
+from mock_account.stores.codec import from_micros, to_micros, utc
+from mock_account.stores.config_versions import (
     ACCOUNT_ROW,
     ConfigVersionStore,
     NewVersion,
     StoredVersion,
-    _check,
+    check_commit,
     conflict,
 )
-from mock_account.stores.codec import from_micros, to_micros, utc
 
 _VERSION_COLUMNS = "agent, section, revision, created, origin, blob"
 
@@ -99,7 +99,7 @@ class SqliteConfigStore(ConfigVersionStore):
         now: datetime,
         keep: int,
     ) -> int:
-        _check(keep, versions)
+        check_commit(keep, versions)
         created = to_micros(utc(now, "now"))
         with self._db.errors(), self._db.write() as conn:
             row = conn.execute(
@@ -249,7 +249,7 @@ class PostgresConfigStore(ConfigVersionStore):
         now: datetime,
         keep: int,
     ) -> int:
-        _check(keep, versions)
+        check_commit(keep, versions)
         created = utc(now, "now")
         sql = self._sql
         with self._store._cursor(transaction=True) as cur:

@@ -17,6 +17,12 @@ from agents_catalog.workflow_format import (
     definition_problems,
     parse_workflow,
 )
+from mock_account.stores.workflow_records import (
+    ActionRecord,
+    OutboxRecord,
+    ProgressRecord,
+    WorkflowStore,
+)
 from mock_account.workflows.actions import (
     ACTION_KINDS,
     STATUSES,
@@ -31,13 +37,7 @@ from mock_account.workflows.progress import (
     UnknownWorkflow,
     WorkflowService,
 )
-from mock_account.workflows.store import (
-    ActionRecord,
-    OutboxRecord,
-    ProgressRecord,
-    WorkflowStore,
-    open_workflow_store,
-)
+from mock_account.workflows.store import open_workflow_store
 
 __all__ = [
     "ACTION_KINDS",

@@ -34,7 +34,7 @@ from datetime import datetime
 from typing import Any
 
 from mock_account.crypto import StateCipher
-from mock_account.workflows.store import ActionRecord, OutboxRecord, WorkflowStore
+from mock_account.stores.workflow_records import ActionRecord, OutboxRecord, WorkflowStore
 
 AWAITING = "awaitingApproval"
 APPROVED = "approved"

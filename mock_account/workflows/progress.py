@@ -22,7 +22,7 @@ from typing import Any
 from agents_catalog.workflow_format import InvalidValue, Stage, WorkflowDefinition
 from mock_account.crypto import StateCipher
 from mock_account.stores import VersionConflict
-from mock_account.workflows.store import WorkflowStore
+from mock_account.stores.workflow_records import WorkflowStore
 
 MAX_VALUES_BYTES = 64 * 1024
 CAS_ATTEMPTS = 8

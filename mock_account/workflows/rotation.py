@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from mock_account.crypto import InvalidRecord, StateCipher, record_key_id
 from mock_account.stores import VersionConflict
-from mock_account.workflows.store import WorkflowStore
+from mock_account.stores.workflow_records import WorkflowStore
 
 RETRIES = 5
 

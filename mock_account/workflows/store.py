@@ -1,26 +1,15 @@
-"""Where workflow progress, approved actions and the outbox are kept, on every backend.
+"""The backends of the workflow records (contract: ``mock_account.stores.workflow_records``).
 
-Three kinds of records, all with opaque (encrypted) blobs:
-
-- **progress**, one per ``(account, identity, workflow)``: compare-and-swap on ``version``
-  (0 creates), so two turns of the same user never overwrite each other's progress;
-- **actions**, one per ``(account, action_id)``: created insert-if-absent (a retried turn that
-  proposes the same action finds the first one) and moved from status to status by
-  compare-and-swap on the status (``approved`` → ``executing`` → ``done``);
-- **outbox**, one per ``(account, action_id)``: what an executed action delivered, insert-if-absent,
-  so delivering the same action twice leaves one record (the idempotent receiver).
-
-The backends live next to the conversation store they are opened from (same SQLite file, same
+They live next to the conversation store they are opened from (same SQLite file, same
 PostgreSQL schema, same Redis prefix): ``open_workflow_store(store)``.
 """
 
 from __future__ import annotations
 
 import threading
-from abc import ABC, abstractmethod
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import quote, unquote
@@ -29,139 +18,13 @@ from mock_account.stores import ConversationStore, StoreError, VersionConflict
 from mock_account.stores.batching import BatchingStore
 from mock_account.stores.codec import from_micros, to_micros, utc
 from mock_account.stores.memory.store import MemoryStore
-
-
-@dataclass(frozen=True)
-class ProgressRecord:
-    account: str
-    identity: str
-    workflow: str
-    version: int
-    blob: bytes
-    updated: datetime
-
-
-@dataclass(frozen=True)
-class ActionRecord:
-    account: str
-    action_id: str
-    identity: str
-    status: str
-    blob: bytes
-    created: datetime
-    updated: datetime
-
-
-@dataclass(frozen=True)
-class OutboxRecord:
-    account: str
-    action_id: str
-    identity: str
-    blob: bytes
-    delivered: datetime
-
-
-def _check(**values: str) -> None:
-    for name, value in values.items():
-        if not isinstance(value, str) or not value:
-            raise ValueError(f"{name} must be a non-empty string")
-
-
-class WorkflowStore(ABC):
-    """The records of workflows and actions of every account, on one backend."""
-
-    @abstractmethod
-    def load_progress(self, account: str, identity: str, workflow: str) -> ProgressRecord | None:
-        """The identity's progress in one workflow, or ``None`` if it never started it."""
-
-    @abstractmethod
-    def save_progress(
-        self,
-        account: str,
-        identity: str,
-        workflow: str,
-        *,
-        expected_version: int,
-        blob: bytes,
-        now: datetime,
-    ) -> ProgressRecord:
-        """Compare-and-swap: 0 creates (``VersionConflict`` if it exists), else the stored
-        version must equal ``expected_version``; the new version is one more."""
-
-    @abstractmethod
-    def list_progress(self, account: str, identity: str) -> list[ProgressRecord]:
-        """Every workflow the identity has progress in, by workflow name."""
-
-    @abstractmethod
-    def add_action(
-        self, account: str, action_id: str, identity: str, status: str, blob: bytes, now: datetime
-    ) -> tuple[ActionRecord, bool]:
-        """Insert-if-absent: ``(record, True)`` when new, ``(the stored one, False)`` if not."""
-
-    @abstractmethod
-    def get_action(self, account: str, action_id: str) -> ActionRecord | None:
-        """One action, or ``None``."""
-
-    @abstractmethod
-    def move_action(
-        self,
-        account: str,
-        action_id: str,
-        *,
-        from_statuses: Iterable[str],
-        to_status: str,
-        now: datetime,
-        blob: bytes | None = None,
-    ) -> ActionRecord | None:
-        """Set the status (and the blob when given) only if the current status is one of
-        ``from_statuses``, atomically; ``None`` when it is missing or in another status."""
-
-    @abstractmethod
-    def list_actions(
-        self, account: str, identity: str | None = None, statuses: Iterable[str] | None = None
-    ) -> list[ActionRecord]:
-        """Actions of the account (of one identity, in some statuses), newest first."""
-
-    @abstractmethod
-    def deliver(
-        self, account: str, action_id: str, identity: str, blob: bytes, now: datetime
-    ) -> bool:
-        """Put an action's effect in the outbox once: ``True`` if new, ``False`` if it was
-        already there (nothing is changed then)."""
-
-    @abstractmethod
-    def list_outbox(self, account: str, identity: str | None = None) -> list[OutboxRecord]:
-        """Delivered effects, newest first."""
-
-    # --- every record, for key rotation -----------------------------------------------
-
-    @abstractmethod
-    def all_progress(self) -> list[ProgressRecord]:
-        """Every progress record of every account."""
-
-    @abstractmethod
-    def all_actions(self) -> list[ActionRecord]:
-        """Every action of every account."""
-
-    @abstractmethod
-    def all_outbox(self) -> list[OutboxRecord]:
-        """Every outbox record of every account."""
-
-    @abstractmethod
-    def replace_outbox_blob(self, account: str, action_id: str, blob: bytes) -> bool:
-        """Swap a delivered record's blob (re-encryption); ``False`` if it is missing."""
-
-    # --- retention ----------------------------------------------------------------------
-
-    @abstractmethod
-    def forget_identity(self, account: str, identity: str) -> int:
-        """Remove every record of one identity of the account, at once: its progress, its
-        actions in every status and its outbox records; the number of records removed.
-
-        An action approved but not yet run goes too: the identity it would act for is gone,
-        so it is never run. Records of other identities and other accounts are left alone.
-        """
-
+from mock_account.stores.workflow_records import (
+    ActionRecord,
+    OutboxRecord,
+    ProgressRecord,
+    WorkflowStore,
+    check_names,
+)
 
 # --------------------------------------------------------------------------- memory
 
@@ -189,7 +52,7 @@ class MemoryWorkflowStore(WorkflowStore):
         blob: bytes,
         now: datetime,
     ) -> ProgressRecord:
-        _check(account=account, identity=identity, workflow=workflow)
+        check_names(account=account, identity=identity, workflow=workflow)
         key = (account, identity, workflow)
         with self._lock:
             current = self._progress.get(key)
@@ -211,7 +74,7 @@ class MemoryWorkflowStore(WorkflowStore):
     def add_action(
         self, account: str, action_id: str, identity: str, status: str, blob: bytes, now: datetime
     ) -> tuple[ActionRecord, bool]:
-        _check(account=account, action_id=action_id, identity=identity, status=status)
+        check_names(account=account, action_id=action_id, identity=identity, status=status)
         with self._lock:
             current = self._actions.get((account, action_id))
             if current is not None:
@@ -266,7 +129,7 @@ class MemoryWorkflowStore(WorkflowStore):
     def deliver(
         self, account: str, action_id: str, identity: str, blob: bytes, now: datetime
     ) -> bool:
-        _check(account=account, action_id=action_id, identity=identity)
+        check_names(account=account, action_id=action_id, identity=identity)
         with self._lock:
             if (account, action_id) in self._outbox:
                 return False
@@ -305,7 +168,7 @@ class MemoryWorkflowStore(WorkflowStore):
             return True
 
     def forget_identity(self, account: str, identity: str) -> int:
-        _check(account=account, identity=identity)
+        check_names(account=account, identity=identity)
         removed = 0
         with self._lock:
             for records in (self._progress, self._actions, self._outbox):
@@ -390,7 +253,7 @@ class _SqlWorkflowStore(WorkflowStore):
         blob: bytes,
         now: datetime,
     ) -> ProgressRecord:
-        _check(account=account, identity=identity, workflow=workflow)
+        check_names(account=account, identity=identity, workflow=workflow)
         t = self._time(now)
         if expected_version == 0:
             sql = self._sql(
@@ -426,7 +289,7 @@ class _SqlWorkflowStore(WorkflowStore):
     def add_action(
         self, account: str, action_id: str, identity: str, status: str, blob: bytes, now: datetime
     ) -> tuple[ActionRecord, bool]:
-        _check(account=account, action_id=action_id, identity=identity, status=status)
+        check_names(account=account, action_id=action_id, identity=identity, status=status)
         t = self._time(now)
         with self._tx() as tx:
             rows = tx(
@@ -512,7 +375,7 @@ class _SqlWorkflowStore(WorkflowStore):
     def deliver(
         self, account: str, action_id: str, identity: str, blob: bytes, now: datetime
     ) -> bool:
-        _check(account=account, action_id=action_id, identity=identity)
+        check_names(account=account, action_id=action_id, identity=identity)
         with self._tx() as tx:
             rows = tx(
                 self._sql(
@@ -561,7 +424,7 @@ class _SqlWorkflowStore(WorkflowStore):
         return bool(rows)
 
     def forget_identity(self, account: str, identity: str) -> int:
-        _check(account=account, identity=identity)
+        check_names(account=account, identity=identity)
         removed = 0
         with self._tx() as tx:  # one transaction: all of the identity's records or none
             for table in ("progress", "actions", "outbox"):
@@ -746,7 +609,7 @@ class RedisWorkflowStore(WorkflowStore):
         blob: bytes,
         now: datetime,
     ) -> ProgressRecord:
-        _check(account=account, identity=identity, workflow=workflow)
+        check_names(account=account, identity=identity, workflow=workflow)
         t = to_micros(now)
         with self._errors():
             version = self._scripts["save"](
@@ -784,7 +647,7 @@ class RedisWorkflowStore(WorkflowStore):
     def add_action(
         self, account: str, action_id: str, identity: str, status: str, blob: bytes, now: datetime
     ) -> tuple[ActionRecord, bool]:
-        _check(account=account, action_id=action_id, identity=identity, status=status)
+        check_names(account=account, action_id=action_id, identity=identity, status=status)
         with self._errors():
             created = self._scripts["add"](
                 keys=[self._k(account, "action", action_id), self._k(account, "actions")],
@@ -841,7 +704,7 @@ class RedisWorkflowStore(WorkflowStore):
     def deliver(
         self, account: str, action_id: str, identity: str, blob: bytes, now: datetime
     ) -> bool:
-        _check(account=account, action_id=action_id, identity=identity)
+        check_names(account=account, action_id=action_id, identity=identity)
         with self._errors():
             created = self._scripts["deliver"](
                 keys=[self._k(account, "out", action_id), self._k(account, "outbox")],
@@ -911,7 +774,7 @@ class RedisWorkflowStore(WorkflowStore):
         """One script (atomic): the identity's progress keys from its set of workflows, and
         its actions and outbox records found by reading the account's two indexes (the keys
         are built in the script with the same quoting as ``_k``, all under the account's tag)."""
-        _check(account=account, identity=identity)
+        check_names(account=account, identity=identity)
         with self._errors():
             removed = self._scripts["forget"](
                 keys=[

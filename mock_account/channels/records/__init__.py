@@ -6,13 +6,13 @@ behind group commit).
 
 from __future__ import annotations
 
-from mock_account.channels.records.base import (
+from mock_account.stores import ConversationStore, StoreConfigError
+from mock_account.stores.channel_records import (
     ChannelRecords,
     ConversationLink,
     IdentityRecord,
     TurnRecord,
 )
-from mock_account.stores import ConversationStore, StoreConfigError
 
 
 def records_for(store: ConversationStore) -> ChannelRecords:

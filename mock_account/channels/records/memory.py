@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 from datetime import datetime
 
-from mock_account.channels.records.base import (
+from mock_account.stores.channel_records import (
     SEALED_FIELDS,
     ChannelRecords,
     ConversationLink,

@@ -13,7 +13,7 @@ from datetime import datetime
 
 import psycopg
 
-from mock_account.channels.records.base import (
+from mock_account.stores.channel_records import (
     SEALED_FIELDS,
     ChannelRecords,
     ConversationLink,

@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import datetime
 
-from mock_account.channels.records.base import (
+from mock_account.stores.channel_records import (
     SEALED_FIELDS,
     ChannelRecords,
     ConversationLink,

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from mock_account.channels.records.base import (
+from mock_account.stores.channel_records import (
     SEALED_FIELDS,
     ChannelRecords,
     ConversationLink,

@@ -8,8 +8,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from mock_account.config_history import ConfigVersionStore
-from mock_account.config_history.store import NewVersion
+from mock_account.config_history import ConfigVersionStore, NewVersion
 from mock_account.stores import VersionConflict
 
 NOW = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)

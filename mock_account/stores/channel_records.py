@@ -1,4 +1,7 @@
-"""The contract of where channel records live, next to the conversations of the same store.
+"""The channel records contract: typed records and the abstract class every backend implements.
+
+The records live next to the conversations of the same store (same file, schema or prefix);
+``mock_account.channels`` uses them, each backend package implements them.
 
 Three kinds of records, all opaque bytes where they hold anything a user wrote:
 
