@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Any
 
 from mock_account.stores.codec import from_micros, to_micros, utc
 from mock_account.stores.config_versions import (
@@ -27,6 +26,7 @@ from mock_account.stores.config_versions import (
     conflict,
 )
 from mock_account.stores.redis.layout import q
+from mock_account.stores.redis.store import RedisStore
 
 # KEYS: heads, then one versions hash per new version. ARGV: agent, base, keep, created,
 # scope row, then (revision, origin, blob) per new version.
@@ -68,9 +68,9 @@ return 1
 class RedisConfigStore(ConfigVersionStore):
     """Versions in the conversation store's Redis database."""
 
-    def __init__(self, conversation_store: Any) -> None:
+    def __init__(self, conversation_store: RedisStore) -> None:
         self._store = conversation_store
-        self._redis = conversation_store._redis
+        self._redis = conversation_store.client
         self._prefix = conversation_store.prefix
         self._commit = self._redis.register_script(COMMIT)
         self._replace = self._redis.register_script(REPLACE)
@@ -82,12 +82,12 @@ class RedisConfigStore(ConfigVersionStore):
         return f"{self._prefix}:cfg:{{{q(scope)}}}:v:{q(agent)}/{q(section)}"
 
     def scope_revision(self, scope: str) -> int:
-        with self._store._errors():
+        with self._store.errors():
             value = self._redis.hget(self._heads(scope), ACCOUNT_ROW)
         return int(value or 0)
 
     def agent_revisions(self, scope: str) -> dict[str, int]:
-        with self._store._errors():
+        with self._store.errors():
             fields = self._redis.hgetall(self._heads(scope))
         return {k.decode(): int(v) for k, v in fields.items() if k.decode() != ACCOUNT_ROW}
 
@@ -109,14 +109,14 @@ class RedisConfigStore(ConfigVersionStore):
         args: list[object] = [agent, base_revision, keep, created, ACCOUNT_ROW]
         for v in versions:
             args.extend([v.revision, v.origin, v.blob])
-        with self._store._errors():
+        with self._store.errors():
             revision = int(self._commit(keys=keys, args=args))
         if revision < 0:
             raise conflict(agent, base_revision)
         return revision
 
     def _read(self, scope: str, agent: str, section: str) -> list[StoredVersion]:
-        with self._store._errors():
+        with self._store.errors():
             fields = self._redis.hgetall(self._versions_key(scope, agent, section))
         found = []
         for key, blob in fields.items():
@@ -153,5 +153,5 @@ class RedisConfigStore(ConfigVersionStore):
         self, scope: str, agent: str, section: str, revision: int, old: bytes, new: bytes
     ) -> bool:
         key = self._versions_key(scope, agent, section)
-        with self._store._errors():
+        with self._store.errors():
             return bool(self._replace(keys=[key], args=[f"b{revision}", old, new]))

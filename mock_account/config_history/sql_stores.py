@@ -13,7 +13,7 @@ import uuid
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from mock_account.stores.codec import from_micros, to_micros, utc
 from mock_account.stores.config_versions import (
@@ -25,17 +25,21 @@ from mock_account.stores.config_versions import (
     conflict,
 )
 
+if TYPE_CHECKING:  # types only: SQLite alone never loads psycopg
+    from mock_account.stores.postgres import PostgresStore
+    from mock_account.stores.sqlite import SqliteStore
+
 _VERSION_COLUMNS = "agent, section, revision, created, origin, blob"
 
 
 class SqliteConfigStore(ConfigVersionStore):
     """Versions in the conversation store's SQLite file."""
 
-    def __init__(self, conversation_store: Any) -> None:
-        self._db = conversation_store._db
+    def __init__(self, conversation_store: SqliteStore) -> None:
+        self._store = conversation_store
         # Replaced (a new file) after every commit, by any process: its identity is the
         # change stamp, a stat instead of a query that waits on the database's locks.
-        path = getattr(self._db, "path", None)
+        path = conversation_store.path
         self._stamp_file = Path(f"{path}.config-stamp") if isinstance(path, Path) else None
 
     def _version(self, row: tuple) -> StoredVersion:
@@ -66,27 +70,16 @@ class SqliteConfigStore(ConfigVersionStore):
             temporary.unlink(missing_ok=True)
 
     def scope_revision(self, scope: str) -> int:
-        with self._db.errors():
-            row = (
-                self._db.conn()
-                .execute(
-                    "SELECT revision FROM config_heads WHERE scope = ? AND agent = ?",
-                    (scope, ACCOUNT_ROW),
-                )
-                .fetchone()
-            )
-        return int(row[0]) if row else 0
+        rows = self._store.read(
+            "SELECT revision FROM config_heads WHERE scope = ? AND agent = ?", (scope, ACCOUNT_ROW)
+        )
+        return int(rows[0][0]) if rows else 0
 
     def agent_revisions(self, scope: str) -> dict[str, int]:
-        with self._db.errors():
-            rows = (
-                self._db.conn()
-                .execute(
-                    "SELECT agent, revision FROM config_heads WHERE scope = ? AND agent != ?",
-                    (scope, ACCOUNT_ROW),
-                )
-                .fetchall()
-            )
+        rows = self._store.read(
+            "SELECT agent, revision FROM config_heads WHERE scope = ? AND agent != ?",
+            (scope, ACCOUNT_ROW),
+        )
         return {agent: int(revision) for agent, revision in rows}
 
     def commit(
@@ -101,7 +94,7 @@ class SqliteConfigStore(ConfigVersionStore):
     ) -> int:
         check_commit(keep, versions)
         created = to_micros(utc(now, "now"))
-        with self._db.errors(), self._db.write() as conn:
+        with self._store.transaction() as conn:
             row = conn.execute(
                 "SELECT revision FROM config_heads WHERE scope = ? AND agent = ?", (scope, agent)
             ).fetchone()
@@ -134,50 +127,35 @@ class SqliteConfigStore(ConfigVersionStore):
         return revision
 
     def history(self, scope: str, agent: str, section: str) -> list[StoredVersion]:
-        with self._db.errors():
-            rows = (
-                self._db.conn()
-                .execute(
-                    f"SELECT {_VERSION_COLUMNS} FROM config_versions WHERE scope = ? "
-                    "AND agent = ? AND section = ? ORDER BY revision DESC",
-                    (scope, agent, section),
-                )
-                .fetchall()
-            )
+        rows = self._store.read(
+            f"SELECT {_VERSION_COLUMNS} FROM config_versions WHERE scope = ? "
+            "AND agent = ? AND section = ? ORDER BY revision DESC",
+            (scope, agent, section),
+        )
         return [self._version(row) for row in rows]
 
     def latest(self, scope: str) -> list[StoredVersion]:
-        with self._db.errors():
-            rows = (
-                self._db.conn()
-                .execute(
-                    f"SELECT {_VERSION_COLUMNS} FROM config_versions v WHERE scope = ? "
-                    "AND revision = (SELECT max(revision) FROM config_versions w "
-                    "WHERE w.scope = v.scope AND w.agent = v.agent AND w.section = v.section) "
-                    "ORDER BY agent, section",
-                    (scope,),
-                )
-                .fetchall()
-            )
+        rows = self._store.read(
+            f"SELECT {_VERSION_COLUMNS} FROM config_versions v WHERE scope = ? "
+            "AND revision = (SELECT max(revision) FROM config_versions w "
+            "WHERE w.scope = v.scope AND w.agent = v.agent AND w.section = v.section) "
+            "ORDER BY agent, section",
+            (scope,),
+        )
         return [self._version(row) for row in rows]
 
     def all_versions(self, scope: str) -> list[StoredVersion]:
-        with self._db.errors():
-            rows = (
-                self._db.conn()
-                .execute(
-                    f"SELECT {_VERSION_COLUMNS} FROM config_versions WHERE scope = ? "
-                    "ORDER BY agent, section, revision",
-                    (scope,),
-                )
-                .fetchall()
-            )
+        rows = self._store.read(
+            f"SELECT {_VERSION_COLUMNS} FROM config_versions WHERE scope = ? "
+            "ORDER BY agent, section, revision",
+            (scope,),
+        )
         return [self._version(row) for row in rows]
 
     def replace_blob(
         self, scope: str, agent: str, section: str, revision: int, old: bytes, new: bytes
     ) -> bool:
-        with self._db.errors(), self._db.write() as conn:
+        with self._store.transaction() as conn:
             done = conn.execute(
                 "UPDATE config_versions SET blob = ? WHERE scope = ? AND agent = ? "
                 "AND section = ? AND revision = ? AND blob = ?",
@@ -212,11 +190,11 @@ _PG_SQL = {
 class PostgresConfigStore(ConfigVersionStore):
     """Versions in the conversation store's PostgreSQL schema, through its pool."""
 
-    def __init__(self, conversation_store: Any) -> None:
+    def __init__(self, conversation_store: PostgresStore) -> None:
         from mock_account.stores.postgres.schema import qualify
 
         self._store = conversation_store
-        with conversation_store._cursor() as cur:
+        with conversation_store.cursor() as cur:
             self._sql = {
                 k: qualify(v, conversation_store.schema, cur.connection) for k, v in _PG_SQL.items()
             }
@@ -228,7 +206,7 @@ class PostgresConfigStore(ConfigVersionStore):
         )
 
     def _rows(self, statement: str, params: tuple) -> list[tuple]:
-        with self._store._cursor() as cur:
+        with self._store.cursor() as cur:
             return cur.execute(statement, params).fetchall()
 
     def scope_revision(self, scope: str) -> int:
@@ -252,7 +230,7 @@ class PostgresConfigStore(ConfigVersionStore):
         check_commit(keep, versions)
         created = utc(now, "now")
         sql = self._sql
-        with self._store._cursor(transaction=True) as cur:
+        with self._store.transaction() as cur:
             cur.execute(sql["ensure"], (scope, agent))
             (current,) = cur.execute(sql["lock"], (scope, agent)).fetchone()
             if int(current) != base_revision:
@@ -289,6 +267,6 @@ class PostgresConfigStore(ConfigVersionStore):
     def replace_blob(
         self, scope: str, agent: str, section: str, revision: int, old: bytes, new: bytes
     ) -> bool:
-        with self._store._cursor() as cur:
+        with self._store.cursor() as cur:
             cur.execute(self._sql["replace"], (new, scope, agent, section, revision, old))
             return cur.rowcount == 1

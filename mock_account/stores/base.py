@@ -16,6 +16,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from types import TracebackType
+from typing import ClassVar
 
 
 @dataclass(frozen=True)
@@ -148,6 +149,12 @@ def check_idempotency_record(record: IdempotencyRecord, now: datetime) -> None:
 
 class ConversationStore(ABC):
     """A backend keeping conversation entries and state blobs."""
+
+    #: The backend package whose side stores (channel records, workflow records, configuration
+    #: versions) live next to this store's conversations: ``mock_account.stores.registry`` looks
+    #: them up by it. Empty for a store that keeps none (a wrapper such as ``BatchingStore``
+    #: names the store it wraps as ``inner`` instead).
+    backend: ClassVar[str] = ""
 
     def commit_run(
         self,

@@ -11,13 +11,12 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import replace
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 from urllib.parse import quote, unquote
 
 from mock_account.stores import ConversationStore, StoreError, VersionConflict
 from mock_account.stores.batching import BatchingStore
 from mock_account.stores.codec import from_micros, to_micros, utc
-from mock_account.stores.memory.store import MemoryStore
 from mock_account.stores.workflow_records import (
     ActionRecord,
     OutboxRecord,
@@ -25,6 +24,11 @@ from mock_account.stores.workflow_records import (
     WorkflowStore,
     check_names,
 )
+
+if TYPE_CHECKING:  # types only: SQLite alone never loads psycopg or redis-py
+    from mock_account.stores.postgres import PostgresStore
+    from mock_account.stores.redis import RedisStore
+    from mock_account.stores.sqlite import SqliteStore
 
 # --------------------------------------------------------------------------- memory
 
@@ -441,20 +445,19 @@ class _SqlWorkflowStore(WorkflowStore):
 class SqliteWorkflowStore(_SqlWorkflowStore):
     """The tables of migration 3 in the conversation store's SQLite file, on its connections."""
 
-    def __init__(self, store: Any) -> None:
+    def __init__(self, store: SqliteStore) -> None:
         super().__init__(
             {"progress": "workflow_progress", "actions": "actions", "outbox": "outbox"}
         )
-        self._db = store._db  # the same per-thread connections and process write lock
+        self._store = store  # the same per-thread connections and process write lock
 
     @contextmanager
     def _tx(self) -> Iterator[Any]:
-        with self._db.errors(), self._db.write() as conn:
+        with self._store.transaction() as conn:
             yield lambda sql, params: conn.execute(sql, params).fetchall()
 
     def _query(self, sql: str, params: tuple) -> list[tuple]:
-        with self._db.errors():
-            return self._db.conn().execute(sql, params).fetchall()
+        return self._store.read(sql, params)
 
 
 class PostgresWorkflowStore(_SqlWorkflowStore):
@@ -462,7 +465,7 @@ class PostgresWorkflowStore(_SqlWorkflowStore):
 
     P = "%s"
 
-    def __init__(self, store: Any) -> None:
+    def __init__(self, store: PostgresStore) -> None:
         from psycopg import sql as pgsql
 
         def name(table: str) -> str:
@@ -485,11 +488,11 @@ class PostgresWorkflowStore(_SqlWorkflowStore):
 
     @contextmanager
     def _tx(self) -> Iterator[Any]:
-        with self._store._cursor(transaction=True) as cur:
+        with self._store.transaction() as cur:
             yield lambda sql, params: cur.execute(sql, params).fetchall()
 
     def _query(self, sql: str, params: tuple) -> list[tuple]:
-        with self._store._cursor() as cur:
+        with self._store.cursor() as cur:
             return cur.execute(sql, params).fetchall()
 
 
@@ -559,9 +562,9 @@ class RedisWorkflowStore(WorkflowStore):
     slot. Blobs are encrypted before they get here (an empty blob is never written).
     """
 
-    def __init__(self, store: Any) -> None:
+    def __init__(self, store: RedisStore) -> None:
         self._store = store
-        self._redis = store._redis
+        self._redis = store.client
         self._prefix = store.prefix
         self._scripts = {
             name: self._redis.register_script(code)
@@ -582,7 +585,7 @@ class RedisWorkflowStore(WorkflowStore):
 
     @contextmanager
     def _errors(self) -> Iterator[None]:
-        with self._store._errors():
+        with self._store.errors():
             yield
 
     def load_progress(self, account: str, identity: str, workflow: str) -> ProgressRecord | None:
@@ -789,14 +792,13 @@ class RedisWorkflowStore(WorkflowStore):
 
 def open_workflow_store(store: ConversationStore) -> WorkflowStore:
     """The workflow records kept next to ``store`` (same file, schema or prefix)."""
-    inner: Any = store.inner if isinstance(store, BatchingStore) else store
-    if isinstance(inner, MemoryStore):
+    inner = store.inner if isinstance(store, BatchingStore) else store
+    if inner.backend == "memory":
         return MemoryWorkflowStore()
-    kind = type(inner).__name__
-    if kind == "SqliteStore":
-        return SqliteWorkflowStore(inner)
-    if kind == "PostgresStore":
-        return PostgresWorkflowStore(inner)
-    if kind == "RedisStore":
-        return RedisWorkflowStore(inner)
-    raise StoreError(f"workflows are not kept in a {kind}")
+    if inner.backend == "sqlite":
+        return SqliteWorkflowStore(cast("SqliteStore", inner))
+    if inner.backend == "postgres":
+        return PostgresWorkflowStore(cast("PostgresStore", inner))
+    if inner.backend == "redis":
+        return RedisWorkflowStore(cast("RedisStore", inner))
+    raise StoreError(f"workflows are not kept in a {type(inner).__name__}")

@@ -6,7 +6,10 @@ behind group commit).
 
 from __future__ import annotations
 
+from typing import cast
+
 from mock_account.stores import ConversationStore, StoreConfigError
+from mock_account.stores.batching import BatchingStore
 from mock_account.stores.channel_records import (
     ChannelRecords,
     ConversationLink,
@@ -17,31 +20,27 @@ from mock_account.stores.channel_records import (
 
 def records_for(store: ConversationStore) -> ChannelRecords:
     """The channel records kept by ``store``'s backend."""
-    inner = getattr(store, "inner", store)  # a BatchingStore groups saves of another store
-    kind = type(inner).__name__
-    if kind == "MemoryStore":
+    inner = store.inner if isinstance(store, BatchingStore) else store
+    if inner.backend == "memory":
         from mock_account.channels.records.memory import MemoryChannelRecords
+        from mock_account.stores.memory import MemoryStore
 
+        memory = cast(MemoryStore, inner)
         # One set of records per memory store, as a database holds one set of tables.
-        with inner._lock:  # type: ignore[attr-defined]
-            shared = getattr(inner, "_channel_records", None)
-            if shared is None:
-                shared = MemoryChannelRecords(inner)  # type: ignore[arg-type]
-                inner._channel_records = shared  # type: ignore[attr-defined]
-        return shared
-    if kind == "SqliteStore":
+        return memory.side_table("channel_records", lambda: MemoryChannelRecords(memory))
+    if inner.backend == "sqlite":
         from mock_account.channels.records.sqlite import SqliteChannelRecords
 
         return SqliteChannelRecords(inner)  # type: ignore[arg-type]
-    if kind == "PostgresStore":
+    if inner.backend == "postgres":
         from mock_account.channels.records.postgres import PostgresChannelRecords
 
         return PostgresChannelRecords(inner)  # type: ignore[arg-type]
-    if kind == "RedisStore":
+    if inner.backend == "redis":
         from mock_account.channels.records.redis import RedisChannelRecords
 
         return RedisChannelRecords(inner)  # type: ignore[arg-type]
-    raise StoreConfigError(f"a {kind} keeps no channel records")
+    raise StoreConfigError(f"a {type(inner).__name__} keeps no channel records")
 
 
 __all__ = ["ChannelRecords", "ConversationLink", "IdentityRecord", "TurnRecord", "records_for"]

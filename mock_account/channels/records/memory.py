@@ -26,13 +26,13 @@ from mock_account.stores.memory import MemoryStore
 class MemoryChannelRecords(ChannelRecords):
     def __init__(self, store: MemoryStore) -> None:
         self._store = store
-        self._lock = store._lock
+        self._lock = store.lock
         self._identities: dict[tuple[str, str], IdentityRecord] = {}
         self._links: dict[tuple[str, str], ConversationLink] = {}
         self._turns: dict[tuple[str, str], list[TurnRecord]] = {}
 
     def _exists(self, account: str, convid: str) -> bool:
-        return (account, convid) in self._store._entries
+        return self._store.has_entry(account, convid)  # the caller holds the lock
 
     def _purge(self) -> None:
         for key in [k for k in self._links if not self._exists(*k)]:

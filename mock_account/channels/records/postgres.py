@@ -66,7 +66,7 @@ class PostgresChannelRecords(ChannelRecords):
 
     @contextmanager
     def _cursor(self, transaction: bool = False) -> Iterator[psycopg.Cursor]:
-        with self._store._cursor(transaction=transaction) as cur:
+        with self._store.transaction() if transaction else self._store.cursor() as cur:
             yield cur
 
     def _rows(self, text: str, params: tuple) -> list[tuple]:

@@ -157,13 +157,13 @@ def _fields(reply: list[bytes] | dict[bytes, bytes]) -> dict[bytes, bytes]:
 class RedisChannelRecords(ChannelRecords):
     def __init__(self, store: RedisStore) -> None:
         self._store = store
-        self._redis = store._redis
+        self._redis = store.client
         self._prefix = store.prefix
         self._scripts = {name: self._redis.register_script(text) for name, text in _SCRIPTS.items()}
 
     @contextmanager
     def _errors(self) -> Iterator[None]:
-        with self._store._errors():
+        with self._store.errors():
             yield
 
     def _tag(self, account: str) -> str:

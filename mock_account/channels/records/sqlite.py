@@ -50,22 +50,20 @@ def _link(row: tuple) -> ConversationLink:
 
 class SqliteChannelRecords(ChannelRecords):
     def __init__(self, store: SqliteStore) -> None:
-        self._db = store._db
+        self._store = store
 
     def _read(self, sql: str, params: tuple) -> list[tuple]:
-        with self._db.errors():
-            return self._db.conn().execute(sql, params).fetchall()
+        return self._store.read(sql, params)
 
     def _write(self, sql: str, params: tuple) -> int:
         """One statement, as a transaction of its own (the write lock only while it runs)."""
-        with self._db.errors():
-            return self._db.write_alone(sql, params)
+        return self._store.write_alone(sql, params)
 
     # --- identities --------------------------------------------------------------------------
 
     def claim_identity(self, record: IdentityRecord) -> IdentityRecord:
         r = record
-        with self._db.errors(), self._db.write() as conn:
+        with self._store.transaction() as conn:
             conn.execute(
                 f"INSERT INTO channel_identities ({_IDENTITY}) VALUES (?,?,?,?,?,?,?,?,?,?,?) "
                 "ON CONFLICT (account, identity) DO NOTHING",
@@ -173,7 +171,7 @@ class SqliteChannelRecords(ChannelRecords):
     # --- conversations -----------------------------------------------------------------------
 
     def link_conversation(self, link: ConversationLink) -> bool:
-        with self._db.errors(), self._db.write() as conn:
+        with self._store.transaction() as conn:
             conn.execute(
                 "INSERT INTO channel_links (account, convid, channel, identity, created) "
                 "VALUES (?,?,?,?,?) ON CONFLICT (account, convid) DO NOTHING",
@@ -200,7 +198,7 @@ class SqliteChannelRecords(ChannelRecords):
         return [_link(r) for r in self._read(sql + " WHERE account = ?", (account,))]
 
     def add_turn(self, account: str, convid: str, at: datetime, record: bytes) -> int:
-        with self._db.errors(), self._db.write() as conn:
+        with self._store.transaction() as conn:
             (seq,) = conn.execute(
                 "SELECT coalesce(max(seq), 0) + 1 FROM channel_turns "
                 "WHERE account = ? AND convid = ?",
@@ -221,7 +219,7 @@ class SqliteChannelRecords(ChannelRecords):
         return [TurnRecord(account, convid, r[0], from_micros(r[1]), bytes(r[2])) for r in rows]
 
     def forget_conversation(self, account: str, convid: str) -> None:
-        with self._db.errors(), self._db.write() as conn:
+        with self._store.transaction() as conn:
             conn.execute(
                 "DELETE FROM channel_links WHERE account = ? AND convid = ?", (account, convid)
             )

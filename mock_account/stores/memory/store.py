@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import dataclasses
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import datetime
+from typing import TypeVar, cast
 
 from mock_account.stores.base import (
     CommitRequest,
@@ -21,16 +22,43 @@ from mock_account.stores.codec import decode_cursor, encode_cursor, is_after_cur
 from mock_account.stores.errors import VersionConflict
 
 _Key = tuple[str, str]
+_Table = TypeVar("_Table")
 
 
 class MemoryStore(ConversationStore, IdempotencyRecords):
     """A process-local store; every operation holds the lock, so each one is atomic."""
+
+    backend = "memory"
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._entries: dict[_Key, ConversationEntry] = {}
         self._blobs: dict[_Key, bytes | None] = {}
         self._idempotency: dict[str, IdempotencyRecord] = {}
+        self._side_tables: dict[str, object] = {}
+
+    # -- the seam of the side stores (``mock_account.stores.memory``'s other modules) ----------
+
+    @property
+    def lock(self) -> threading.Lock:
+        """The lock every operation holds: a side store holding it too is atomic against the
+        conversations (a link is never written for a conversation being deleted)."""
+        return self._lock
+
+    def has_entry(self, account: str, convid: str) -> bool:
+        """Whether the conversation exists. Takes no lock: call it holding ``lock``, so the
+        answer still holds while the caller acts on it."""
+        return (account, convid) in self._entries
+
+    def side_table(self, name: str, factory: Callable[[], _Table]) -> _Table:
+        """The side store ``name`` of this store, made by ``factory`` on first use: one per
+        store, as a database holds one set of tables, so every caller sees the same records.
+        ``factory`` runs under ``lock`` and must not take it."""
+        with self._lock:
+            table = self._side_tables.get(name)
+            if table is None:
+                table = self._side_tables[name] = factory()
+        return cast(_Table, table)
 
     def commit(self, request: CommitRequest) -> Committed:
         r = request

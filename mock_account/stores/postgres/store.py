@@ -18,7 +18,7 @@ import select
 import time
 import weakref
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from datetime import UTC, datetime
 
 import psycopg
@@ -203,6 +203,8 @@ def describe(conninfo: str) -> str:
 class PostgresStore(ConversationStore, IdempotencyRecords):
     """A store in one PostgreSQL schema, created and migrated on open."""
 
+    backend = "postgres"
+
     def __init__(
         self,
         conninfo: str,
@@ -255,6 +257,20 @@ class PostgresStore(ConversationStore, IdempotencyRecords):
             else:
                 with conn.cursor() as cur:
                     yield cur
+
+    # -- the seam of the side stores (``mock_account.stores.postgres``'s other modules) --------
+    # Their tables are in this schema (``schema``; ``schema.qualify`` names them) and they
+    # borrow connections from this pool.
+
+    def cursor(self) -> AbstractContextManager[psycopg.Cursor]:
+        """A cursor on a pooled connection in autocommit mode (each statement is its own
+        transaction); psycopg errors are translated into store errors."""
+        return self._cursor()
+
+    def transaction(self) -> AbstractContextManager[psycopg.Cursor]:
+        """A cursor inside one transaction: committed when the block ends, rolled back if it
+        raises; psycopg errors are translated into store errors."""
+        return self._cursor(transaction=True)
 
     def _rows(self, name: str, params: tuple) -> list[tuple]:
         with self._cursor() as cur:

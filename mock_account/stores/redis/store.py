@@ -22,7 +22,7 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from datetime import datetime
 from urllib.parse import unquote
 
@@ -83,6 +83,8 @@ def _idempotency_record(found: list[bytes]) -> IdempotencyRecord:
 class RedisStore(ConversationStore, IdempotencyRecords):
     """A store in one Redis database, every key under ``prefix``."""
 
+    backend = "redis"
+
     def __init__(self, url: str, *, prefix: str = "convstore") -> None:
         if not PREFIX_RE.fullmatch(prefix):
             raise StoreConfigError(
@@ -118,6 +120,18 @@ class RedisStore(ConversationStore, IdempotencyRecords):
             raise StoreUnavailable(f"{self.where} is unavailable: {exc}") from exc
         except redis.RedisError as exc:
             raise StoreError(f"{self.where}: {exc}") from exc
+
+    # -- the seam of the side stores (``mock_account.stores.redis``'s other modules) -----------
+    # Their keys are under ``prefix`` in this database, and they use this client.
+
+    @property
+    def client(self) -> redis.Redis:
+        """The client (no automatic retry: a script may have run before the failure)."""
+        return self._redis
+
+    def errors(self) -> AbstractContextManager[None]:
+        """Translate redis-py errors into store errors naming this server (``with ...:``)."""
+        return self._errors()
 
     def _run(self, script: str, keys: list[str], args: list[object]) -> Fields:
         """Run a conversation script, then bring the owner's index up to date with its result."""

@@ -16,6 +16,7 @@ from __future__ import annotations
 import logging
 import sqlite3
 from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
 
@@ -79,6 +80,8 @@ def _entry(row: tuple) -> ConversationEntry:
 class SqliteStore(ConversationStore, IdempotencyRecords):
     """A store in one SQLite file; the file and its parent folder are created when missing."""
 
+    backend = "sqlite"
+
     def __init__(
         self, path: str | Path, *, synchronous: str = "NORMAL", timeout: float = 10.0
     ) -> None:
@@ -94,6 +97,28 @@ class SqliteStore(ConversationStore, IdempotencyRecords):
     def _read_one(self, sql: str, params: tuple) -> tuple | None:
         with self._db.errors():
             return self._db.read_one(sql, params)
+
+    # -- the seam of the side stores (``mock_account.stores.sqlite``'s other modules) ----------
+    # Their tables are in this file and they use these connections and this write lock, so
+    # a side store's write waits for a save as another save would.
+
+    def read(self, sql: str, params: tuple = ()) -> list[tuple]:
+        """The rows of a query, on this thread's reading connection (errors translated)."""
+        with self._db.errors():
+            return self._db.conn().execute(sql, params).fetchall()
+
+    def write_alone(self, sql: str, params: tuple) -> int:
+        """One writing statement as a transaction of its own; its row count (see
+        ``SqliteConnections.write_alone``: it must not return rows)."""
+        with self._db.errors():
+            return self._db.write_alone(sql, params)
+
+    @contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        """A write transaction (``BEGIN IMMEDIATE``) on the writing connection: commits when
+        the block ends, rolls back if it raises; errors translated."""
+        with self._db.errors(), self._db.write() as conn:
+            yield conn
 
     # -- conversations ---------------------------------------------------------------------------
 
