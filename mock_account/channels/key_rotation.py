@@ -11,10 +11,10 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-from mock_account.channels.records import ChannelRecords
 from mock_account.channels.sealing import identity_scope
 from mock_account.crypto import InvalidRecord, StateCipher, record_key_id
 from mock_account.stores import ConversationStore
+from mock_account.stores.channel_records import ChannelRecords
 
 _PURPOSES = {"sender": "identity", "contact": "contact", "memory": "memory"}
 

@@ -22,10 +22,10 @@ from datetime import datetime
 from typing import TYPE_CHECKING
 
 from mock_account.channels.model import CHANNEL_NAMES
-from mock_account.channels.records import ChannelRecords
 from mock_account.channels.sealing import IDENTITY_ID_LENGTH
 from mock_account.conversations.retention import RetentionPolicy
 from mock_account.stores import ConversationStore
+from mock_account.stores.channel_records import ChannelRecords
 from mock_account.users import User
 
 if TYPE_CHECKING:

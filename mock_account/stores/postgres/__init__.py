@@ -1,5 +1,10 @@
-"""The postgres backend of the conversation store (``PostgresStore``)."""
+"""The PostgreSQL backend: one schema holds the conversations (``store``, ``schema``) and the
+channel records (``channels``), through the same connection pool."""
 
+from mock_account.stores.postgres.channels import PostgresChannelRecords
 from mock_account.stores.postgres.store import PostgresStore
+from mock_account.stores.registry import SideStores
 
-__all__ = ["PostgresStore"]
+SIDE_STORES: SideStores[PostgresStore] = SideStores(channel_records=PostgresChannelRecords)
+
+__all__ = ["SIDE_STORES", "PostgresStore"]

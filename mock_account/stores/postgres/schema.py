@@ -13,6 +13,7 @@ import psycopg
 from psycopg import sql
 
 from mock_account.stores.errors import StoreConfigError, StoreError
+from mock_account.stores.postgres.channels import CHANNEL_MIGRATION
 
 SCHEMA_NAME_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,62}")
 
@@ -107,46 +108,7 @@ MIGRATIONS: list[tuple[int, tuple[str, ...]]] = [
     ),
     # Per-identity workflow progress, approved actions and their outbox (mock_account.workflows).
     (4, WORKFLOW_TABLES),
-    # Channels (``mock_account.channels``): identities by keyed hash, with their encrypted
-    # sender, contact and memory; each conversation's channel link and encrypted turn records,
-    # which go with their conversation (and cannot be written without it).
-    (
-        5,
-        (
-            """CREATE TABLE {s}.channel_identities (
-                account text COLLATE "C" NOT NULL,
-                identity text COLLATE "C" NOT NULL,
-                channel text NOT NULL,
-                sender bytea NOT NULL,
-                contact bytea,
-                contact_hash text NOT NULL DEFAULT '',
-                convid text COLLATE "C" NOT NULL DEFAULT '',
-                created timestamptz NOT NULL,
-                last_seen timestamptz NOT NULL,
-                memory bytea,
-                memory_version bigint NOT NULL DEFAULT 0 CHECK (memory_version >= 0),
-                PRIMARY KEY (account, identity)
-            )""",
-            """CREATE TABLE {s}.channel_links (
-                account text COLLATE "C" NOT NULL,
-                convid text COLLATE "C" NOT NULL,
-                channel text NOT NULL,
-                identity text COLLATE "C" NOT NULL,
-                created timestamptz NOT NULL,
-                PRIMARY KEY (account, convid),
-                FOREIGN KEY (account, convid) REFERENCES {s}.entries ON DELETE CASCADE
-            )""",
-            """CREATE TABLE {s}.channel_turns (
-                account text COLLATE "C" NOT NULL,
-                convid text COLLATE "C" NOT NULL,
-                seq integer NOT NULL,
-                at timestamptz NOT NULL,
-                record bytea NOT NULL,
-                PRIMARY KEY (account, convid, seq),
-                FOREIGN KEY (account, convid) REFERENCES {s}.entries ON DELETE CASCADE
-            )""",
-        ),
-    ),
+    CHANNEL_MIGRATION,  # channel identities, links and turns (channels.py)
     # Agent configuration history (mock_account.config_history): encrypted versions per
     # section, and the revision of each agent and of the scope ("*").
     (

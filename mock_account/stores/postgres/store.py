@@ -259,8 +259,8 @@ class PostgresStore(ConversationStore, IdempotencyRecords):
                     yield cur
 
     # -- the seam of the side stores (``mock_account.stores.postgres``'s other modules) --------
-    # Their tables are in this schema (``schema``; ``schema.qualify`` names them) and they
-    # borrow connections from this pool.
+    # Their tables are in this schema (``qualify`` names them) and they borrow connections
+    # from this pool.
 
     def cursor(self) -> AbstractContextManager[psycopg.Cursor]:
         """A cursor on a pooled connection in autocommit mode (each statement is its own
@@ -271,6 +271,10 @@ class PostgresStore(ConversationStore, IdempotencyRecords):
         """A cursor inside one transaction: committed when the block ends, rolled back if it
         raises; psycopg errors are translated into store errors."""
         return self._cursor(transaction=True)
+
+    def qualify(self, text: str) -> str:
+        """``text`` with ``{s}`` replaced by this store's quoted schema name."""
+        return postgres_schema.qualify(text, self.schema, None)
 
     def _rows(self, name: str, params: tuple) -> list[tuple]:
         with self._cursor() as cur:

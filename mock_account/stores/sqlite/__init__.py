@@ -1,5 +1,10 @@
-"""The sqlite backend of the conversation store (``SqliteStore``)."""
+"""The SQLite backend: one file holds the conversations (``store``, ``schema``) and the channel
+records (``channels``), on the same connections and write lock."""
 
+from mock_account.stores.registry import SideStores
+from mock_account.stores.sqlite.channels import SqliteChannelRecords
 from mock_account.stores.sqlite.store import SqliteStore
 
-__all__ = ["SqliteStore"]
+SIDE_STORES: SideStores[SqliteStore] = SideStores(channel_records=SqliteChannelRecords)
+
+__all__ = ["SIDE_STORES", "SqliteStore"]

@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from mock_account.stores.channel_records import (
     SEALED_FIELDS,
@@ -29,7 +30,9 @@ from mock_account.stores.channel_records import (
 from mock_account.stores.codec import from_micros, to_micros
 from mock_account.stores.errors import VersionConflict
 from mock_account.stores.redis.layout import conv_keys, q
-from mock_account.stores.redis.store import RedisStore
+
+if TYPE_CHECKING:
+    from mock_account.stores.redis.store import RedisStore
 
 # KEYS: identity, ids. ARGV: identity, field/value pairs. Returns the stored hash.
 CLAIM = """

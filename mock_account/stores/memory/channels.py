@@ -20,7 +20,7 @@ from mock_account.stores.channel_records import (
     TurnRecord,
 )
 from mock_account.stores.errors import VersionConflict
-from mock_account.stores.memory import MemoryStore
+from mock_account.stores.memory.store import MemoryStore
 
 
 class MemoryChannelRecords(ChannelRecords):
@@ -164,3 +164,9 @@ class MemoryChannelRecords(ChannelRecords):
                 return False
             turns[seq - 1] = dataclasses.replace(turns[seq - 1], record=new)
             return True
+
+
+def channel_records(store: MemoryStore) -> ChannelRecords:
+    """The channel records of ``store``: one set per store, as a database holds one set of
+    tables, so every caller sees the same records."""
+    return store.side_table("channel_records", lambda: MemoryChannelRecords(store))

@@ -1,4 +1,5 @@
-"""Channel records in the SQLite file of a ``SqliteStore`` (its tables: schema migration 5).
+"""Channel records in the SQLite file of a ``SqliteStore``: their tables (schema migration 5)
+and their queries.
 
 Same connections and write lock as the conversations: a write of one statement runs alone
 (``write_alone``), a write of several in one ``BEGIN IMMEDIATE`` transaction. Triggers delete a
@@ -9,6 +10,7 @@ conversation that does not exist.
 from __future__ import annotations
 
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from mock_account.stores.channel_records import (
     SEALED_FIELDS,
@@ -20,7 +22,60 @@ from mock_account.stores.channel_records import (
 )
 from mock_account.stores.codec import from_micros, to_micros
 from mock_account.stores.errors import VersionConflict
-from mock_account.stores.sqlite import SqliteStore
+
+if TYPE_CHECKING:  # the store's module runs this one's migration: no import back at run time
+    from mock_account.stores.sqlite.store import SqliteStore
+
+# Channels (``mock_account.channels``): identities by keyed hash, with their encrypted
+# sender, contact and memory; each conversation's channel link and encrypted turn records.
+# Links and turns go with their conversation (triggers) and are never written without it.
+CHANNEL_MIGRATION: tuple[int, tuple[str, ...]] = (
+    5,
+    (
+        """CREATE TABLE channel_identities (
+            account TEXT NOT NULL,
+            identity TEXT NOT NULL,
+            channel TEXT NOT NULL,
+            sender BLOB NOT NULL,
+            contact BLOB,
+            contact_hash TEXT NOT NULL DEFAULT '',
+            convid TEXT NOT NULL DEFAULT '',
+            created INTEGER NOT NULL,
+            last_seen INTEGER NOT NULL,
+            memory BLOB,
+            memory_version INTEGER NOT NULL DEFAULT 0 CHECK (memory_version >= 0),
+            PRIMARY KEY (account, identity)
+        )""",
+        """CREATE TABLE channel_links (
+            account TEXT NOT NULL,
+            convid TEXT NOT NULL,
+            channel TEXT NOT NULL,
+            identity TEXT NOT NULL,
+            created INTEGER NOT NULL,
+            PRIMARY KEY (account, convid)
+        )""",
+        """CREATE TABLE channel_turns (
+            account TEXT NOT NULL,
+            convid TEXT NOT NULL,
+            seq INTEGER NOT NULL,
+            at INTEGER NOT NULL,
+            record BLOB NOT NULL,
+            PRIMARY KEY (account, convid, seq)
+        )""",
+        """CREATE TRIGGER channel_records_go_with_entries AFTER DELETE ON entries BEGIN
+            DELETE FROM channel_links WHERE account = old.account AND convid = old.convid;
+            DELETE FROM channel_turns WHERE account = old.account AND convid = old.convid;
+        END""",
+        """CREATE TRIGGER channel_links_need_entry BEFORE INSERT ON channel_links
+        WHEN NOT EXISTS (SELECT 1 FROM entries
+                         WHERE account = new.account AND convid = new.convid)
+        BEGIN SELECT RAISE(IGNORE); END""",
+        """CREATE TRIGGER channel_turns_need_entry BEFORE INSERT ON channel_turns
+        WHEN NOT EXISTS (SELECT 1 FROM entries
+                         WHERE account = new.account AND convid = new.convid)
+        BEGIN SELECT RAISE(IGNORE); END""",
+    ),
+)
 
 _IDENTITY = (
     "account, identity, channel, sender, created, last_seen, convid, contact, contact_hash, "

@@ -1,4 +1,5 @@
-"""Channel records in the PostgreSQL schema of a ``PostgresStore`` (schema migration 3).
+"""Channel records in the PostgreSQL schema of a ``PostgresStore``: their tables (schema
+migration 5) and their queries.
 
 Same connection pool as the conversations. Links and turns reference the conversation's entry
 (``ON DELETE CASCADE``): deleting a conversation deletes them in the same transaction, and one
@@ -10,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 import psycopg
 
@@ -23,8 +25,50 @@ from mock_account.stores.channel_records import (
 )
 from mock_account.stores.codec import utc
 from mock_account.stores.errors import StoreError, VersionConflict
-from mock_account.stores.postgres import PostgresStore
-from mock_account.stores.postgres.schema import qualify
+
+if TYPE_CHECKING:  # the store's module runs this one's migration: no import back at run time
+    from mock_account.stores.postgres.store import PostgresStore
+
+# Channels (``mock_account.channels``): identities by keyed hash, with their encrypted
+# sender, contact and memory; each conversation's channel link and encrypted turn records,
+# which go with their conversation (and cannot be written without it).
+CHANNEL_MIGRATION: tuple[int, tuple[str, ...]] = (
+    5,
+    (
+        """CREATE TABLE {s}.channel_identities (
+            account text COLLATE "C" NOT NULL,
+            identity text COLLATE "C" NOT NULL,
+            channel text NOT NULL,
+            sender bytea NOT NULL,
+            contact bytea,
+            contact_hash text NOT NULL DEFAULT '',
+            convid text COLLATE "C" NOT NULL DEFAULT '',
+            created timestamptz NOT NULL,
+            last_seen timestamptz NOT NULL,
+            memory bytea,
+            memory_version bigint NOT NULL DEFAULT 0 CHECK (memory_version >= 0),
+            PRIMARY KEY (account, identity)
+        )""",
+        """CREATE TABLE {s}.channel_links (
+            account text COLLATE "C" NOT NULL,
+            convid text COLLATE "C" NOT NULL,
+            channel text NOT NULL,
+            identity text COLLATE "C" NOT NULL,
+            created timestamptz NOT NULL,
+            PRIMARY KEY (account, convid),
+            FOREIGN KEY (account, convid) REFERENCES {s}.entries ON DELETE CASCADE
+        )""",
+        """CREATE TABLE {s}.channel_turns (
+            account text COLLATE "C" NOT NULL,
+            convid text COLLATE "C" NOT NULL,
+            seq integer NOT NULL,
+            at timestamptz NOT NULL,
+            record bytea NOT NULL,
+            PRIMARY KEY (account, convid, seq),
+            FOREIGN KEY (account, convid) REFERENCES {s}.entries ON DELETE CASCADE
+        )""",
+    ),
+)
 
 _IDENTITY = (
     "account, identity, channel, sender, created, last_seen, convid, contact, contact_hash, "
@@ -59,10 +103,9 @@ def _missing_conversation(exc: StoreError) -> bool:
 class PostgresChannelRecords(ChannelRecords):
     def __init__(self, store: PostgresStore) -> None:
         self._store = store
-        self._schema = store.schema
 
     def _q(self, text: str) -> str:
-        return qualify(text, self._schema, None)
+        return self._store.qualify(text)
 
     @contextmanager
     def _cursor(self, transaction: bool = False) -> Iterator[psycopg.Cursor]:
