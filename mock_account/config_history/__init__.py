@@ -2,13 +2,14 @@
 
 - ``sections``: an agent as its sections (description, commands, asks, workflow) and back,
   validated;
-- ``store`` / ``sql_stores`` / ``redis_store``: the versions in the conversation store's
-  backend (memory, SQLite, PostgreSQL, Redis), one compare-and-swap commit per save;
+- the versions are kept in the conversation store's backend (contract:
+  ``mock_account.stores.config_versions``; memory, SQLite, PostgreSQL, Redis in the backend
+  packages of ``mock_account.stores``), one compare-and-swap commit per save;
+  ``open_config_store(store)`` finds them (``mock_account.stores.registry.config_store``);
 - ``history``: ``ConfigHistory`` (save, versions, diff, restore, clone, refresh);
 - ``live``: attaching a history to a running account (engine, search index, agent list).
 """
 
-from mock_account.config_history.factory import open_config_store
 from mock_account.config_history.history import (
     CONFORMANCE_MODES,
     DEFAULT_KEEP,
@@ -27,8 +28,9 @@ from mock_account.config_history.sections import (
     join_sections,
     split_agent,
 )
-from mock_account.config_history.store import MemoryConfigStore
 from mock_account.stores.config_versions import ConfigVersionStore, NewVersion, StoredVersion
+from mock_account.stores.memory.config import MemoryConfigStore
+from mock_account.stores.registry import config_store as open_config_store
 
 __all__ = [
     "CONFORMANCE_MODES",

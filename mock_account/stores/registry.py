@@ -2,8 +2,9 @@
 
 A conversation store names its backend package (``backend = "sqlite"``, a class attribute); the
 package's ``SIDE_STORES`` makes the side stores that live next to its conversations (same file,
-schema, prefix or process): the channel records. ``BatchingStore`` is seen through (``inner``):
-group commit changes how saves are written, not where anything is kept.
+schema, prefix or process): the channel records and the configuration versions.
+``BatchingStore`` is seen through (``inner``): group commit changes how saves are written, not
+where anything is kept.
 
 Backend packages are imported on demand, so using SQLite never loads psycopg or redis-py. A
 store whose backend is not registered raises ``StoreConfigError``: its side records would have
@@ -20,6 +21,7 @@ from typing import Any, Generic, TypeVar
 from mock_account.stores.base import ConversationStore
 from mock_account.stores.batching import BatchingStore
 from mock_account.stores.channel_records import ChannelRecords
+from mock_account.stores.config_versions import ConfigVersionStore
 from mock_account.stores.errors import StoreConfigError
 
 StoreT = TypeVar("StoreT", bound=ConversationStore)
@@ -38,6 +40,7 @@ class SideStores(Generic[StoreT]):
     """How one backend makes each side store from one of its conversation stores."""
 
     channel_records: Callable[[StoreT], ChannelRecords]
+    config_store: Callable[[StoreT], ConfigVersionStore]
 
 
 def backing_store(store: ConversationStore) -> ConversationStore:
@@ -64,3 +67,8 @@ def side_stores(store: ConversationStore) -> SideStores[Any]:
 def channel_records(store: ConversationStore) -> ChannelRecords:
     """The channel records kept next to ``store``'s conversations."""
     return side_stores(store).channel_records(backing_store(store))
+
+
+def config_store(store: ConversationStore) -> ConfigVersionStore:
+    """The agents' configuration versions kept next to ``store``'s conversations."""
+    return side_stores(store).config_store(backing_store(store))

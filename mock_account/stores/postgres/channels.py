@@ -32,41 +32,42 @@ if TYPE_CHECKING:  # the store's module runs this one's migration: no import bac
 # Channels (``mock_account.channels``): identities by keyed hash, with their encrypted
 # sender, contact and memory; each conversation's channel link and encrypted turn records,
 # which go with their conversation (and cannot be written without it).
+# The statements' text is kept byte for byte as first applied (indentation included).
 CHANNEL_MIGRATION: tuple[int, tuple[str, ...]] = (
     5,
     (
         """CREATE TABLE {s}.channel_identities (
-            account text COLLATE "C" NOT NULL,
-            identity text COLLATE "C" NOT NULL,
-            channel text NOT NULL,
-            sender bytea NOT NULL,
-            contact bytea,
-            contact_hash text NOT NULL DEFAULT '',
-            convid text COLLATE "C" NOT NULL DEFAULT '',
-            created timestamptz NOT NULL,
-            last_seen timestamptz NOT NULL,
-            memory bytea,
-            memory_version bigint NOT NULL DEFAULT 0 CHECK (memory_version >= 0),
-            PRIMARY KEY (account, identity)
-        )""",
+                account text COLLATE "C" NOT NULL,
+                identity text COLLATE "C" NOT NULL,
+                channel text NOT NULL,
+                sender bytea NOT NULL,
+                contact bytea,
+                contact_hash text NOT NULL DEFAULT '',
+                convid text COLLATE "C" NOT NULL DEFAULT '',
+                created timestamptz NOT NULL,
+                last_seen timestamptz NOT NULL,
+                memory bytea,
+                memory_version bigint NOT NULL DEFAULT 0 CHECK (memory_version >= 0),
+                PRIMARY KEY (account, identity)
+            )""",
         """CREATE TABLE {s}.channel_links (
-            account text COLLATE "C" NOT NULL,
-            convid text COLLATE "C" NOT NULL,
-            channel text NOT NULL,
-            identity text COLLATE "C" NOT NULL,
-            created timestamptz NOT NULL,
-            PRIMARY KEY (account, convid),
-            FOREIGN KEY (account, convid) REFERENCES {s}.entries ON DELETE CASCADE
-        )""",
+                account text COLLATE "C" NOT NULL,
+                convid text COLLATE "C" NOT NULL,
+                channel text NOT NULL,
+                identity text COLLATE "C" NOT NULL,
+                created timestamptz NOT NULL,
+                PRIMARY KEY (account, convid),
+                FOREIGN KEY (account, convid) REFERENCES {s}.entries ON DELETE CASCADE
+            )""",
         """CREATE TABLE {s}.channel_turns (
-            account text COLLATE "C" NOT NULL,
-            convid text COLLATE "C" NOT NULL,
-            seq integer NOT NULL,
-            at timestamptz NOT NULL,
-            record bytea NOT NULL,
-            PRIMARY KEY (account, convid, seq),
-            FOREIGN KEY (account, convid) REFERENCES {s}.entries ON DELETE CASCADE
-        )""",
+                account text COLLATE "C" NOT NULL,
+                convid text COLLATE "C" NOT NULL,
+                seq integer NOT NULL,
+                at timestamptz NOT NULL,
+                record bytea NOT NULL,
+                PRIMARY KEY (account, convid, seq),
+                FOREIGN KEY (account, convid) REFERENCES {s}.entries ON DELETE CASCADE
+            )""",
     ),
 )
 

@@ -14,6 +14,7 @@ from psycopg import sql
 
 from mock_account.stores.errors import StoreConfigError, StoreError
 from mock_account.stores.postgres.channels import CHANNEL_MIGRATION
+from mock_account.stores.postgres.config import CONFIG_MIGRATION
 
 SCHEMA_NAME_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,62}")
 
@@ -109,29 +110,7 @@ MIGRATIONS: list[tuple[int, tuple[str, ...]]] = [
     # Per-identity workflow progress, approved actions and their outbox (mock_account.workflows).
     (4, WORKFLOW_TABLES),
     CHANNEL_MIGRATION,  # channel identities, links and turns (channels.py)
-    # Agent configuration history (mock_account.config_history): encrypted versions per
-    # section, and the revision of each agent and of the scope ("*").
-    (
-        6,
-        (
-            """CREATE TABLE {s}.config_versions (
-                scope text COLLATE "C" NOT NULL,
-                agent text COLLATE "C" NOT NULL,
-                section text COLLATE "C" NOT NULL,
-                revision bigint NOT NULL CHECK (revision >= 0),
-                created timestamptz NOT NULL,
-                origin text NOT NULL,
-                blob bytea NOT NULL,
-                PRIMARY KEY (scope, agent, section, revision)
-            )""",
-            """CREATE TABLE {s}.config_heads (
-                scope text COLLATE "C" NOT NULL,
-                agent text COLLATE "C" NOT NULL,
-                revision bigint NOT NULL CHECK (revision >= 0),
-                PRIMARY KEY (scope, agent)
-            )""",
-        ),
-    ),
+    CONFIG_MIGRATION,  # agent configuration versions and heads (config.py)
 ]
 
 LATEST = MIGRATIONS[-1][0]

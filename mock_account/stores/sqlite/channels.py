@@ -29,51 +29,52 @@ if TYPE_CHECKING:  # the store's module runs this one's migration: no import bac
 # Channels (``mock_account.channels``): identities by keyed hash, with their encrypted
 # sender, contact and memory; each conversation's channel link and encrypted turn records.
 # Links and turns go with their conversation (triggers) and are never written without it.
+# The statements' text is kept byte for byte as first applied (indentation included).
 CHANNEL_MIGRATION: tuple[int, tuple[str, ...]] = (
     5,
     (
         """CREATE TABLE channel_identities (
-            account TEXT NOT NULL,
-            identity TEXT NOT NULL,
-            channel TEXT NOT NULL,
-            sender BLOB NOT NULL,
-            contact BLOB,
-            contact_hash TEXT NOT NULL DEFAULT '',
-            convid TEXT NOT NULL DEFAULT '',
-            created INTEGER NOT NULL,
-            last_seen INTEGER NOT NULL,
-            memory BLOB,
-            memory_version INTEGER NOT NULL DEFAULT 0 CHECK (memory_version >= 0),
-            PRIMARY KEY (account, identity)
-        )""",
+                account TEXT NOT NULL,
+                identity TEXT NOT NULL,
+                channel TEXT NOT NULL,
+                sender BLOB NOT NULL,
+                contact BLOB,
+                contact_hash TEXT NOT NULL DEFAULT '',
+                convid TEXT NOT NULL DEFAULT '',
+                created INTEGER NOT NULL,
+                last_seen INTEGER NOT NULL,
+                memory BLOB,
+                memory_version INTEGER NOT NULL DEFAULT 0 CHECK (memory_version >= 0),
+                PRIMARY KEY (account, identity)
+            )""",
         """CREATE TABLE channel_links (
-            account TEXT NOT NULL,
-            convid TEXT NOT NULL,
-            channel TEXT NOT NULL,
-            identity TEXT NOT NULL,
-            created INTEGER NOT NULL,
-            PRIMARY KEY (account, convid)
-        )""",
+                account TEXT NOT NULL,
+                convid TEXT NOT NULL,
+                channel TEXT NOT NULL,
+                identity TEXT NOT NULL,
+                created INTEGER NOT NULL,
+                PRIMARY KEY (account, convid)
+            )""",
         """CREATE TABLE channel_turns (
-            account TEXT NOT NULL,
-            convid TEXT NOT NULL,
-            seq INTEGER NOT NULL,
-            at INTEGER NOT NULL,
-            record BLOB NOT NULL,
-            PRIMARY KEY (account, convid, seq)
-        )""",
+                account TEXT NOT NULL,
+                convid TEXT NOT NULL,
+                seq INTEGER NOT NULL,
+                at INTEGER NOT NULL,
+                record BLOB NOT NULL,
+                PRIMARY KEY (account, convid, seq)
+            )""",
         """CREATE TRIGGER channel_records_go_with_entries AFTER DELETE ON entries BEGIN
-            DELETE FROM channel_links WHERE account = old.account AND convid = old.convid;
-            DELETE FROM channel_turns WHERE account = old.account AND convid = old.convid;
-        END""",
+                DELETE FROM channel_links WHERE account = old.account AND convid = old.convid;
+                DELETE FROM channel_turns WHERE account = old.account AND convid = old.convid;
+            END""",
         """CREATE TRIGGER channel_links_need_entry BEFORE INSERT ON channel_links
-        WHEN NOT EXISTS (SELECT 1 FROM entries
-                         WHERE account = new.account AND convid = new.convid)
-        BEGIN SELECT RAISE(IGNORE); END""",
+            WHEN NOT EXISTS (SELECT 1 FROM entries
+                             WHERE account = new.account AND convid = new.convid)
+            BEGIN SELECT RAISE(IGNORE); END""",
         """CREATE TRIGGER channel_turns_need_entry BEFORE INSERT ON channel_turns
-        WHEN NOT EXISTS (SELECT 1 FROM entries
-                         WHERE account = new.account AND convid = new.convid)
-        BEGIN SELECT RAISE(IGNORE); END""",
+            WHEN NOT EXISTS (SELECT 1 FROM entries
+                             WHERE account = new.account AND convid = new.convid)
+            BEGIN SELECT RAISE(IGNORE); END""",
     ),
 )
 

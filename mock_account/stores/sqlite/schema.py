@@ -12,6 +12,7 @@ import sqlite3
 
 from mock_account.stores.errors import StoreError
 from mock_account.stores.sqlite.channels import CHANNEL_MIGRATION
+from mock_account.stores.sqlite.config import CONFIG_MIGRATION
 
 WORKFLOW_TABLES: tuple[str, ...] = (
     """CREATE TABLE workflow_progress (
@@ -103,29 +104,7 @@ MIGRATIONS: list[tuple[int, tuple[str, ...]]] = [
     # Per-identity workflow progress, approved actions and their outbox (mock_account.workflows).
     (4, WORKFLOW_TABLES),
     CHANNEL_MIGRATION,  # channel identities, links and turns (channels.py)
-    # Agent configuration history (mock_account.config_history): encrypted versions per
-    # section, and the revision of each agent and of the scope ("*").
-    (
-        6,
-        (
-            """CREATE TABLE config_versions (
-                scope TEXT NOT NULL,
-                agent TEXT NOT NULL,
-                section TEXT NOT NULL,
-                revision INTEGER NOT NULL CHECK (revision >= 0),
-                created INTEGER NOT NULL,
-                origin TEXT NOT NULL,
-                blob BLOB NOT NULL,
-                PRIMARY KEY (scope, agent, section, revision)
-            )""",
-            """CREATE TABLE config_heads (
-                scope TEXT NOT NULL,
-                agent TEXT NOT NULL,
-                revision INTEGER NOT NULL CHECK (revision >= 0),
-                PRIMARY KEY (scope, agent)
-            )""",
-        ),
-    ),
+    CONFIG_MIGRATION,  # agent configuration versions and heads (config.py)
     # The state moves into its entry's row, so a save is one UPDATE whose WHERE clause is the
     # compare-and-swap, run as a transaction of its own (``SqliteConnections.write_alone``).
     # Listing scans stay small: the blob is the last column, and SQLite reads the columns before

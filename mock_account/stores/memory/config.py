@@ -1,4 +1,4 @@
-"""Configuration versions in memory (tests and the in-memory store)."""
+"""Configuration versions in memory, next to a ``MemoryStore`` (tests and demos)."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from mock_account.stores.config_versions import (
     check_commit,
     conflict,
 )
+from mock_account.stores.memory.store import MemoryStore
 
 
 class MemoryConfigStore(ConfigVersionStore):
@@ -98,3 +99,9 @@ class MemoryConfigStore(ConfigVersionStore):
                 agent, section, revision, found.created, found.origin, bytes(new)
             )
             return True
+
+
+def config_store(store: MemoryStore) -> ConfigVersionStore:
+    """The configuration versions of ``store``: one history per store, so deployments sharing
+    the store object share the history (as they would share a database)."""
+    return store.side_table("config_versions", MemoryConfigStore)

@@ -1,4 +1,4 @@
-"""Configuration versions in Redis, next to the conversations (same client, same prefix).
+"""Configuration versions in the Redis database of a ``RedisStore`` (same client, same prefix).
 
 Keys of one scope share a hash tag, so a commit (one Lua script) touches one cluster slot:
 
@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from mock_account.stores.codec import from_micros, to_micros, utc
 from mock_account.stores.config_versions import (
@@ -26,7 +27,9 @@ from mock_account.stores.config_versions import (
     conflict,
 )
 from mock_account.stores.redis.layout import q
-from mock_account.stores.redis.store import RedisStore
+
+if TYPE_CHECKING:
+    from mock_account.stores.redis.store import RedisStore
 
 # KEYS: heads, then one versions hash per new version. ARGV: agent, base, keep, created,
 # scope row, then (revision, origin, blob) per new version.
