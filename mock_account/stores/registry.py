@@ -2,7 +2,8 @@
 
 A conversation store names its backend package (``backend = "sqlite"``, a class attribute); the
 package's ``SIDE_STORES`` makes the side stores that live next to its conversations (same file,
-schema, prefix or process): the channel records and the configuration versions.
+schema, prefix or process): the channel records, the workflow records and the configuration
+versions.
 ``BatchingStore`` is seen through (``inner``): group commit changes how saves are written, not
 where anything is kept.
 
@@ -23,6 +24,7 @@ from mock_account.stores.batching import BatchingStore
 from mock_account.stores.channel_records import ChannelRecords
 from mock_account.stores.config_versions import ConfigVersionStore
 from mock_account.stores.errors import StoreConfigError
+from mock_account.stores.workflow_records import WorkflowStore
 
 StoreT = TypeVar("StoreT", bound=ConversationStore)
 
@@ -40,6 +42,7 @@ class SideStores(Generic[StoreT]):
     """How one backend makes each side store from one of its conversation stores."""
 
     channel_records: Callable[[StoreT], ChannelRecords]
+    workflow_store: Callable[[StoreT], WorkflowStore]
     config_store: Callable[[StoreT], ConfigVersionStore]
 
 
@@ -67,6 +70,12 @@ def side_stores(store: ConversationStore) -> SideStores[Any]:
 def channel_records(store: ConversationStore) -> ChannelRecords:
     """The channel records kept next to ``store``'s conversations."""
     return side_stores(store).channel_records(backing_store(store))
+
+
+def workflow_store(store: ConversationStore) -> WorkflowStore:
+    """The workflow progress, approved actions and outbox kept next to ``store``'s
+    conversations."""
+    return side_stores(store).workflow_store(backing_store(store))
 
 
 def config_store(store: ConversationStore) -> ConfigVersionStore:

@@ -7,7 +7,8 @@
 - ``ActionLedger``: actions with an effect outside (email, IM, connector), approved and then
   executed at most once into the outbox, also across retries and crashes.
 - ``open_workflow_store``: their records next to a conversation store (SQLite, PostgreSQL,
-  Redis, memory).
+  Redis, memory): ``mock_account.stores.registry.workflow_store``; the contract is
+  ``mock_account.stores.workflow_records``, the backends are in ``mock_account.stores``.
 """
 
 from agents_catalog.workflow_format import (
@@ -17,6 +18,7 @@ from agents_catalog.workflow_format import (
     definition_problems,
     parse_workflow,
 )
+from mock_account.stores.registry import workflow_store as open_workflow_store
 from mock_account.stores.workflow_records import (
     ActionRecord,
     OutboxRecord,
@@ -37,7 +39,6 @@ from mock_account.workflows.progress import (
     UnknownWorkflow,
     WorkflowService,
 )
-from mock_account.workflows.store import open_workflow_store
 
 __all__ = [
     "ACTION_KINDS",

@@ -15,39 +15,9 @@ from psycopg import sql
 from mock_account.stores.errors import StoreConfigError, StoreError
 from mock_account.stores.postgres.channels import CHANNEL_MIGRATION
 from mock_account.stores.postgres.config import CONFIG_MIGRATION
+from mock_account.stores.postgres.workflows import WORKFLOW_MIGRATION
 
 SCHEMA_NAME_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,62}")
-
-WORKFLOW_TABLES: tuple[str, ...] = (
-    """CREATE TABLE {s}.workflow_progress (
-        account text COLLATE "C" NOT NULL,
-        identity text COLLATE "C" NOT NULL,
-        workflow text COLLATE "C" NOT NULL,
-        version bigint NOT NULL CHECK (version > 0),
-        blob bytea NOT NULL,
-        updated timestamptz NOT NULL,
-        PRIMARY KEY (account, identity, workflow)
-    )""",
-    """CREATE TABLE {s}.actions (
-        account text COLLATE "C" NOT NULL,
-        action_id text COLLATE "C" NOT NULL,
-        identity text COLLATE "C" NOT NULL,
-        status text NOT NULL,
-        blob bytea NOT NULL,
-        created timestamptz NOT NULL,
-        updated timestamptz NOT NULL,
-        PRIMARY KEY (account, action_id)
-    )""",
-    "CREATE INDEX actions_by_identity ON {s}.actions (account, identity, created DESC)",
-    """CREATE TABLE {s}.outbox (
-        account text COLLATE "C" NOT NULL,
-        action_id text COLLATE "C" NOT NULL,
-        identity text COLLATE "C" NOT NULL,
-        blob bytea NOT NULL,
-        delivered timestamptz NOT NULL,
-        PRIMARY KEY (account, action_id)
-    )""",
-)
 
 MIGRATIONS: list[tuple[int, tuple[str, ...]]] = [
     (
@@ -107,8 +77,7 @@ MIGRATIONS: list[tuple[int, tuple[str, ...]]] = [
             "CREATE INDEX idempotency_by_expiry ON {s}.idempotency (expires)",
         ),
     ),
-    # Per-identity workflow progress, approved actions and their outbox (mock_account.workflows).
-    (4, WORKFLOW_TABLES),
+    WORKFLOW_MIGRATION,  # workflow progress, approved actions and their outbox (workflows.py)
     CHANNEL_MIGRATION,  # channel identities, links and turns (channels.py)
     CONFIG_MIGRATION,  # agent configuration versions and heads (config.py)
 ]

@@ -13,37 +13,7 @@ import sqlite3
 from mock_account.stores.errors import StoreError
 from mock_account.stores.sqlite.channels import CHANNEL_MIGRATION
 from mock_account.stores.sqlite.config import CONFIG_MIGRATION
-
-WORKFLOW_TABLES: tuple[str, ...] = (
-    """CREATE TABLE workflow_progress (
-        account TEXT NOT NULL,
-        identity TEXT NOT NULL,
-        workflow TEXT NOT NULL,
-        version INTEGER NOT NULL CHECK (version > 0),
-        blob BLOB NOT NULL,
-        updated INTEGER NOT NULL,
-        PRIMARY KEY (account, identity, workflow)
-    )""",
-    """CREATE TABLE actions (
-        account TEXT NOT NULL,
-        action_id TEXT NOT NULL,
-        identity TEXT NOT NULL,
-        status TEXT NOT NULL,
-        blob BLOB NOT NULL,
-        created INTEGER NOT NULL,
-        updated INTEGER NOT NULL,
-        PRIMARY KEY (account, action_id)
-    )""",
-    "CREATE INDEX actions_by_identity ON actions (account, identity, created DESC)",
-    """CREATE TABLE outbox (
-        account TEXT NOT NULL,
-        action_id TEXT NOT NULL,
-        identity TEXT NOT NULL,
-        blob BLOB NOT NULL,
-        delivered INTEGER NOT NULL,
-        PRIMARY KEY (account, action_id)
-    )""",
-)
+from mock_account.stores.sqlite.workflows import WORKFLOW_MIGRATION
 
 MIGRATIONS: list[tuple[int, tuple[str, ...]]] = [
     (
@@ -101,8 +71,7 @@ MIGRATIONS: list[tuple[int, tuple[str, ...]]] = [
             "CREATE INDEX idempotency_by_expiry ON idempotency (expires)",
         ),
     ),
-    # Per-identity workflow progress, approved actions and their outbox (mock_account.workflows).
-    (4, WORKFLOW_TABLES),
+    WORKFLOW_MIGRATION,  # workflow progress, approved actions and their outbox (workflows.py)
     CHANNEL_MIGRATION,  # channel identities, links and turns (channels.py)
     CONFIG_MIGRATION,  # agent configuration versions and heads (config.py)
     # The state moves into its entry's row, so a save is one UPDATE whose WHERE clause is the

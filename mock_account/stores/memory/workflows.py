@@ -1,0 +1,177 @@
+"""Workflow records in memory, next to a ``MemoryStore`` (tests and demos; nothing durable)."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterable
+from dataclasses import replace
+from datetime import datetime
+
+from mock_account.stores.codec import utc
+from mock_account.stores.errors import VersionConflict
+from mock_account.stores.memory.store import MemoryStore
+from mock_account.stores.workflow_records import (
+    ActionRecord,
+    OutboxRecord,
+    ProgressRecord,
+    WorkflowStore,
+    check_names,
+)
+
+
+class MemoryWorkflowStore(WorkflowStore):
+    """In-process records (tests, ``memory://``)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._progress: dict[tuple[str, str, str], ProgressRecord] = {}
+        self._actions: dict[tuple[str, str], ActionRecord] = {}
+        self._outbox: dict[tuple[str, str], OutboxRecord] = {}
+
+    def load_progress(self, account: str, identity: str, workflow: str) -> ProgressRecord | None:
+        with self._lock:
+            return self._progress.get((account, identity, workflow))
+
+    def save_progress(
+        self,
+        account: str,
+        identity: str,
+        workflow: str,
+        *,
+        expected_version: int,
+        blob: bytes,
+        now: datetime,
+    ) -> ProgressRecord:
+        check_names(account=account, identity=identity, workflow=workflow)
+        key = (account, identity, workflow)
+        with self._lock:
+            current = self._progress.get(key)
+            if (current.version if current else 0) != expected_version:
+                raise VersionConflict(
+                    f"workflow {workflow!r} progress is no longer at version {expected_version}"
+                )
+            record = ProgressRecord(
+                account, identity, workflow, expected_version + 1, bytes(blob), utc(now)
+            )
+            self._progress[key] = record
+            return record
+
+    def list_progress(self, account: str, identity: str) -> list[ProgressRecord]:
+        with self._lock:
+            found = [r for k, r in self._progress.items() if k[:2] == (account, identity)]
+        return sorted(found, key=lambda r: r.workflow)
+
+    def add_action(
+        self, account: str, action_id: str, identity: str, status: str, blob: bytes, now: datetime
+    ) -> tuple[ActionRecord, bool]:
+        check_names(account=account, action_id=action_id, identity=identity, status=status)
+        with self._lock:
+            current = self._actions.get((account, action_id))
+            if current is not None:
+                return current, False
+            t = utc(now)
+            record = ActionRecord(account, action_id, identity, status, bytes(blob), t, t)
+            self._actions[(account, action_id)] = record
+            return record, True
+
+    def get_action(self, account: str, action_id: str) -> ActionRecord | None:
+        with self._lock:
+            return self._actions.get((account, action_id))
+
+    def move_action(
+        self,
+        account: str,
+        action_id: str,
+        *,
+        from_statuses: Iterable[str],
+        to_status: str,
+        now: datetime,
+        blob: bytes | None = None,
+    ) -> ActionRecord | None:
+        allowed = set(from_statuses)
+        with self._lock:
+            current = self._actions.get((account, action_id))
+            if current is None or current.status not in allowed:
+                return None
+            record = replace(
+                current,
+                status=to_status,
+                updated=utc(now),
+                blob=current.blob if blob is None else bytes(blob),
+            )
+            self._actions[(account, action_id)] = record
+            return record
+
+    def list_actions(
+        self, account: str, identity: str | None = None, statuses: Iterable[str] | None = None
+    ) -> list[ActionRecord]:
+        wanted = None if statuses is None else set(statuses)
+        with self._lock:
+            found = [
+                r
+                for r in self._actions.values()
+                if r.account == account
+                and (identity is None or r.identity == identity)
+                and (wanted is None or r.status in wanted)
+            ]
+        return sorted(found, key=lambda r: (r.created, r.action_id), reverse=True)
+
+    def deliver(
+        self, account: str, action_id: str, identity: str, blob: bytes, now: datetime
+    ) -> bool:
+        check_names(account=account, action_id=action_id, identity=identity)
+        with self._lock:
+            if (account, action_id) in self._outbox:
+                return False
+            self._outbox[(account, action_id)] = OutboxRecord(
+                account, action_id, identity, bytes(blob), utc(now)
+            )
+            return True
+
+    def list_outbox(self, account: str, identity: str | None = None) -> list[OutboxRecord]:
+        with self._lock:
+            found = [
+                r
+                for r in self._outbox.values()
+                if r.account == account and (identity is None or r.identity == identity)
+            ]
+        return sorted(found, key=lambda r: (r.delivered, r.action_id), reverse=True)
+
+    def all_progress(self) -> list[ProgressRecord]:
+        with self._lock:
+            return list(self._progress.values())
+
+    def all_actions(self) -> list[ActionRecord]:
+        with self._lock:
+            return list(self._actions.values())
+
+    def all_outbox(self) -> list[OutboxRecord]:
+        with self._lock:
+            return list(self._outbox.values())
+
+    def replace_outbox_blob(self, account: str, action_id: str, blob: bytes) -> bool:
+        with self._lock:
+            current = self._outbox.get((account, action_id))
+            if current is None:
+                return False
+            self._outbox[(account, action_id)] = replace(current, blob=bytes(blob))
+            return True
+
+    def forget_identity(self, account: str, identity: str) -> int:
+        check_names(account=account, identity=identity)
+        removed = 0
+        with self._lock:
+            for records in (self._progress, self._actions, self._outbox):
+                gone = [
+                    k for k, r in records.items() if (r.account, r.identity) == (account, identity)
+                ]
+                for key in gone:
+                    del records[key]
+                removed += len(gone)
+        return removed
+
+
+def workflow_store(store: MemoryStore) -> WorkflowStore:
+    """The workflow records of ``store``: one set per store, as a database holds one set of
+    tables, so every caller sees the same records."""
+    return store.side_table("workflows", MemoryWorkflowStore)

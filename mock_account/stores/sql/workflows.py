@@ -1,0 +1,273 @@
+"""The workflow records' SQL, shared by SQLite and PostgreSQL: each backend gives the
+placeholder, the time conversions, the table names and its connections (``_tx``, ``_query``)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from datetime import datetime
+from typing import Any
+
+from mock_account.stores.codec import from_micros, to_micros
+from mock_account.stores.errors import VersionConflict
+from mock_account.stores.workflow_records import (
+    ActionRecord,
+    OutboxRecord,
+    ProgressRecord,
+    WorkflowStore,
+    check_names,
+)
+
+
+class SqlWorkflowStore(WorkflowStore):
+    """The SQL of SQLite and PostgreSQL; subclasses give the placeholders and the connections."""
+
+    P = "?"
+
+    def __init__(self, tables: dict[str, str]) -> None:
+        self._t = tables
+
+    @contextmanager
+    def _tx(self) -> Iterator[Any]:
+        """A write transaction's cursor-like object with ``execute`` returning rows."""
+        raise NotImplementedError
+        yield
+
+    def _query(self, sql: str, params: tuple) -> list[tuple]:
+        raise NotImplementedError
+
+    def _time(self, value: datetime) -> Any:
+        return to_micros(value)
+
+    def _from_time(self, value: Any) -> datetime:
+        return from_micros(value)
+
+    def _sql(self, text: str) -> str:
+        return text.format(**self._t).replace("?", self.P)
+
+    def _progress(self, row: tuple) -> ProgressRecord:
+        return ProgressRecord(
+            row[0], row[1], row[2], int(row[3]), bytes(row[4]), self._from_time(row[5])
+        )
+
+    def _action(self, row: tuple) -> ActionRecord:
+        return ActionRecord(
+            row[0],
+            row[1],
+            row[2],
+            row[3],
+            bytes(row[4]),
+            self._from_time(row[5]),
+            self._from_time(row[6]),
+        )
+
+    def _outbox(self, row: tuple) -> OutboxRecord:
+        return OutboxRecord(row[0], row[1], row[2], bytes(row[3]), self._from_time(row[4]))
+
+    _PROGRESS = "account, identity, workflow, version, blob, updated"
+    _ACTION = "account, action_id, identity, status, blob, created, updated"
+    _OUTBOX = "account, action_id, identity, blob, delivered"
+
+    def load_progress(self, account: str, identity: str, workflow: str) -> ProgressRecord | None:
+        rows = self._query(
+            self._sql(
+                f"SELECT {self._PROGRESS} FROM {{progress}} "
+                "WHERE account = ? AND identity = ? AND workflow = ?"
+            ),
+            (account, identity, workflow),
+        )
+        return self._progress(rows[0]) if rows else None
+
+    def save_progress(
+        self,
+        account: str,
+        identity: str,
+        workflow: str,
+        *,
+        expected_version: int,
+        blob: bytes,
+        now: datetime,
+    ) -> ProgressRecord:
+        check_names(account=account, identity=identity, workflow=workflow)
+        t = self._time(now)
+        if expected_version == 0:
+            sql = self._sql(
+                "INSERT INTO {progress} VALUES (?, ?, ?, 1, ?, ?) "
+                f"ON CONFLICT DO NOTHING RETURNING {self._PROGRESS}"
+            )
+            params: tuple = (account, identity, workflow, bytes(blob), t)
+        else:
+            sql = self._sql(
+                "UPDATE {progress} SET version = version + 1, blob = ?, updated = ? "
+                "WHERE account = ? AND identity = ? AND workflow = ? AND version = ? "
+                f"RETURNING {self._PROGRESS}"
+            )
+            params = (bytes(blob), t, account, identity, workflow, expected_version)
+        with self._tx() as tx:
+            rows = tx(sql, params)
+        if not rows:
+            raise VersionConflict(
+                f"workflow {workflow!r} progress is no longer at version {expected_version}"
+            )
+        return self._progress(rows[0])
+
+    def list_progress(self, account: str, identity: str) -> list[ProgressRecord]:
+        rows = self._query(
+            self._sql(
+                f"SELECT {self._PROGRESS} FROM {{progress}} WHERE account = ? AND identity = ? "
+                "ORDER BY workflow"
+            ),
+            (account, identity),
+        )
+        return [self._progress(r) for r in rows]
+
+    def add_action(
+        self, account: str, action_id: str, identity: str, status: str, blob: bytes, now: datetime
+    ) -> tuple[ActionRecord, bool]:
+        check_names(account=account, action_id=action_id, identity=identity, status=status)
+        t = self._time(now)
+        with self._tx() as tx:
+            rows = tx(
+                self._sql(
+                    "INSERT INTO {actions} VALUES (?, ?, ?, ?, ?, ?, ?) "
+                    f"ON CONFLICT DO NOTHING RETURNING {self._ACTION}"
+                ),
+                (account, action_id, identity, status, bytes(blob), t, t),
+            )
+            if rows:
+                return self._action(rows[0]), True
+            rows = tx(
+                self._sql(
+                    f"SELECT {self._ACTION} FROM {{actions}} WHERE account = ? AND action_id = ?"
+                ),
+                (account, action_id),
+            )
+            return self._action(rows[0]), False
+
+    def get_action(self, account: str, action_id: str) -> ActionRecord | None:
+        rows = self._query(
+            self._sql(
+                f"SELECT {self._ACTION} FROM {{actions}} WHERE account = ? AND action_id = ?"
+            ),
+            (account, action_id),
+        )
+        return self._action(rows[0]) if rows else None
+
+    def move_action(
+        self,
+        account: str,
+        action_id: str,
+        *,
+        from_statuses: Iterable[str],
+        to_status: str,
+        now: datetime,
+        blob: bytes | None = None,
+    ) -> ActionRecord | None:
+        allowed = list(from_statuses)
+        if not allowed:
+            return None
+        marks = ", ".join("?" for _ in allowed)
+        with self._tx() as tx:
+            rows = tx(
+                self._sql(
+                    "UPDATE {actions} SET status = ?, updated = ?, blob = COALESCE(?, blob) "
+                    f"WHERE account = ? AND action_id = ? AND status IN ({marks}) "
+                    f"RETURNING {self._ACTION}"
+                ),
+                (
+                    to_status,
+                    self._time(now),
+                    None if blob is None else bytes(blob),
+                    account,
+                    action_id,
+                    *allowed,
+                ),
+            )
+        return self._action(rows[0]) if rows else None
+
+    def list_actions(
+        self, account: str, identity: str | None = None, statuses: Iterable[str] | None = None
+    ) -> list[ActionRecord]:
+        where, params = ["account = ?"], [account]
+        if identity is not None:
+            where.append("identity = ?")
+            params.append(identity)
+        if statuses is not None:
+            wanted = list(statuses)
+            if not wanted:
+                return []
+            where.append(f"status IN ({', '.join('?' for _ in wanted)})")
+            params.extend(wanted)
+        rows = self._query(
+            self._sql(
+                f"SELECT {self._ACTION} FROM {{actions}} WHERE {' AND '.join(where)} "
+                "ORDER BY created DESC, action_id DESC"
+            ),
+            tuple(params),
+        )
+        return [self._action(r) for r in rows]
+
+    def deliver(
+        self, account: str, action_id: str, identity: str, blob: bytes, now: datetime
+    ) -> bool:
+        check_names(account=account, action_id=action_id, identity=identity)
+        with self._tx() as tx:
+            rows = tx(
+                self._sql(
+                    "INSERT INTO {outbox} VALUES (?, ?, ?, ?, ?) "
+                    "ON CONFLICT DO NOTHING RETURNING action_id"
+                ),
+                (account, action_id, identity, bytes(blob), self._time(now)),
+            )
+        return bool(rows)
+
+    def list_outbox(self, account: str, identity: str | None = None) -> list[OutboxRecord]:
+        where, params = "account = ?", [account]
+        if identity is not None:
+            where += " AND identity = ?"
+            params.append(identity)
+        rows = self._query(
+            self._sql(
+                f"SELECT {self._OUTBOX} FROM {{outbox}} WHERE {where} "
+                "ORDER BY delivered DESC, action_id DESC"
+            ),
+            tuple(params),
+        )
+        return [self._outbox(r) for r in rows]
+
+    def all_progress(self) -> list[ProgressRecord]:
+        rows = self._query(self._sql(f"SELECT {self._PROGRESS} FROM {{progress}}"), ())
+        return [self._progress(r) for r in rows]
+
+    def all_actions(self) -> list[ActionRecord]:
+        rows = self._query(self._sql(f"SELECT {self._ACTION} FROM {{actions}}"), ())
+        return [self._action(r) for r in rows]
+
+    def all_outbox(self) -> list[OutboxRecord]:
+        rows = self._query(self._sql(f"SELECT {self._OUTBOX} FROM {{outbox}}"), ())
+        return [self._outbox(r) for r in rows]
+
+    def replace_outbox_blob(self, account: str, action_id: str, blob: bytes) -> bool:
+        with self._tx() as tx:
+            rows = tx(
+                self._sql(
+                    "UPDATE {outbox} SET blob = ? WHERE account = ? AND action_id = ? "
+                    "RETURNING action_id"
+                ),
+                (bytes(blob), account, action_id),
+            )
+        return bool(rows)
+
+    def forget_identity(self, account: str, identity: str) -> int:
+        check_names(account=account, identity=identity)
+        removed = 0
+        with self._tx() as tx:  # one transaction: all of the identity's records or none
+            for table in ("progress", "actions", "outbox"):
+                rows = tx(
+                    self._sql(
+                        f"DELETE FROM {{{table}}} WHERE account = ? AND identity = ? RETURNING 1"
+                    ),
+                    (account, identity),
+                )
+                removed += len(rows)
+        return removed
