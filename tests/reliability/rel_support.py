@@ -14,14 +14,15 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from server_stores import fresh_url, unreachable
+from server_stores import PLAIN_BACKENDS, fresh_url, unreachable
 
 from mock_account.crypto import StateCipher
 from mock_account.engine.state import parse_state
 from mock_account.stores import ConversationStore, StoreUnavailable, open_store
 from mock_account.users import IssuedToken, UserDirectory
 
-SERVER_BACKENDS = ["sqlite", "postgres", "redis"]
+# A memory store lives and dies with its process: nothing to share or to crash-test.
+SERVER_BACKENDS = [backend for backend in PLAIN_BACKENDS if backend != "memory"]
 
 # One agent that saves on every run (``end``), so a conversation's version is its number of
 # runs, and whose only prompt is local, so the state grows by one run record per save.

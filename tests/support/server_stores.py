@@ -1,4 +1,8 @@
-"""Fresh, isolated stores on the real servers, shared by every test suite that needs one.
+"""The store backends every suite runs on, and fresh, isolated stores of each.
+
+``BACKENDS`` is the one list: the conversation, channel-records, workflow-store and
+configuration-store conformance suites (and the other suites that need a store) all take their
+backends from here, and ``store_fixture`` makes their store fixture.
 
 PostgreSQL and Redis are the machine's servers (override with TEST_POSTGRES_URL /
 TEST_REDIS_URL). Each caller gets its own PostgreSQL schema or Redis key prefix, removed by
@@ -14,12 +18,19 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+import pytest
 from missing import missing
 
 from mock_account.stores import ConversationStore, StoreUnavailable, open_store
 
 POSTGRES_URL = os.environ.get("TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/test")
 REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
+
+#: Every backend of ``mock_account.stores.registry`` (a test there checks the two agree).
+PLAIN_BACKENDS = ["memory", "sqlite", "postgres", "redis"]
+#: The same stores behind group commit (``?batch=N``): every contract must hold unchanged.
+BATCH_BACKENDS = [f"{backend}+batch" for backend in PLAIN_BACKENDS]
+BACKENDS = PLAIN_BACKENDS + BATCH_BACKENDS
 
 
 def unreachable(backend: str, exc: BaseException) -> None:
@@ -87,3 +98,30 @@ def opened_store(backend: str, folder: Path, label: str = "store") -> Iterator[C
     finally:
         store.close()
         cleanup()
+
+
+def open_or_skip(url: str, backend: str) -> ConversationStore:
+    """The store ``url`` names, opened (an unreachable server skips, or fails under CI)."""
+    try:
+        return open_store(url)
+    except StoreUnavailable as exc:
+        unreachable(backend, exc)
+        raise
+
+
+def store_fixture(
+    backends: list[str], label: str, name: str
+) -> Callable[..., Iterator[ConversationStore]]:
+    """A fixture called ``name``: a fresh conversation store of each of ``backends`` in turn,
+    closed and removed after the test (``label`` names its PostgreSQL schema or Redis prefix).
+
+    Assign it in a conftest or test module under the same name:
+    ``backend_store = store_fixture(BACKENDS, "workflows", "backend_store")``.
+    """
+
+    @pytest.fixture(name=name, params=backends)
+    def fixture(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[ConversationStore]:
+        with opened_store(request.param, tmp_path, label) as store:
+            yield store
+
+    return fixture

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 from channel_agents import Clock, write_channel_account
-from server_stores import fresh_url, unreachable
+from server_stores import PLAIN_BACKENDS, fresh_url, unreachable
 
 from mock_account.channels import ChannelService, records_for
 from mock_account.deployment import AccountConfig, Deployment, build_deployment
@@ -48,10 +48,7 @@ def make_deployment(
         built.close()
 
 
-BACKENDS = ["memory", "sqlite", "postgres", "redis"]
-
-
-@pytest.fixture(params=BACKENDS)
+@pytest.fixture(params=PLAIN_BACKENDS)
 def store_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     """A fresh store of each backend (PostgreSQL and Redis skip when down, fail under CI)."""
     url, cleanup = fresh_url(request.param, tmp_path, "channels")

@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 
 import pytest
-from server_stores import opened_store
+from server_stores import BACKENDS, store_fixture
 
 from mock_account.channels import records_for
 from mock_account.channels.records import ChannelRecords, ConversationLink, IdentityRecord
@@ -19,13 +17,7 @@ T0 = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
 ACCOUNT = "acme"
 
 
-BACKENDS = ["memory", "sqlite", "postgres", "redis"]
-
-
-@pytest.fixture(params=BACKENDS + [f"{backend}+batch" for backend in BACKENDS])
-def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[ConversationStore]:
-    with opened_store(request.param, tmp_path, "chrecords") as opened:
-        yield opened
+store = store_fixture(BACKENDS, "chrecords", "store")
 
 
 @pytest.fixture

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 from fixture_agents import write_account
-from server_stores import fresh_url, unreachable
+from server_stores import PLAIN_BACKENDS, fresh_url, unreachable
 
 from mock_account.config_history import (
     ConfigFormatError,
@@ -28,7 +28,6 @@ from mock_account.deployment import (
 )
 from mock_account.stores import StoreUnavailable, VersionConflict
 
-BACKENDS = ["memory", "sqlite", "postgres", "redis"]
 # Two deployments share only a store outside the process (a memory store is per deployment).
 SHARED_STORES = pytest.mark.parametrize("store_url", ["sqlite", "postgres", "redis"], indirect=True)
 AUTHOR = "owner@acme.example"
@@ -39,7 +38,7 @@ def account_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return write_account(tmp_path_factory.mktemp("account"))
 
 
-@pytest.fixture(params=BACKENDS)
+@pytest.fixture(params=PLAIN_BACKENDS)
 def store_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     url, cleanup = fresh_url(request.param, tmp_path, "confighist")
     yield url

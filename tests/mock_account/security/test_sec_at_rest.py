@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 from sec_support import Base, FakeClock
-from server_stores import fresh_url, unreachable
+from server_stores import PLAIN_BACKENDS, fresh_url, unreachable
 from store_dump import Dump, dump
 
 from mock_account.api import create_app
@@ -31,10 +31,9 @@ from mock_account.stores import ConversationStore, StoreUnavailable, open_store
 from mock_account.users import UserDirectory
 
 EXEC = "/api/exec/execAgent"
-BACKENDS = ["memory", "sqlite", "postgres", "redis"]
 
 
-@pytest.fixture(params=BACKENDS)
+@pytest.fixture(params=PLAIN_BACKENDS)
 def backend_store(
     request: pytest.FixtureRequest, tmp_path: Path
 ) -> Iterator[tuple[str, str, ConversationStore]]:

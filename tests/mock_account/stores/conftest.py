@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from store_backends import BACKENDS, backend_url, open_or_skip
+from server_stores import BACKENDS, fresh_url, open_or_skip
 
 from mock_account.stores import ConversationStore, open_store
 
@@ -14,7 +14,7 @@ from mock_account.stores import ConversationStore, open_store
 @pytest.fixture(params=BACKENDS)
 def store_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     """The URL of a fresh store, for each backend in turn."""
-    url, cleanup = backend_url(request.param, tmp_path)
+    url, cleanup = fresh_url(request.param, tmp_path)
     opened = False
     try:
         open_or_skip(url, request.param).close()

@@ -13,7 +13,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
-from store_backends import BATCH_BACKENDS, backend_url, open_or_skip
+from server_stores import BATCH_BACKENDS, fresh_url, open_or_skip
 
 from mock_account.stores import (
     Committed,
@@ -36,7 +36,7 @@ OWNER = "ada@example.com"
 @pytest.fixture(params=BATCH_BACKENDS)
 def batching(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[BatchingStore]:
     """A fresh batching store over each real backend, opened by URL with its defaults."""
-    url, cleanup = backend_url(request.param, tmp_path)
+    url, cleanup = fresh_url(request.param, tmp_path)
     store = open_or_skip(url, request.param)
     try:
         assert isinstance(store, BatchingStore)
@@ -51,7 +51,7 @@ def one_committer(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Ba
     """A batching store with one committer thread that every save goes through, so that
     ``Gate`` decides what is batched."""
     backend = request.param.removesuffix("+batch")
-    url, cleanup = backend_url(backend, tmp_path)
+    url, cleanup = fresh_url(backend, tmp_path)
     store = BatchingStore(open_or_skip(url, backend), committers=1, solo_direct=False)
     try:
         yield store

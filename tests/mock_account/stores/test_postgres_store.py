@@ -9,8 +9,7 @@ from pathlib import Path
 
 import psycopg
 import pytest
-from server_stores import with_option
-from store_backends import backend_url, open_or_skip
+from server_stores import fresh_url, open_or_skip, with_option
 
 from mock_account.stores import ConversationStore, StoreError, open_store
 from mock_account.stores.postgres.schema import LATEST
@@ -20,7 +19,7 @@ NOW = datetime(2026, 3, 1, tzinfo=UTC)
 
 @pytest.fixture
 def pg_url(tmp_path: Path) -> Iterator[str]:
-    url, cleanup = backend_url("postgres", tmp_path)
+    url, cleanup = fresh_url("postgres", tmp_path)
     open_or_skip(url, "postgres").close()
     try:
         yield url

@@ -10,8 +10,7 @@ from pathlib import Path
 import pytest
 import redis
 from redis.crc import key_slot
-from server_stores import REDIS_URL, with_option
-from store_backends import backend_url, open_or_skip
+from server_stores import REDIS_URL, fresh_url, open_or_skip, with_option
 
 from mock_account.stores import ConversationStore, IdempotencyRecord, open_store
 
@@ -20,7 +19,7 @@ NOW = datetime(2026, 3, 1, tzinfo=UTC)
 
 @pytest.fixture
 def redis_url(tmp_path: Path) -> Iterator[str]:
-    url, cleanup = backend_url("redis", tmp_path)
+    url, cleanup = fresh_url("redis", tmp_path)
     open_or_skip(url, "redis").close()
     try:
         yield url
