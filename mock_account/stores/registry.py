@@ -3,9 +3,8 @@
 A conversation store names its backend package (``backend = "sqlite"``, a class attribute); the
 package's ``SIDE_STORES`` makes the side stores that live next to its conversations (same file,
 schema, prefix or process): the channel records, the workflow records and the configuration
-versions.
-``BatchingStore`` is seen through (``inner``): group commit changes how saves are written, not
-where anything is kept.
+versions. ``BatchingStore`` is seen through (``inner``): group commit changes how saves are
+written, not where anything is kept.
 
 Backend packages are imported on demand, so using SQLite never loads psycopg or redis-py. A
 store whose backend is not registered raises ``StoreConfigError``: its side records would have
