@@ -37,6 +37,10 @@ def _words(text: str) -> frozenset[str]:
     return frozenset(_stem(w) for w in _WORD.findall(text.lower()) if len(w) > 1)
 
 
+# A model number in a product's name: letters and digits in one word ("VX-900", "U2724D").
+_MODEL_CODE = re.compile(r"\b(?=[\w-]*[A-Za-z])(?=[\w-]*\d)[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*\b")
+
+
 def best_product(item: str, ctx: Context) -> Record | None:
     """The catalogue product an item of a request means ("office chairs" -> an Office
     Chair): first one of the kind the item names (its last word: an "ergonomic chair" is a
@@ -253,7 +257,24 @@ class Orders(Recipe):
     id_digits = 6
     about_fields = ("customer_id",)
 
+    @staticmethod
+    def _new_buyer(name: str, ctx: Context) -> Record:
+        """A company that is no customer of ours yet, as the buyer of its first order: its
+        account is opened with it (a new id), rather than the order refused or booked to
+        another customer."""
+        return {"customer": name, "customer_id": Customers().new_id(ctx), "new_customer": name}
+
     def phrased(self, record: Record, today: date, stated: Stated) -> Record:
+        opened = (
+            f" {record['new_customer']} is new to us, so I opened their customer account "
+            f"{record.get('customer_id', '')} with this order."
+            if record.get("new_customer")
+            else ""
+        )
+        return {"account_opened": opened, **self._discount_phrased(record, stated)}
+
+    @staticmethod
+    def _discount_phrased(record: Record, stated: Stated) -> Record:
         # "Give a 10% discount" answered "The discount on order … is approved; the new total
         # is …": how much off, and off what, unsaid.
         percent, total = record.get("discount_percent"), record.get("total")
@@ -278,17 +299,12 @@ class Orders(Recipe):
         stated = ctx.stated
         if given.get("customer_id") or customer_asked(ctx) is not None:
             return None
-        unknown = stated.unknown_organisations()
-        prospect = given.get("quoted_customer")
-        if not unknown and not prospect:
+        if not stated.unknown_organisations() and not given.get("quoted_customer"):
             # Nobody said who buys: not a customer picked at random.
             return f"Which customer is the order for? {Customers.none_held()}"
-        # The prospect a quote was made for ("Turn it into an order" asked which customer).
-        name = unknown[0].shown if unknown else prospect
-        return (
-            f"{name} is not a customer of ours yet, so I placed no order; open their account "
-            f'first ("Set up {name} as a new customer"), then order for them.'
-        )
+        # A company new to us (or the prospect a quote was made for) gets its account opened
+        # with its first order (``_new_buyer``), and the answer says so.
+        return None
 
     def closed(self, saved: Record, source: str) -> str | None:
         # A cancelled or returned order is over: expediting, changing, billing or returning
@@ -354,10 +370,13 @@ class Orders(Recipe):
         customer = customer_asked(ctx)
         if customer is not None:
             out["customer_id"] = customer.value
+        elif stated.unknown_organisations():
+            out.update(self._new_buyer(stated.unknown_organisations()[0].shown, ctx))
         quantity = next((q for q in stated.quantities if not q.unit), None)
         if quantity is not None:
             out["quantity"] = max(1, int(quantity.count))
-            product = best_product(quantity.item, ctx)
+            modelled = _MODEL_CODE.search(quantity.item)
+            product = None if modelled else best_product(quantity.item, ctx)
             out["product"] = product["name"] if product else _title(quantity.item)
         else:
             for product in ctx.data.records("products"):
@@ -371,6 +390,10 @@ class Orders(Recipe):
 
     def fill(self, record: Record, ctx: Context) -> None:
         record.setdefault("id", self.new_id(ctx))
+        prospect = record.get("quoted_customer")
+        if not record.get("customer_id") and prospect and not _customer_named(prospect, ctx):
+            # "Turn it into an order" after a quote for a prospect: their first order.
+            record.update(self._new_buyer(str(prospect), ctx))
         if not record.get("customer_id"):
             record["customer_id"] = ctx.pick(c["id"] for c in ctx.data.records("customers"))
         # Whose order it is: its name for the answer, its country for the currency.
@@ -388,10 +411,13 @@ class Orders(Recipe):
         if not record.get("product"):
             record["product"] = ctx.pick(ctx.data.records("products"))["name"]
         else:
-            # A product typed in a form ("standing desk") is the catalogue's, when it has one.
+            # A product typed in a form ("standing desk") is the catalogue's, when it has one;
+            # one typed with its model ("VX-900 patient monitor") is that model, as typed.
             listed = best_product(str(record["product"]), ctx)
-            if listed is not None and not ctx.data.lookup(
-                "products", where={"name": record["product"]}
+            if (
+                listed is not None
+                and not _MODEL_CODE.search(str(record["product"]))
+                and not ctx.data.lookup("products", where={"name": record["product"]})
             ):
                 record["product"] = listed["name"]
         self._priced_as_quoted(record, ctx)
@@ -473,6 +499,10 @@ class Orders(Recipe):
 _COUNT_NOUNS = frozenset({"unit", "units", "piece", "pieces", "item", "items", "pc", "pcs"})
 
 
+def _customer_named(name: object, ctx: Context) -> bool:
+    return bool(ctx.data.lookup("customers", where={"name": str(name)}))
+
+
 def customer_asked(ctx: Context) -> Asked | None:
     """The customer the request names, as a filter on the records of that customer."""
     ids = ctx.stated.ids_of("CUS")
@@ -532,7 +562,8 @@ _PRICED = re.compile(
 
 
 def _title(item: str) -> str:
-    return " ".join(w.capitalize() for w in item.split())
+    # A word typed with capitals ("VX-900", "iPhone") is kept as typed.
+    return " ".join(w if any(c.isupper() for c in w) else w.capitalize() for w in item.split())
 
 
 # What a count may be of that is no product ("a 5,000 unit order", "3 projects").

@@ -166,25 +166,23 @@ def test_a_new_order_names_its_customer_and_is_not_called_late(deployment, user)
     assert offered and not any("late" in s.request for s in offered), offered
 
 
-def test_an_order_for_a_company_that_is_not_a_customer_is_not_booked_to_another(
-    deployment, user
-) -> None:
+def test_an_order_for_a_company_that_is_not_a_customer_opens_its_account(deployment, user) -> None:
     request_text = "Greenfield Schools wants 20 office chairs and 5 standing desks"
     result = run_agent(deployment, user, "PlaceCustomerOrder", request_text, None)
     text = result.parts[0]["text"]
-    assert text.startswith("Greenfield Schools is not a customer of ours yet, so I placed no order")
-    assert "order" not in state_of(deployment, user, result.convid)["conv"]
-    # Once its account is open in the conversation, the order is theirs.
-    opened = run_agent(
-        deployment, user, "OpenNewCustomerAccount", "Set up Greenfield Schools as a new customer",
-        result.convid,
-    )  # fmt: skip
-    assert "for Greenfield Schools is open" in opened.parts[0]["text"], opened.parts
-    placed = run_agent(
-        deployment, user, "PlaceCustomerOrder",
-        "Place an order of 20 office chairs for Greenfield Schools", result.convid,
-    )  # fmt: skip
-    assert " for Greenfield Schools is placed: 20 x " in placed.parts[0]["text"], placed.parts
+    order = state_of(deployment, user, result.convid)["conv"]["order"]
+    # Not booked to another customer: to a new account of theirs, and the answer says so.
+    known = {c["id"] for c in deployment.account.engine.data.records("customers")}
+    assert order["customer_id"] not in known, order
+    assert text.startswith(f"Order {order['id']} for Greenfield Schools is placed: 20 x "), text
+    assert (
+        f"Greenfield Schools is new to us, so I opened their customer account "
+        f"{order['customer_id']} with this order." in text
+    ), text
+    # Their next order in the conversation is on that account.
+    again = run_agent(deployment, user, "AmendOpenOrder", "Make it 25 chairs", result.convid)
+    changed = state_of(deployment, user, again.convid)["conv"]["order"]
+    assert changed["customer_id"] == order["customer_id"] and changed["quantity"] == 25, changed
 
 
 def _damaged_at_orion(deployment, user):

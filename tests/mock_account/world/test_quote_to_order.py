@@ -85,7 +85,7 @@ def test_a_quote_for_a_customer_is_in_their_currency(deployment, user) -> None:
     assert quote["name"] == "Summit Standing Desk" and quote["currency"] == "EUR"
 
 
-def test_a_quote_for_a_prospect_is_theirs_and_their_order_waits_for_an_account(
+def test_a_quote_for_a_prospect_is_theirs_and_their_order_opens_their_account(
     deployment, user
 ) -> None:
     # "Acme Widgets GmbH" was quoted as the customer Acme Corporation, on its first word.
@@ -97,9 +97,10 @@ def test_a_quote_for_a_prospect_is_theirs_and_their_order_waits_for_an_account(
     placed = run_agent(
         deployment, user, "PlaceCustomerOrder", "Turn it into an order", quoted.convid
     )
-    assert placed.parts[0]["text"].startswith(
-        "Acme Widgets GmbH is not a customer of ours yet, so I placed no order"
-    )
+    text = placed.parts[0]["text"]
+    order = state_of(deployment, user, quoted.convid)["conv"]["order"]
+    assert text.startswith(f"Order {order['id']} for Acme Widgets GmbH is placed: 10 x "), text
+    assert "Acme Widgets GmbH is new to us, so I opened their customer account" in text, text
 
 
 def test_a_quote_for_nobody_named_saves_no_customer(deployment, user) -> None:
