@@ -92,7 +92,9 @@ _SUPPLY_ASKED = re.compile(
 _LISTED = r"(customers?|subscribers?|clients?|staff|employees?|partners?|members?|users?)"
 _BROAD_AUDIENCE = re.compile(
     rf"\ball\s+(?:of\s+)?(?:our\s+)?{_LISTED}\b"
-    rf"|\b(?:the|our|my)\s+{_LISTED}(?:\s+(?:e-?mail|mailing|newsletter))?\s+list\b",
+    # With who they are said before ("the APAC customers list", "our VIP clients list").
+    rf"|\b(?:the|our|my)\s+(?P<who>(?:[\w-]+\s+){{0,2}}?){_LISTED}"
+    rf"(?:\s+(?:e-?mail|mailing|newsletter))?\s+list\b",
     re.IGNORECASE,
 )
 # A number a request gives without a currency: "5,000", "2k", "7500" (not a percentage).
@@ -486,8 +488,9 @@ class Campaigns(Recipe):
         broad = _BROAD_AUDIENCE.search(stated.text)
         if broad and "audience" not in out:
             # "to all customers", "to all our subscribers": everyone on that list.
-            listed = (broad.group(1) or broad.group(2)).lower()
-            out["audience"] = f"all {listed}" if broad.group(1) else f"the {listed} list"
+            listed = (broad.group(1) or broad.group(3)).lower()
+            who = broad.group("who") or ""
+            out["audience"] = f"all {listed}" if broad.group(1) else f"the {who}{listed} list"
         return out
 
     def phrased(self, record: Record, today: date, stated: Stated) -> Record:

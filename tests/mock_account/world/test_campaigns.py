@@ -238,6 +238,7 @@ def test_a_campaign_said_short_is_the_one_here(deployment, user) -> None:
     [
         ("Schedule the December newsletter for the 15th to the customers list", "customers list"),
         ("Send the December newsletter on the 15th to our partner mailing list", "partner list"),
+        ("Schedule the newsletter for the 17th to the APAC customers list", "APAC customers list"),
     ],
 )
 def test_a_newsletter_goes_to_the_list_named(deployment, user, request_text, audience) -> None:
