@@ -90,6 +90,9 @@ COUNTRY_ALIASES: dict[str, str] = {
     "Macau": "MO",
     "Vatican City": "VA",
     "DRC": "CD",
+    # ISO codes people type for countries ("is the name clear in SG, the EU and the US?"),
+    # those that no common word or abbreviation spells in capitals (not IT, IN, ID, NO, MY).
+    **{code: code for code in "SG HK JP CN AU NZ KR TW VN TH PH DE FR NL CH MX BR ZA".split()},
 }
 
 

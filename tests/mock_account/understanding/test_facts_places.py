@@ -44,6 +44,8 @@ def _places(text: str) -> list[tuple[str, str, str | None]]:
         ("travel to Germany in March", [("Germany", "DE", "destination")]),
         ("our team in the UK", [("United Kingdom", "GB", "location")]),
         ("the US office", [("United States", "US", "location")]),
+        ("our SG entity bills them", [("Singapore", "SG", None)]),
+        ("the IT team in Singapore", [("Singapore", "SG", "location")]),
         ("a visit to Sao Paulo", [("Sao Paulo", "BR", "destination")]),
         ("a visit to São Paulo", [("São Paulo", "BR", "destination")]),
         ("the New York office", [("New York", "US", "location")]),
