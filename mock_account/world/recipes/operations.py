@@ -10,6 +10,7 @@ from datetime import date, datetime, timedelta
 from mock_account.business.vocab import ASSET_MODELS, INCIDENT_SYMPTOMS, SERVICES, TICKET_SUBJECTS
 from mock_account.understanding.lexicon import HIRING_VERBS
 from mock_account.understanding.numbers import NUMBER, parse_number
+from mock_account.understanding.quantities import singular
 
 from ..changes import CHANGES_IT
 from ..recipe import (
@@ -464,11 +465,16 @@ class Assets(Recipe):
         stated = ctx.stated
         out: Record = {}
         kind = keyword_choice(stated.text, _ASSET_WORDS)
+        counted = next((q for q in stated.quantities if not q.unit and q.item), None)
         if kind:
             out["kind"] = kind
             model = _model_named(ctx, kind)
             if model:
                 out["model"] = model
+        elif counted is not None:
+            # "12 standing desks": what was asked for, not a device of another kind picked
+            # for it (twelve phones were ordered).
+            out["kind"] = singular(counted.item)
         # A colleague, a candidate, or a new hire no directory has yet ("we hired Kwame Varga").
         holders = stated.names_of("employee", "candidate") or stated.unknown_people()
         if holders:

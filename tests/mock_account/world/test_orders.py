@@ -300,3 +300,11 @@ def test_more_of_an_order_placed_here_is_added_to_it(
     assert changed["quantity"] == count, result.parts
     assert changed["total"] == pytest.approx(order["total"] / 40 * count, abs=0.05)
     assert f"{count} x Summit Standing Desk" in result.parts[0]["text"], result.parts
+
+
+def test_accessories_asked_for_are_those_not_a_device_of_another_kind(deployment, user) -> None:
+    request_text = "need 12 standing desks for the new area on level 14"
+    result = run_agent(deployment, user, "OrderDeskAccessories", request_text, None)
+    text = result.parts[0]["text"]
+    # Twelve phones were ordered for it.
+    assert text.startswith("I ordered 12 standing desks ("), text
