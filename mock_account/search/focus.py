@@ -204,6 +204,8 @@ def focus(text: str) -> Focus:
     # A question of not renewing ("what's the last day to tell them we won't renew?") is
     # about the term; an ask of it, about ending the contract.
     said = read.text if question else _DISCONTINUED.sub(r"\1terminating", read.text)
+    # Back to an earlier version is a rollback, however it is said ("go back to 3.14.1").
+    said = _BACK_TO_VERSION.sub(r"roll back to \1", said)
     return Focus(
         _NON_RENEWAL.sub("termination", said),
         read.ask,
@@ -220,6 +222,11 @@ def focus(text: str) -> Focus:
 _DISCONTINUED = re.compile(
     r"((?:\bnot|n't|n’t|\bnever|\bno\s+longer)\s+(?:be\s+|going\s+to\s+)?)"
     r"(?:renew|extend|continu|keep)\w*",
+    re.IGNORECASE,
+)
+_BACK_TO_VERSION = re.compile(
+    r"\b(?:go|going|get|move|switch|put\s+(?:it|us|them)|take\s+(?:it|us)|revert|return)\s+"
+    r"back\s+to\s+(v?\d+(?:\.\d+){1,3}\b)",
     re.IGNORECASE,
 )
 _NON_RENEWAL = re.compile(r"\bnon-?\s?renewal\b", re.IGNORECASE)

@@ -213,3 +213,9 @@ def test_a_value_added_to_a_field_of_it_edits_that_field(index: SearchIndex) -> 
     hits = index.search("add USD 8,000 to its budget")
     # The agent named for the thing edited, not one whose work only touches it.
     assert hits[0].agent_name == "ChangeCampaignBudget", hits[:3]
+
+
+def test_back_to_an_earlier_version_is_a_rollback(index: SearchIndex) -> None:
+    assert "roll back to 3.14.1" in focus("errors are spiking, go back to 3.14.1").text
+    hits = index.search("error rate is spiking since that went out, go back to 3.14.1")
+    assert hits[0].agent_name == "RollBackDeployment", hits[:3]
