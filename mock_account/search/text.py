@@ -67,7 +67,7 @@ def terms(
     and names the agents' titles and descriptions use ("VPN", "Photoshop") are kept,
     except `names` (stems of words found as names inside other sentences): "Kestrel Energy
     called off their order" made "Order 5 for Kestrel Energy" a cancellation."""
-    text = expand_ids(text.replace("\u2019", "'"))
+    text = plain_verbs(expand_ids(text.replace("\u2019", "'")))
     found = []
     for match in _WORD.finditer(text):
         original = match.group(0)
@@ -89,6 +89,31 @@ def terms(
                 continue
         found.append(term)
     return found
+
+
+# Phrasal verbs said for a plain one: their particle is a stop word, and their verb alone
+# means something else ("turned up" is no "turn"; "called off" no "call"). Read on both sides,
+# the agents' words and the request's.
+_PHRASAL = (
+    (
+        re.compile(r"\b(?:turn|turns|turned|turning|show|shows|showed|shown|showing)\s+up\b", re.I),
+        "arrived",
+    ),
+    (re.compile(r"\b(?:call|calls|called|calling)\s+(?:it\s+|them\s+)?off\b", re.I), "cancelled"),
+    (re.compile(r"\b(?:sign|signs|signed|signing)\s+off\b", re.I), "approved"),
+    (re.compile(r"\b(?:kick|kicks|kicked|kicking)\s+(?:it\s+)?off\b", re.I), "started"),
+    (
+        re.compile(r"\b(?:book|books|booked|booking)\s+(?:it|them|this|that)\s+in\b", re.I),
+        "record the receipt of it",
+    ),
+)
+
+
+def plain_verbs(text: str) -> str:
+    """``text`` with each phrasal verb of `_PHRASAL` said as its plain verb."""
+    for said, plain in _PHRASAL:
+        text = said.sub(plain, text)
+    return text
 
 
 def names_inside(text: str, known: Container[str]) -> set[str]:

@@ -121,3 +121,11 @@ def test_the_first_word_of_a_sentence_is_no_name() -> None:
         "car",
         "rebook",
     ]
+
+
+def test_phrasal_verbs_are_read_as_their_plain_verb() -> None:
+    from mock_account.search.text import plain_verbs
+
+    assert plain_verbs("the boards turned up this morning") == "the boards arrived this morning"
+    assert plain_verbs("they called it off") == "they cancelled"
+    assert terms("the pallets showed up") == terms("the pallets arrived")
