@@ -27,6 +27,8 @@ from __future__ import annotations
 
 import re
 
+from mock_account.understanding.things import AIRLINES
+
 # The id prefixes of the account's business records (and PO for purchase orders),
 # as the words they stand for. An id says which kind of record the request is about.
 ID_PREFIXES: dict[str, str] = {
@@ -96,12 +98,18 @@ def expand_ids(text: str) -> str:
     return _ID.sub(word, text)
 
 
+# A flight number: an airline's code and digits ("sq322"): a flight, whichever.
+_FLIGHT = re.compile(rf"(?:{AIRLINES.lower()})\d{{2,4}}")
+
+
 def fact_word(word: str) -> str | None:
     """How search reads a lower-case `word` that states a fact: ``""`` to leave it out,
     the word it stands for (``sev2`` -> ``severity``), or None when it is no fact."""
     graded = _GRADED.fullmatch(word)
     if graded:
         return _GRADES[graded.group(1)]
+    if _FLIGHT.fullmatch(word):
+        return "flight"
     if _NUMBER.fullmatch(word):
         return ""
     if word in MONTHS or word in WEEKDAYS or word in RELATIVE_DAYS or word in CURRENCIES:

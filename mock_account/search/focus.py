@@ -197,8 +197,13 @@ class Focus:
     side: str | None = None
 
 
+# A label before the news it introduces ("update: they turned up this morning"): no ask.
+_LABEL = re.compile(r"^\s*(?:update|fyi|heads[\s-]up|news|quick\s+one|ps|re)\s*[:—–-]\s*", re.I)
+
+
 def focus(text: str) -> Focus:
     """What search reads of a request (see the module's rules)."""
+    text = _LABEL.sub("", text) or text
     read = _focus(text)
     question = _asks_a_question(text)
     # A question of not renewing ("what's the last day to tell them we won't renew?") is
@@ -243,7 +248,7 @@ _BUYING = re.compile(
 )
 # Selling: a named party (not we, not I) wants or asked for something from us.
 _SELLING = re.compile(
-    r"^(?:[^.?!]*?[,;:]\s+)?(?!(?:I|We|They|You|He|She)\s)(?:(?-i:[A-Z])[\w&'’-]*\s+){1,3}(?:wants?|asked\s+for|asks\s+for|needs?|"
+    r"(?:^|[.!?]\s+)(?:[^.?!]*?[,;:]\s+)?(?!(?:I|We|They|You|He|She)\s)(?:(?-i:[A-Z])[\w&'’-]*\s+){1,3}(?:wants?|asked\s+for|asks\s+for|needs?|"
     r"requested|would\s+like)\s+(?:a|an|another|more|\d+)\b"
     r"|\b(?:for|to)\s+(?:our|the|a|this)\s+(?:customer|client|prospect)s?\b",
     re.IGNORECASE,

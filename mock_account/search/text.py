@@ -109,11 +109,15 @@ _PHRASAL = (
 )
 
 
+# A part of a whole said in numbers ("only 34 of the 40", "60 out of 100"): a partial one.
+_PART_OF = re.compile(r"\b\d[\d,]*\s+(?:of|out\s+of)\s+(?:the\s+|a\s+)?\d[\d,]*\b", re.I)
+
+
 def plain_verbs(text: str) -> str:
     """``text`` with each phrasal verb of `_PHRASAL` said as its plain verb."""
     for said, plain in _PHRASAL:
         text = said.sub(plain, text)
-    return text
+    return _PART_OF.sub("partial", text)
 
 
 def names_inside(text: str, known: Container[str]) -> set[str]:

@@ -130,10 +130,15 @@ def find_addresses(analysis: Analysis) -> Iterator[ThingFact]:
 _PREFIXED_CODE_RE = re.compile(r"(?<![\w-])[A-Z]{2,6}(?:-[A-Z]{1,6})*-\d{2,10}(?![\w-])")
 # The codes of the airlines people fly for work, which make a flight number of a number after
 # them ("Is SQ 322 still on time?"): world knowledge, like the software brands below.
-_AIRLINES = (
+AIRLINES = _AIRLINES = (
     "SQ|BA|LH|AF|KL|EK|QF|CX|DL|UA|AA|NH|JL|TK|QR|EY|AC|IB|LX|OS|SK|AY|TG|MH|GA|VN|PR|CI|BR|OZ|"
     "KE|AI|NZ|VS|EI|TP|AZ|SN|LO|WN|B6|AS|FR|U2|W6|VY|3K|TR|AK|5J|QZ|MU|CA|CZ|HU|ET|KQ|SA|MS|SV|"
     "WY|GF|UL|PG|JQ|VA|LA|AV|CM|AM|WS|FI|DY|A3|OU|RO|LY|FJ|HX|UO|KA|MF|ZH|3U|SU|S7"
+)
+# A part of a whole said bare ("only 34 of the 40"); with its noun ("60 of the 100 boxes") it
+# is left to the quantities.
+_PORTION_RE = re.compile(
+    r"(?<![\w.,])(\d[\d,]*)\s+(?:of|out\s+of)\s+(?:the\s+|a\s+)?(\d[\d,]*)\b(?!\s+[A-Za-z])"
 )
 _AIRLINE_FLIGHT_RE = re.compile(rf"(?<![\w-])({_AIRLINES})\s?(\d{{1,4}})(?![\w-])")
 # An airline's two-character code and a flight number, after "flight" ("flight SQ 322").
@@ -208,7 +213,11 @@ def find_codes(analysis: Analysis) -> Iterator[ThingFact]:
     for m in _FLIGHT_RE.finditer(text):
         found.append((m.start(1), m.end(2), f"{m.group(1)} {m.group(2)}"))
     for m in _AIRLINE_FLIGHT_RE.finditer(text):
-        found.append((m.start(1), m.end(2), f"{m.group(1)} {m.group(2)}"))
+        # As typed: "SQ322" is not re-spaced to "SQ 322".
+        found.append((m.start(1), m.end(2), text[m.start(1) : m.end(2)]))
+    for m in _PORTION_RE.finditer(text):
+        # "only 34 of the 40": how much of a whole, said as typed.
+        found.append((m.start(), m.end(), f"{m.group(1)} of {m.group(2)}"))
     for m in _REGISTRATION_RE.finditer(text):
         found.append((m.start(), m.end(), f"{m.group(1).upper()} {m.group(2).upper()}"))
     for m in _FILE_RE.finditer(text):

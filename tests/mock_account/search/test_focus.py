@@ -219,3 +219,12 @@ def test_back_to_an_earlier_version_is_a_rollback(index: SearchIndex) -> None:
     assert "roll back to 3.14.1" in focus("errors are spiking, go back to 3.14.1").text
     hits = index.search("error rate is spiking since that went out, go back to 3.14.1")
     assert hits[0].agent_name == "RollBackDeployment", hits[:3]
+
+
+def test_news_of_a_delivery_and_a_flight_number_name_their_agents(index: SearchIndex) -> None:
+    hits = index.search("update: they turned up this morning, but only 34 of the 40")
+    assert hits[0].agent_name == "RecordGoodsReceipt", hits[:3]
+    hits = index.search("is SQ322 to London tonight on time?")
+    assert hits[0].agent_name == "TrackFlightStatus", hits[:3]
+    read = focus("The Lindqvist deal closed! Lindqvist Bygg AB wants 120 SmartHub X3 units.")
+    assert read.side == "sell"

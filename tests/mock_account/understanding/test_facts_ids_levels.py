@@ -262,3 +262,13 @@ def test_file_names_card_descriptors_and_dashed_names_are_kept_as_typed(
 @pytest.mark.parametrize("text", ["the Wi-Fi is down", "a follow-up call on Friday"])
 def test_ordinary_dashed_words_are_no_code(text: str) -> None:
     assert not [t for t in extract_facts(text, today=TODAY).things if t.kind == "code"]
+
+
+def test_a_flight_number_and_a_bare_part_of_a_whole_are_kept_as_typed() -> None:
+    codes = [t.value for t in extract_facts("is SQ322 to London on time?", today=TODAY).things]
+    assert codes == ["SQ322"]
+    said = "update: they turned up this morning, but only 34 of the 40"
+    assert [t.value for t in extract_facts(said, today=TODAY).things] == ["34 of 40"]
+    # With its noun, the whole is a quantity of that noun.
+    counted = extract_facts("only 60 of the 100 boxes came in", today=TODAY)
+    assert [q.count for q in counted.quantities] == [100]
