@@ -213,7 +213,8 @@ class EmailFact:
 
 @dataclass(frozen=True, slots=True)
 class ThingFact:
-    """A named thing of another kind (see `things`): a quoted title, a code, a product or model,
+    """A named thing of another kind (see `things`): a quoted title, a code, a part of a whole
+    ("34 of 40": kind "portion"), a product or model,
     a phone number, a region or site, or a word of a closed vocabulary by its category
     ("environment", "channel", "seat"...)."""
 

@@ -248,7 +248,9 @@ def find_codes(analysis: Analysis) -> Iterator[ThingFact]:
         if not analysis.is_free(start, end):
             continue
         analysis.claim(start, end)
-        yield ThingFact("code", value, text[start:end], (start, end))
+        # A part of a whole is no code: it sits beside the order's or the PO's number.
+        kind = "portion" if _PORTION_RE.fullmatch(text[start:end]) else "code"
+        yield ThingFact(kind, value, text[start:end], (start, end))
 
 
 # --- products and models ----------------------------------------------------------------------

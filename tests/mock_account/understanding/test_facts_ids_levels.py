@@ -268,7 +268,9 @@ def test_a_flight_number_and_a_bare_part_of_a_whole_are_kept_as_typed() -> None:
     codes = [t.value for t in extract_facts("is SQ322 to London on time?", today=TODAY).things]
     assert codes == ["SQ322"]
     said = "update: they turned up this morning, but only 34 of the 40"
-    assert [t.value for t in extract_facts(said, today=TODAY).things] == ["34 of 40"]
+    assert [(t.kind, t.value) for t in extract_facts(said, today=TODAY).things] == [
+        ("portion", "34 of 40")
+    ]
     # With its noun, the whole is a quantity of that noun.
     counted = extract_facts("only 60 of the 100 boxes came in", today=TODAY)
     assert [q.count for q in counted.quantities] == [100]
