@@ -120,9 +120,14 @@ _PERSONAL_DATA = re.compile(
     r"numbers?|salar(?:y|ies)|contacts?|files?)\b|\bsalar(?:y|ies)\b|\bpayroll\b|\bnric\b|"
     r"\bpassports?\b|\bnational\s+id|\bsocial\s+security\b|\bssns?\b|\bdates?\s+of\s+birth\b"
     r"|\bbank\s+(?:details|account)|\bhealth\s+(?:data|records)|\bsent\s+to\s+the\s+wrong\b"
-    r"|\b(?:went|gone|emailed|sent)\s+to\s+(?:the\s+wrong|an?\s+outside|an?\s+external)\b",
+    r"|\b(?:went|gone|emailed|sent)\s+to\s+(?:the\s+wrong|an?\s+outside|an?\s+external)\b"
+    r"|\bto\s+the\s+wrong\s+(?:person|people|recipients?|customers?|clients?|suppliers?|"
+    r"vendors?|distributors?|address|company|team)\b|\bhome\s+addresses\b"
+    r"|\bnames\s+and\s+(?:e-?mails?|addresses|phone\s+numbers)\b",
     re.IGNORECASE,
 )
+# Told as something that happened ("someone emailed", "it went to", "was sent").
+_PAST = re.compile(r"\b(?:\w+ed|was|were|went|sent|got|left|lost|stolen)\b", re.IGNORECASE)
 # A question of whether, or by when, a breach is to be reported.
 _NOTIFYING = re.compile(
     r"\b(?:report|notif|regulator|breach|gdpr|deadline|tell\s+the\s+(?:authorit|regulator))",
@@ -297,10 +302,19 @@ class Incidents(Recipe):
         # reported of a service with none on record is to be declared.
         text = ctx.stated.text
         if _PERSONAL_DATA.search(text) and _NOTIFYING.search(text):
+            found = ctx.stated.first_date
+            if found is not None and found > ctx.today and _PAST.search(text):
+                # "On Friday someone emailed it": the Friday that has been.
+                found -= timedelta(days=7)
+            by = (
+                f" (found on {found.isoformat()}: by {(found + timedelta(hours=72)).isoformat()})"
+                if found is not None and found <= ctx.today
+                else ""
+            )
             return (
                 " From what you say, it involves personal data: unless the data was encrypted "
                 "or puts nobody at risk, the regulator is to be told within 72 hours of finding "
-                "it. Declare it as an incident so that it is on record."
+                f"it{by}. Declare it as an incident so that it is on record."
             )
         service = _service(text)
         if service and _FAILING.search(text):

@@ -176,3 +176,13 @@ def test_the_on_call_rota_is_changed_only_when_asked_to(
     assert found, text
     if found.groups():
         assert datetime.fromisoformat(found.group(1)).strftime("%A") == "Friday", text
+
+
+def test_a_leak_on_a_day_gone_by_is_to_be_notified_72_hours_after_it(deployment, user) -> None:
+    said = (
+        "On Friday afternoon someone emailed a spreadsheet with names and home addresses of "
+        "1,200 customers to the wrong distributor. Do we have to report this, and by when?"
+    )
+    text = answer_of(deployment, user, BREACH, said, None)
+    # Today is Monday 2026-11-30 here: that Friday is the 27th.
+    assert "(found on 2026-11-27: by 2026-11-30)" in text, text
