@@ -521,6 +521,14 @@ def find_unknown_names(
     return orgs, people
 
 
+# Verbs right after a name that open news of it ("Halcyon Print has a new contact").
+_NEWS_VERBS = frozenset(
+    """
+    has have had is was wants needs asked called emailed sent says said moved merged billed
+    """.split()
+)
+
+
 def _classify(
     analysis: Analysis,
     given_names: frozenset[str],
@@ -549,6 +557,15 @@ def _classify(
                 return
     if nxt in PERSON_CUES_AFTER and 2 <= end - first <= 3 and not _is_org_end(analysis, first, end):
         people.append(_unknown(analysis, first, end))  # "Kwame Varga joins us"
+    elif (
+        words[first].sentence_start
+        and nxt in _NEWS_VERBS
+        and 2 <= end - first <= 4
+        and not all(w.folded in _ORDINARY_CAPITALISED for w in words[first:end])
+    ):
+        # "Halcyon Print has a new account manager": a name of two words or more that opens
+        # news of itself, and of no person (given names were read above), is a company's.
+        orgs.append(_unknown(analysis, first, end))
     elif prev in PERSON_CUES_BEFORE and end - first <= 3 and not words[first - 1].text.isupper():
         people.append(_unknown(analysis, first, end))  # "Dr Weber", "candidate Okafor"
     elif (

@@ -165,6 +165,8 @@ def test_a_known_company_by_its_first_word_after_a_request_verb() -> None:
         # A verb of joining makes a person of a name no list knows.
         ("Kwame Varga joins us on 3 December", [], ["Kwame Varga"]),
         ("Priya Varga starts on Monday", [], ["Priya Varga"]),
+        # A name opening news of itself, with no given name, is a company's.
+        ("Halcyon Print has a new buyer: Mei Ling Goh", ["Halcyon Print"], ["Mei Ling Goh"]),
         # So does a verb done to people: "ring Farid Hassan back" (Hassan is also a city).
         ("can someone ring Farid Hassan back tomorrow?", [], ["Farid Hassan"]),
         # So does hiring, but not of a company ("we hired Deloitte Consulting").
