@@ -102,6 +102,11 @@ _OBJECT_ENDS = frozenset(
 )
 
 
+# "Give it a budget of …", "set them a deadline of …": a field of "it" and its value.
+_GIVEN_IT = re.compile(
+    r"^\w+\s+(?:it|them|that|this)\s+(?:a|an|the|its|their)\s+(?:new\s+)?([A-Za-z]+)\s+(?:of|to)\b",
+    re.IGNORECASE,
+)
 _ADDED_TO = re.compile(r"\bto\s+(?:its|their|that|the)\s+([A-Za-z]+)\b", re.IGNORECASE)
 
 
@@ -477,9 +482,15 @@ def edited(text: str) -> Edit | None:
     """The object of an edit the request opens with ("Move the demo to 11:30": demo), or
     None when the request is no edit."""
     opened, words = _opened(text)
-    if len(words) < 2 or words[0] not in _EDIT_VERBS | {"add"}:
+    if len(words) < 2 or words[0] not in _EDIT_VERBS | {"add", "give"}:
         return None
+    if words[0] == "give" and not _GIVEN_IT.match(opened):
+        return None  # "give them access to Figma" asks for access, no edit
     rest = words[1:]
+    given = _GIVEN_IT.match(opened)
+    if given:
+        # "Give it a budget of SGD 30,000": the budget of "it".
+        return Edit((given.group(1).casefold(),), _has_number(opened))
     if rest[0] in _PRONOUNS or rest[0] in _PERSONS and len(rest) > 1:
         return Edit(())
     if rest[0] in ("to", "by") or _COUNT_MORE.match(opened):

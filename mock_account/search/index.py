@@ -322,6 +322,10 @@ class SearchIndex:
             # quote for 250 scanners" sells).
             other = "sales" if asked.side == "buy" else "procurement"
             blended = np.where(self.tags == other, blended * self.params.other_side, blended)
+        if edit is not None and edit.valued and not keep.any() and len(self.acting) == len(keep):
+            # "Give it a budget of SGD 30,000" is short and names one word: the agents that
+            # act and are named for the thing given a value are its matches.
+            keep = self.acting & self._named_for(edit.nouns)
         if edit is not None:
             keep &= self._mentioning(edit.nouns)
             if self.params.edits_act and len(self.acting) == len(keep):

@@ -228,3 +228,13 @@ def test_news_of_a_delivery_and_a_flight_number_name_their_agents(index: SearchI
     assert hits[0].agent_name == "TrackFlightStatus", hits[:3]
     read = focus("The Lindqvist deal closed! Lindqvist Bygg AB wants 120 SmartHub X3 units.")
     assert read.side == "sell"
+
+
+def test_giving_it_a_value_edits_that_field_of_it(index: SearchIndex) -> None:
+    read = edited("give it a budget of SGD 30,000")
+    assert read == Edit(("budget",)) and read.valued
+    # Giving someone something is no edit.
+    assert edited("give them access to Figma") is None
+    assert edited("give her a call") is None
+    hits = index.search("give it a budget of SGD 30,000")
+    assert hits[0].agent_name == "ChangeCampaignBudget", hits[:3]
