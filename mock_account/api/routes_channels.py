@@ -27,7 +27,7 @@ from mock_account.api.models import (
 )
 from mock_account.api.wire import exec_agent_body
 from mock_account.channels.model import CONTACT_MAX, SENDER_MAX, ChannelName
-from mock_account.channels.service import INBOX_PAGE_MAX
+from mock_account.channels.views import INBOX_PAGE_MAX
 
 router = APIRouter(
     prefix="/api/harness",

@@ -61,10 +61,7 @@ def sweep_channels(
     policy = policy or RetentionPolicy()
     plans = {u.account: u.plan for u in users}
     report = ChannelSweepReport()
-    for link in list(records.iter_links()):
-        if store.get_entry(link.account, link.convid) is None:
-            records.forget_conversation(link.account, link.convid)
-            report.dropped_links += 1
+    report.dropped_links += forget_gone_conversations(records, store)
     for record in records.list_identities():
         limit = policy.limit(plans.get(record.account))
         if limit is None or now - record.last_seen < limit:
@@ -81,6 +78,16 @@ def sweep_channels(
     if workflows is not None:
         report.workflow_records += _forget_orphans(records, workflows)
     return report
+
+
+def forget_gone_conversations(records: ChannelRecords, store: ConversationStore) -> int:
+    """Drop links and turns whose conversation is gone (a backend that cannot cascade)."""
+    dropped = 0
+    for link in list(records.iter_links()):
+        if store.get_entry(link.account, link.convid) is None:
+            records.forget_conversation(link.account, link.convid)
+            dropped += 1
+    return dropped
 
 
 def _forget_orphans(records: ChannelRecords, workflows: WorkflowStore) -> int:
