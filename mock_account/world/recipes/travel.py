@@ -771,7 +771,7 @@ class HotelStays(Recipe):
 
     def made_already(self, made: Record) -> str:
         # What the room is, not "this conversation already has hotel London", and how to
-        # change it (a follow-up that moves it changes this booking: ``World._create``).
+        # change it (a follow-up that moves it changes this booking: ``Making.create``).
         stay = f"{made.get('stay')} at {made.get('nightly_rate')} {made.get('currency')} a night"
         return (
             f"A room at {made.get('name')} in {made.get('city')} from {made.get('check_in')} to "
