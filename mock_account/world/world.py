@@ -216,7 +216,15 @@ class World:
             sample=act.sample,
         )  # fmt: skip
         if outcome.record is None and act.makes and makeable(recipe, ctx, outcome):
-            outcome = self.making.create(recipe, ctx, given, act.fixed, act.held.given, None)
+            # Made as the agent's own kind of record: a credit note's bill is one we owe
+            # (``direction: payable``), not an invoice we issued.
+            own = {
+                k: v
+                for k, v in clean(act.where).items()
+                if k not in act.held.where and isinstance(v, str | int | float)
+            }
+            fixed = {**own, **act.fixed}
+            outcome = self.making.create(recipe, ctx, given, fixed, act.held.given, None)
             asked = recipe.asked(ctx)
             if outcome.record is not None and asked is not None:
                 # Made as typed: the id or the name asked for is the new record's.

@@ -149,3 +149,17 @@ def test_an_invoice_raised_is_sent_not_a_draft(deployment, user) -> None:
     raised = run_agent(deployment, user, "CreateCustomerInvoice", CUSTOMER_INVOICE, None)
     assert raised.parts[0]["text"].startswith("I raised invoice "), raised.parts
     assert state_of(deployment, user, raised.convid)["conv"]["invoice"]["status"] == "sent"
+
+
+def test_a_credit_note_for_a_bill_not_on_record_is_against_a_bill_we_owe(deployment, user) -> None:
+    result = run_agent(
+        deployment,
+        user,
+        "RequestSupplierCreditNote",
+        "get a credit note for the 6 missing monitors, SGD 2,934 total",
+        None,
+    )
+    text = result.parts[0]["text"]
+    # Not an invoice we issued to a customer, refused as one.
+    assert "not a bill from a supplier" not in text, text
+    assert text.startswith("I asked ") and "for a credit note against invoice INV-" in text, text
