@@ -118,6 +118,7 @@ class BM25Params:
     doing_answering: float = 0.9
     edits_act: bool = True
     other_side: float = 0.6
+    unnamed_edit: float = 0.6
 
 
 @dataclass(frozen=True)
@@ -337,7 +338,7 @@ class SearchIndex:
             if edit.valued and (keep & named).any():
                 # The agent named for the thing edited ("its budget": the one that changes a
                 # campaign's budget) before one whose work only touches it (reconciling spend).
-                blended = np.where(named, blended, blended * self.params.other_side)
+                blended = np.where(named, blended, blended * self.params.unnamed_edit)
         if tag is not None:
             keep &= self.tags == tag
         # Best first; equal scores in name order so every run lists the same hits. As Python

@@ -114,7 +114,8 @@ _PART_OF = re.compile(r"\b\d[\d,]*\s+(?:of|out\s+of)\s+(?:the\s+|a\s+)?\d[\d,]*\
 
 
 def plain_verbs(text: str) -> str:
-    """``text`` with each phrasal verb of `_PHRASAL` said as its plain verb."""
+    """``text`` with each phrasal verb of `_PHRASAL` said as its plain verb, and a part of a
+    whole said in numbers as "partial"."""
     for said, plain in _PHRASAL:
         text = said.sub(plain, text)
     return _PART_OF.sub("partial", text)

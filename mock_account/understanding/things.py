@@ -130,7 +130,7 @@ def find_addresses(analysis: Analysis) -> Iterator[ThingFact]:
 _PREFIXED_CODE_RE = re.compile(r"(?<![\w-])[A-Z]{2,6}(?:-[A-Z]{1,6})*-\d{2,10}(?![\w-])")
 # The codes of the airlines people fly for work, which make a flight number of a number after
 # them ("Is SQ 322 still on time?"): world knowledge, like the software brands below.
-AIRLINES = _AIRLINES = (
+AIRLINES = (
     "SQ|BA|LH|AF|KL|EK|QF|CX|DL|UA|AA|NH|JL|TK|QR|EY|AC|IB|LX|OS|SK|AY|TG|MH|GA|VN|PR|CI|BR|OZ|"
     "KE|AI|NZ|VS|EI|TP|AZ|SN|LO|WN|B6|AS|FR|U2|W6|VY|3K|TR|AK|5J|QZ|MU|CA|CZ|HU|ET|KQ|SA|MS|SV|"
     "WY|GF|UL|PG|JQ|VA|LA|AV|CM|AM|WS|FI|DY|A3|OU|RO|LY|FJ|HX|UO|KA|MF|ZH|3U|SU|S7"
@@ -140,7 +140,7 @@ AIRLINES = _AIRLINES = (
 _PORTION_RE = re.compile(
     r"(?<![\w.,])(\d[\d,]*)\s+(?:of|out\s+of)\s+(?:the\s+|a\s+)?(\d[\d,]*)\b(?!\s+[A-Za-z])"
 )
-_AIRLINE_FLIGHT_RE = re.compile(rf"(?<![\w-])({_AIRLINES})\s?(\d{{1,4}})(?![\w-])")
+_AIRLINE_FLIGHT_RE = re.compile(rf"(?<![\w-])({AIRLINES})\s?(\d{{1,4}})(?![\w-])")
 # An airline's two-character code and a flight number, after "flight" ("flight SQ 322").
 _FLIGHT_RE = re.compile(
     r"\bflights?\s+(?:number\s+|no\.?\s+)?([A-Z][A-Z0-9]|[A-Z0-9][A-Z])\s?(\d{1,4})\b"

@@ -220,9 +220,10 @@ def carried_over(
     if bare and len(measured) == 1 and not any(k in now for k in _MEASURED):
         # "Take it up to 50" after "for 10% of users": 50%, in the unit of what it changes.
         key, before_value = measured[0], earlier[measured[0]]
-        unit = "%" if key == "percentage" else "".join(f" {u}" for u in before_value.split()[1:2])
-        if _JOINED not in before_value:
-            now[key] = f"{bare.group(1)}{unit}"
+        # What follows the number before is its unit: "%", " USD", " x VX-900 monitors".
+        number = _NUMBER.match(before_value)
+        if number and _JOINED not in before_value:
+            now[key] = f"{bare.group(1)}{before_value[number.end() :]}"
     for key in ("amount", "percentage"):
         if key in now and key in earlier:
             now[key] = _adjusted(key, earlier[key], now[key], how)

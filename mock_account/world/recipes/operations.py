@@ -127,7 +127,11 @@ _PERSONAL_DATA = re.compile(
     re.IGNORECASE,
 )
 # Told as something that happened ("someone emailed", "it went to", "was sent").
-_PAST = re.compile(r"\b(?:\w+ed|was|were|went|sent|got|left|lost|stolen)\b", re.IGNORECASE)
+_PAST = re.compile(
+    r"\b(?:was|were|went|sent|got|left|lost|stolen|found|emailed|mailed|leaked|exposed|shared|"
+    r"posted|uploaded|forwarded|attached|published|happened|noticed|discovered)\b",
+    re.IGNORECASE,
+)
 # A question of whether, or by when, a breach is to be reported.
 _NOTIFYING = re.compile(
     r"\b(?:report|notif|regulator|breach|gdpr|deadline|tell\s+the\s+(?:authorit|regulator))",

@@ -62,6 +62,10 @@ def test_a_number_said_alone_is_in_the_unit_of_what_it_changes() -> None:
     assert follows.changed == {"percentage": "10%"}
     budget = carried_over(understand("make it 30", TODAY), {"amount": "20 USD"}, same_agent=True)
     assert budget.values["amount"] == "30 USD", budget.values
+    # A quantity keeps all of what it counts.
+    counted = {"quantity": "25 x VX-900 patient monitors"}
+    bumped = carried_over(understand("bump it to 30", TODAY), counted, same_agent=True)
+    assert bumped.values["quantity"] == "30 x VX-900 patient monitors", bumped.values
     # A day or a time is no such number.
     moved = carried_over(understand("move it to 9am", TODAY), before, same_agent=True)
     assert moved.values["percentage"] == "10%", moved.values

@@ -186,3 +186,10 @@ def test_a_leak_on_a_day_gone_by_is_to_be_notified_72_hours_after_it(deployment,
     text = answer_of(deployment, user, BREACH, said, None)
     # Today is Monday 2026-11-30 here: that Friday is the 27th.
     assert "(found on 2026-11-27: by 2026-11-30)" in text, text
+
+
+def test_a_leak_asked_about_ahead_of_a_day_is_not_dated_back(deployment, user) -> None:
+    # "need" is no past tense: nothing happened on a Friday gone by.
+    said = "Do we need to report it if customer emails go to the wrong recipient on Friday?"
+    text = answer_of(deployment, user, BREACH, said, None)
+    assert "within 72 hours of finding it" in text and "found on" not in text, text
