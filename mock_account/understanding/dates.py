@@ -968,7 +968,8 @@ def _hours(analysis: Analysis) -> list[TimeFact]:
 # working hours, 1 to 7 is the afternoon and 8 to 11 the morning.
 _BARE_HOUR_RE = re.compile(
     r"\b(?:at|after|before|around|from|until|till)\s+(?P<h>1[0-2]|[1-9])"
-    r"(?=\s*(?:$|[,.;!?)]|\s(?:works|is|would|should|tomorrow|today|tonight|on|sharp|latest|"
+    # "around 2,100" is an amount, not two o'clock.
+    r"(?![.,]\d)(?=\s*(?:$|[,.;!?)]|\s(?:works|is|would|should|tomorrow|today|tonight|on|sharp|latest|"
     r"or|and|then|instead)\b))",
     re.IGNORECASE,
 )

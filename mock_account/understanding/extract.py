@@ -21,7 +21,7 @@ from .dates import find_dates
 from .durations import find_durations
 from .facts import NameFact, RequestFacts
 from .ids import find_emails, find_ids, find_levels, find_versions
-from .money import find_money, find_percentages
+from .money import find_money, find_percentages, find_plain_money
 from .names import (
     NameIndex,
     find_known,
@@ -128,6 +128,8 @@ def _extract(text: str, today: dt.date, index: NameIndex | None) -> RequestFacts
     # A count may name its item by a product ("30 SmartSense T4 sensors").
     shared = [m.span for m in mentions] + [t.span for t in things if t.kind in ("product", "code")]
     quantities = list(find_quantities(analysis, shared))
+    # A plain number is money only where dates, counts and percentages left it free.
+    amounts = sorted([*amounts, *find_plain_money(analysis)], key=lambda m: m.span)
     # What is left between the facts: what the request is about, in its own words.
     things += find_subjects(analysis)
 

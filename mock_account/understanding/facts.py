@@ -130,7 +130,7 @@ class MoneyFact:
     """An amount with its currency ("45 euros", "$1,200", "EUR 1.5k")."""
 
     amount: Decimal  # rounded to 2 decimals
-    currency: str  # ISO 4217
+    currency: str  # ISO 4217; "" for a plain number that the words around make money
     text: str
     span: Span
 

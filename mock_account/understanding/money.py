@@ -5,6 +5,10 @@ after ("EUR 1.5k", "1,200.50 GBP"; upper case, or lower case for the common ones
 euros", "200 Swiss francs", "2 million yen", "forty-five pounds"). The ISO codes known are the
 currencies of the gazetteer's countries. "$" alone is the US dollar; "pounds of" is a weight.
 Amounts are Decimals rounded to two decimals.
+
+A plain number is money too where the words around it say so ("budget 35,000", "around 2,100
+each", "they wired 20,000 of that"): its currency is then not said (``""``), and whoever knows
+the record or the user fills it in.
 """
 
 from __future__ import annotations
@@ -15,7 +19,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from functools import cache
 
 from .facts import MoneyFact, PercentFact
-from .numbers import NUMBER, parse_number
+from .numbers import DIGITS_NUMBER, MULTIPLIER, NUMBER, parse_number
 from .text import Analysis
 
 _CENT = Decimal("0.01")
@@ -179,6 +183,47 @@ def find_money(analysis: Analysis) -> Iterator[MoneyFact]:
                 continue
             analysis.claim(m.start(), m.end())
             found.append(MoneyFact(_round(value), currency, m.group(), m.span()))
+    found.sort(key=lambda f: f.span)
+    yield from found
+
+
+# Words that make the plain number after them an amount of money, with at most three words
+# between ("budget 35,000", "the total was 486", "bump the budget up by another 10k").
+_MONEY_BEFORE = (
+    r"budget|budgets|budgeted|cost|costs|costing|costed|price|priced|pricing|paid|pay|paying"
+    r"|spend|spent|spending|total|totals|totalling|totaling|worth|value|valued|fee|fees|salary"
+    r"|amount|estimated|estimate|charge|charged|charging|billed|owe|owes|owed|wired|transferred"
+    r"|refund|refunded|deposit|invoiced|reimburse|reimbursed|expensed"
+)
+# Words right after a plain number that make it a price ("around 2,100 each", "450 a night").
+_MONEY_AFTER = (
+    r"each|apiece|a\s+piece|per\s+(?:unit|head|person|night|month|year|seat|licen[cs]e|user)"
+    r"|a\s+(?:night|head|month|year|seat|person|unit)|(?:in\s+)?total"
+)
+_BARE_BEFORE = re.compile(
+    rf"\b(?:{_MONEY_BEFORE})\b(?:\s+(?!(?:and|or|in|on|at|since|until|till|during|within|for|per)\b)[a-z]+){{0,3}}\s*[:=]?\s*(?:of\s+|is\s+|was\s+)?"
+    rf"(?:~\s*)?(?P<num>{DIGITS_NUMBER}(?:{MULTIPLIER})?)(?![\w%$€£¥]|[.,]\d)",
+    re.IGNORECASE,
+)
+_BARE_AFTER = re.compile(
+    rf"(?<![\w.,$€£¥-])(?P<num>{DIGITS_NUMBER}(?:{MULTIPLIER})?)\s+(?:{_MONEY_AFTER})\b",
+    re.IGNORECASE,
+)
+
+
+def find_plain_money(analysis: Analysis) -> Iterator[MoneyFact]:
+    """Plain numbers the words around them make amounts ("budget 35,000", "2,100 each"), with
+    no currency said; run after dates, counts and percentages, which claim their numbers."""
+    text = analysis.text
+    found: list[MoneyFact] = []
+    for pattern in (_BARE_BEFORE, _BARE_AFTER):
+        for m in pattern.finditer(text):
+            start, end = m.span("num")
+            value = parse_number(m.group("num"))
+            if value is None or value <= 0 or not analysis.is_free(start, end):
+                continue
+            analysis.claim(start, end)
+            found.append(MoneyFact(_round(value), "", m.group("num"), (start, end)))
     found.sort(key=lambda f: f.span)
     yield from found
 

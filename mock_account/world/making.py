@@ -64,6 +64,10 @@ class Making:
             if changed is not None:
                 return changed
         offered, given = given, recipe.applicable(given, stated, held)
+        if "currency" in given and not ctx.stated.currency_said:
+            # A plain amount ("the total was 486") is in the currency of the record the
+            # conversation gives (the trip claimed for), not the one filled in for it.
+            stated.pop("currency", None)
         for name in recipe.worded_fields & given.keys():
             stated.pop(name, None)
         for name in [k for k in stated if k in given]:

@@ -90,6 +90,12 @@ class Context:
     # The record is the user's own (their laptop, their IT ticket), not a customer's.
     requester: bool = False
 
+    def __post_init__(self) -> None:
+        # A plain amount ("budget 35,000") is in the user's own currency when no record of
+        # the conversation said one first (the world prices it in the record's, before).
+        if any(not m.currency for m in self.stated.amounts):
+            self.stated = self.stated.priced_in(self.home_currency())
+
     # --- the person asking ------------------------------------------------------
 
     @property

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date, timedelta
 from typing import Any, Literal
 
@@ -72,9 +72,11 @@ class Place:
 @dataclass(frozen=True)
 class Money:
     amount: float
-    currency: str
+    currency: str  # "" for a plain number the words around make money ("budget 35,000")
     # Said as the most it may be ("under 900 USD", "up to 150 EUR a night"), not the price.
     limit: bool = False
+    # Whether the request said the currency; a plain amount's is filled in (`priced_in`).
+    said: bool = True
 
 
 @dataclass(frozen=True)
@@ -158,6 +160,16 @@ class Stated:
 
     # --- convenient readings --------------------------------------------------
 
+    def priced_in(self, currency: str) -> Stated:
+        """The request with its plain amounts ("budget 35,000", "around 2,100 each") in
+        ``currency``: the record's when it has one, else the user's own."""
+        if not currency or all(m.currency for m in self.amounts):
+            return self
+        amounts = tuple(
+            m if m.currency else replace(m, currency=currency, said=False) for m in self.amounts
+        )
+        return replace(self, amounts=amounts)
+
     @property
     def origin(self) -> Place | None:
         return next((p for p in self.places if p.role == "origin"), None)
@@ -185,6 +197,11 @@ class Stated:
     @property
     def amount(self) -> Money | None:
         return self.amounts[0] if self.amounts else None
+
+    @property
+    def currency_said(self) -> bool:
+        """Whether the request says the currency of its amount (it has one)."""
+        return self.amount is not None and self.amount.said and bool(self.amount.currency)
 
     @property
     def first_date(self) -> date | None:

@@ -143,7 +143,13 @@ def stated_from_facts(facts: RequestFacts) -> Stated:
         things=tuple(Thing(t.kind, t.value) for t in facts.things),
         date_spans=tuple(f.span for f in (*facts.dates, *facts.date_ranges)),
         period_spans=tuple(r.span for r in facts.date_ranges if r.kind in ("quarter", "year")),
-        fact_spans=tuple(f.span for _, f in facts.facts() if getattr(f, "span", None)),
+        # A plain amount ("make the price 80 each") is a number said alone too: it takes the
+        # unit of what it changes.
+        fact_spans=tuple(
+            f.span
+            for _, f in facts.facts()
+            if getattr(f, "span", None) and getattr(f, "currency", None) != ""
+        ),
     )
 
 

@@ -161,6 +161,8 @@ class World:
             given = {k: v for k, v in given.items() if held.given.get(k) not in unfit_saved}
             where = {k: v for k, v in (where or {}).items() if held.where.get(k) not in unfit_saved}
         rng = random.Random(_seed(source, action, request, today, base, given, fixed))
+        # "Bump the budget up by another 10k": a plain amount is in the record's currency.
+        stated = stated.priced_in(str((base or {}).get("currency") or ""))
         ctx = Context(stated, today, rng, self.data, self.places, user, requester)
         act = _Act(
             action, source, recipe, ctx, base, given, fixed, where, match, held, saved, made,

@@ -58,6 +58,39 @@ def test_several_amounts_in_order() -> None:
 
 
 @pytest.mark.parametrize(
+    ("text", "amount"),
+    [
+        ("Launch it on LinkedIn from 14 December, budget 35,000.", "35000.00"),
+        ("12 Aeron chairs for the office, around 2,100 each", "2100.00"),
+        ("a trip to Jakarta, estimated cost around 2,800", "2800.00"),
+        ("They just wired 20,000 of that this morning", "20000.00"),
+        ("bump the budget up by another 10k", "10000.00"),
+        ("the total was 486", "486.00"),
+        ("a room at 180 a night", "180.00"),
+    ],
+)
+def test_a_plain_number_is_money_where_the_words_around_say_so(text: str, amount: str) -> None:
+    facts = extract_facts(text, TODAY)
+    # The currency is not said: whoever knows the record or the user fills it in.
+    assert [(m.amount, m.currency) for m in facts.amounts] == [(Decimal(amount), "")]
+    assert facts.times == ()
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "the 2 of us will pay later",
+        "the budget for 12 chairs",
+        "paid on 3 December",
+        "the cost of 3 days off",
+        "budget review at 3pm",
+    ],
+)
+def test_a_plain_number_of_something_else_is_no_money(text: str) -> None:
+    assert [m for m in extract_facts(text, TODAY).amounts if not m.currency] == []
+
+
+@pytest.mark.parametrize(
     "text",
     [
         "20 office chairs",
