@@ -90,16 +90,21 @@ _ID = re.compile(r"\b([A-Za-z]{2,4})-\d{2,}\b")
 
 def expand_ids(text: str) -> str:
     """Each record id of a known kind replaced by what it is: ``ORD-000042`` -> ``order``;
-    ids of other kinds are left for `fact_word` (their digits go, the prefix stays)."""
+    ids of other kinds are left for `fact_word` (their digits go, the prefix stays). A flight
+    number typed apart ("SQ 638") is a flight, and a percentage off ("12% off") a discount."""
 
     def word(match: re.Match[str]) -> str:
         return ID_PREFIXES.get(match.group(1).upper(), match.group(0))
 
-    return _ID.sub(word, text)
+    text = _SPACED_FLIGHT.sub("flight", _ID.sub(word, text))
+    return _PERCENT_OFF.sub("discount", text)
 
 
 # A flight number: an airline's code and digits ("sq322"): a flight, whichever.
 _FLIGHT = re.compile(rf"(?:{AIRLINES.lower()})\d{{2,4}}")
+# The same in capitals with a space ("SQ 638"); lower case, "on 12" would be a flight.
+_SPACED_FLIGHT = re.compile(rf"\b(?:{AIRLINES})\s\d{{2,4}}\b")
+_PERCENT_OFF = re.compile(r"\b\d+(?:\.\d+)?\s?(?:%|percent|per\s+cent)\s+off\b", re.IGNORECASE)
 
 
 def fact_word(word: str) -> str | None:

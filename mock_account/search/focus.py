@@ -161,6 +161,7 @@ def _asks(clause: str) -> bool:
         or bool(_ASK_OPENING.match(text))
         or clause.rstrip().endswith("?")
         or bool(_QUESTION_OPENING.match(text))
+        or bool(_PARTICLE_EDIT.match(text))
     )
 
 
@@ -175,7 +176,14 @@ def _states(clause: str) -> bool:
 
 
 # What an edit does not want: "rather than the office", "instead of repairing it".
-_REJECTED = re.compile(r"\s*\b(?:instead\s+of|rather\s+than)\b[^,.;!?]*", re.IGNORECASE)
+_REJECTED = re.compile(
+    r"\s*\b(?:instead\s+of|rather\s+than"
+    # "They don't want a replacement, they'd rather return it": what is not wanted.
+    # Only with what is wanted in its place: "doesn't want any more newsletters" is the ask.
+    r"|(?:do|does|did)(?:n[o']t|\s+not)\s+(?:want|need)\s+(?=an?\b|the\b)"
+    r"(?=[^.!?]*\b(?:rather|instead|prefer|prefers)\b))\b[^,.;!?]*",
+    re.IGNORECASE,
+)
 
 
 @dataclass(frozen=True)
@@ -247,7 +255,7 @@ _NON_RENEWAL = re.compile(r"\bnon-?\s?renewal\b", re.IGNORECASE)
 _BUYING = re.compile(
     r"\b(?:\d+|two|three|four|five|several|a\s+few|multiple|competing|comparable)\s+"
     r"(?:quotes|quotations|bids|offers|proposals)\b"
-    r"|\b(?:quotes?|bids?|offers?|prices?)\s+from\s+(?:\w+\s+){0,2}(?:suppliers?|vendors?|dealers?)\b"
+    r"|\b(?:quotes?|bids?|offers?|prices?)\s+from\s+(?:\w+\s+){0,3}(?:suppliers?|vendors?|dealers?)\b"
     r"|\bRFQs?\b|\brequest\s+for\s+(?:quotation|proposal)",
     re.IGNORECASE,
 )
@@ -353,11 +361,10 @@ def _focus(text: str) -> Focus:
     # Nor does a new value said before it ("They asked for 5 years instead, change it"), nor
     # news after taking back what was asked ("Scratch that, support is flooded. Kill it").
     before = any(_states(c) or _names_a_thing(c) for c in clauses[:first]) and not (
-        edit is not None
-        and not edit.nouns
+        (edit is not None and not edit.nouns or _of_it(ask))
         and (
-            _VALUE.search(ask)
-            or any(_instead_of_it(c) for c in clauses[:first])
+            edit is not None
+            and (_VALUE.search(ask) or any(_instead_of_it(c) for c in clauses[:first]))
             or _TAKEN_BACK.match(text)
         )
     )
@@ -441,7 +448,7 @@ def _instead_of_it(clause: str) -> bool:
         return True
     words = _words(clause)
     if "instead" not in words:
-        return False
+        return _wants_a_number_alone(clause)
     if words[words.index("instead") + 1 : words.index("instead") + 2] == ["of"]:
         # "She now wants all of it deleted instead of a copy": a change of "it".
         kept = _words(_without_rejected(clause))
@@ -454,6 +461,18 @@ def _instead_of_it(clause: str) -> bool:
     if wanting:
         said = said[wanting[0] + 1 :]
     return not [w for w in said if not w[0].isupper() and w.casefold() not in _NOT_A_THING]
+
+
+def _wants_a_number_alone(clause: str) -> bool:
+    """ "They've come back and want 300 now", "she needs 5": what someone wants is a number
+    with no thing of its own, so more or fewer of what was asked before."""
+    said = _WORD.findall(clause)
+    wanting = [i for i, w in enumerate(said) if w.casefold() in _WANTING]
+    if not wanting:
+        return False
+    after = clause[[m.start() for m in _WORD.finditer(clause)][wanting[0]] :]
+    named = [w for w in _WORD.findall(after)[1:] if w.casefold() not in _NOT_A_THING]
+    return bool(re.search(r"\d", after)) and not named
 
 
 def _elsewhere_not_it(clause: str) -> bool:
@@ -478,10 +497,21 @@ _NOT_A_THING = frozenset(
 )
 
 
+# A verb that changes "it" with its particle: "take it up to 25%", "turn it off", "dial that
+# back", "scale them down to 3".
+_PARTICLE_EDIT = re.compile(
+    r"^(?:take|turn|switch|dial|scale|ramp|crank|knock)\s+"
+    r"(?:it|that|this|them|those|these)\s+(?:all\s+the\s+way\s+)?(?:up|down|off|on|back|out)\b",
+    re.IGNORECASE,
+)
+
+
 def edited(text: str) -> Edit | None:
     """The object of an edit the request opens with ("Move the demo to 11:30": demo), or
     None when the request is no edit."""
     opened, words = _opened(text)
+    if _PARTICLE_EDIT.match(opened):
+        return Edit((), _has_number(opened))
     if len(words) < 2 or words[0] not in _EDIT_VERBS | {"add", "give"}:
         return None
     if words[0] == "give" and not _GIVEN_IT.match(opened):

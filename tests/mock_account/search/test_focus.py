@@ -238,3 +238,34 @@ def test_giving_it_a_value_edits_that_field_of_it(index: SearchIndex) -> None:
     assert edited("give her a call") is None
     hits = index.search("give it a budget of SGD 30,000")
     assert hits[0].agent_name == "ChangeCampaignBudget", hits[:3]
+
+
+def test_a_verb_and_its_particle_change_it() -> None:
+    # "Take it up to 25%", "turn it off": an edit of what was asked before, naming nothing.
+    assert focus("Metrics look clean, take it up to 25%.").edit == Edit(())
+    assert focus("Scratch that, support is seeing signup loops. Turn it off.").edit == Edit(())
+    assert focus("Dial that back to 5%").edit == Edit(())
+    # A thing of its own is no edit of "it".
+    assert focus("Take the day off tomorrow").edit is None
+
+
+def test_wanting_a_number_alone_changes_what_was_asked() -> None:
+    assert focus("They've come back and want 300 now.").edit == Edit(())
+    assert focus("She needs 5.").edit == Edit(())
+    assert focus("Acme wants 40 chairs").edit is None
+
+
+def test_what_is_not_wanted_is_not_searched(index: SearchIndex) -> None:
+    read = focus("They don't want a replacement, they'd rather return it for a refund.")
+    assert "replacement" not in read.text
+    hits = index.search("They don't want a replacement, they'd rather return it for a refund.")
+    assert hits[0].agent_name == "StartProductReturn", hits[:3]
+
+
+def test_a_flight_typed_apart_and_a_percentage_off_name_their_agents(index: SearchIndex) -> None:
+    hits = index.search("Is SQ 638 tonight on time?")
+    assert hits[0].agent_name == "TrackFlightStatus", hits[:3]
+    hits = index.search("Their procurement is pushing back, can we give them 12% off?")
+    assert hits[0].agent_name == "ApproveOrderDiscount", hits[:3]
+    hits = index.search("Need quotes from at least 3 suppliers for 200 ergonomic chairs.")
+    assert hits[0].agent_name == "RequestSupplierQuotes", hits[:3]
