@@ -522,7 +522,10 @@ def edited(text: str) -> Edit | None:
         # "Give it a budget of SGD 30,000": the budget of "it".
         return Edit((given.group(1).casefold(),), _has_number(opened))
     if rest[0] in _PRONOUNS or rest[0] in _PERSONS and len(rest) > 1:
-        return Edit(())
+        # "Bump that to 55 units": a count of units is an order's quantity ("12 seats" may
+        # be of a flight or of a licence: left to the conversation).
+        counted = _COUNTED_VALUE.search(opened)
+        return Edit(("units",), True) if counted else Edit(())
     if rest[0] in ("to", "by") or _COUNT_MORE.match(opened):
         # "Raise to 50%", "add three more": a value of what was asked before, and no thing.
         return Edit(())
@@ -548,6 +551,12 @@ def edited(text: str) -> Edit | None:
             break
         nouns.append(word)
     return Edit(tuple(nouns), _has_number(opened)) if nouns else None
+
+
+# The new value of an edit in units of goods: "to 55 units", "to 300 pcs".
+_COUNTED_VALUE = re.compile(
+    r"\bto\s+\d[\d,.]*\s+(?:units?|pcs|pieces|items|boxes|cartons|cases|pallets)\b", re.I
+)
 
 
 def _has_number(text: str) -> bool:

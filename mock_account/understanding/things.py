@@ -127,7 +127,10 @@ def find_addresses(analysis: Analysis) -> Iterator[ThingFact]:
 # A prefix of capitals and a number: an id of a system the account does not model ("CC-4410",
 # "PO-88213", "PAY-2291", an asset tag "SG-LT-20417"); record ids of the account were claimed
 # before.
-_PREFIXED_CODE_RE = re.compile(r"(?<![\w-])[A-Z]{2,6}(?:-[A-Z]{1,6})*-\d{2,10}(?![\w-])")
+# "TP-INV-7731", and references of several numbered parts: "INV-2026-1184", "MSA-CF-2023-07".
+_PREFIXED_CODE_RE = re.compile(
+    r"(?<![\w-])[A-Z]{2,6}(?:-[A-Z]{1,6})*(?:-\d{2,10})+(?:-[A-Z0-9]{1,6})?(?![\w-])"
+)
 # The codes of the airlines people fly for work, which make a flight number of a number after
 # them ("Is SQ 322 still on time?"): world knowledge, like the software brands below.
 AIRLINES = (
@@ -303,6 +306,9 @@ def _model_or_brand(word: str) -> bool:
     return _model_word(word) or word in SOFTWARE
 
 
+_MODEL_NUMBER = re.compile(r"(?!19|20)\d{4}")
+
+
 def find_products(analysis: Analysis) -> Iterator[ThingFact]:
     """Capitalised runs that hold a model word or a brand: "Dell U2724D", "MacBook Pro 14",
     "Adobe Acrobat Pro"."""
@@ -336,7 +342,11 @@ def find_products(analysis: Analysis) -> Iterator[ThingFact]:
                 (words[last + 1].capitalised and words[last + 1].folded not in _NOT_PRODUCT_WORDS)
                 or (
                     words[last + 1].text.isdigit()
-                    and len(words[last + 1].text) <= 3
+                    # "ProLink 9000" is a model's number; "Pro 2027", a year.
+                    and (
+                        len(words[last + 1].text) <= 3
+                        or _MODEL_NUMBER.fullmatch(words[last + 1].text)
+                    )
                     # "27-inch" is a size, not the model's number.
                     and not analysis.text[words[last + 1].end :].startswith("-")
                 )

@@ -156,7 +156,15 @@ class Finding:
         closest: list[str] = []
         for value in close:
             closest.extend(by_value[value][:1])
-        message = f"I found no {recipe.noun} {asked.said}."
+        # Every reference the user typed is said back: "no invoice for Brightwater Pte Ltd
+        # (INV-2026-1184)" tells them which one was looked for, and that it is not here.
+        typed = [
+            t.value
+            for t in ctx.stated.things
+            if t.kind == "code" and t.value.casefold() not in asked.said.casefold()
+        ]
+        shown = f" ({', '.join(typed)})" if typed else ""
+        message = f"I found no {recipe.noun} {asked.said}{shown}."
         if closest:
             message += f" The closest I have: {', '.join(closest)}."
         message += recipe.unrecorded(ctx)

@@ -48,9 +48,14 @@ def best_product(item: str, ctx: Context) -> Record | None:
     none shares a word."""
     wanted = _words(item)
     kind = _words(item.split()[-1]) if item.split() else set()
+    # The names in it ("Herman Miller Aeron chairs"): a brand or a model the product must
+    # carry, or it is another product (the catalogue's office chair is no Aeron).
+    named = _words(" ".join(w for w in item.split()[:-1] if w[:1].isupper()))
     best: tuple[tuple[bool, int, int], Record] | None = None
     for number, product in enumerate(ctx.data.records("products")):
         words = _words(product["name"])
+        if not named <= words:
+            continue
         shared = len(wanted & words)
         rank = (bool(kind & words), shared, -number)
         if shared and (best is None or rank > best[0]):
@@ -656,7 +661,13 @@ class Products(Recipe):
             # matched on the number.
             return Asked("name", _title(item), f"named {_title(item)}")
         priced = _PRICED.search(ctx.stated.text.lower())
-        item = next(group for group in priced.groups() if group) if priced else ""
+        # As typed, so that a brand keeps its capitals ("the ProLink 9000 router").
+        span = (
+            next((priced.span(i) for i, g in enumerate(priced.groups(), 1) if g), None)
+            if priced
+            else None
+        )
+        item = ctx.stated.text[span[0] : span[1]] if span else ""
         if priced and _is_goods(item):
             # "the price of the A4 label printer": that product, or none of that name.
             product = best_product(item, ctx)

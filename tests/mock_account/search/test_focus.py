@@ -269,3 +269,11 @@ def test_a_flight_typed_apart_and_a_percentage_off_name_their_agents(index: Sear
     assert hits[0].agent_name == "ApproveOrderDiscount", hits[:3]
     hits = index.search("Need quotes from at least 3 suppliers for 200 ergonomic chairs.")
     assert hits[0].agent_name == "RequestSupplierQuotes", hits[:3]
+
+
+def test_an_edit_of_it_to_a_count_of_units_changes_an_order(index: SearchIndex) -> None:
+    assert focus("bump that to 55 units").edit == Edit(("units",))
+    hits = index.search("bump that to 55 units")
+    assert hits[0].agent_name == "AmendOpenOrder", hits[:3]
+    # A count of something else is left to the conversation.
+    assert index.search("raise it to 12 seats") == []
