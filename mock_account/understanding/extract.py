@@ -27,6 +27,7 @@ from .names import (
     find_known,
     find_organisations_by_form,
     find_organisations_named_after_places,
+    find_people_in_roles,
     find_unknown_names,
     name_index,
 )
@@ -115,6 +116,7 @@ def _extract(text: str, today: dt.date, index: NameIndex | None) -> RequestFacts
             {"organisation": organisations, "person": people, "mention": mentions}[category].append(
                 fact
             )
+    people.extend(find_people_in_roles(analysis))
     # Models and brands after the known names ("Datadog Inc." is a supplier, not the brand).
     things += find_products(analysis)
     organisations.extend(find_organisations_by_form(analysis))

@@ -28,7 +28,7 @@ import difflib
 import re
 import threading
 from collections import OrderedDict
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -482,6 +482,24 @@ def find_organisations_named_after_places(
             continue
         kept.append(place)
     return orgs, kept
+
+
+# A person named by the role they take: "owner is Farid Hassan", "approver: Mei Tan". Read
+# before places, so a family name that is also a town ("Hassan") stays the person's.
+_IN_A_ROLE = re.compile(
+    r"\b(?:owner|contact|approver|assignee|reviewer|interviewer|sponsor|requester|buddy|mentor"
+    r"|manager|lead)\s+(?:is|will\s+be|should\s+be|[:=])\s+"
+    r"(?P<name>[A-Z][a-z]+(?:[-'][A-Z]?[a-z]+)?(?:\s+[A-Z][a-z]+(?:[-'][A-Z]?[a-z]+)?){1,2})\b"
+)
+
+
+def find_people_in_roles(analysis: Analysis) -> Iterator[NameFact]:
+    """People said with the role they take ("the owner is Farid Hassan")."""
+    for m in _IN_A_ROLE.finditer(analysis.text):
+        start, end = m.span("name")
+        if analysis.is_free(start, end):
+            analysis.claim(start, end)
+            yield NameFact(m.group("name"), (start, end), False)
 
 
 def find_unknown_names(

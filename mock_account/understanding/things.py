@@ -37,7 +37,8 @@ from .text import Analysis, fold
 # Quotes around a title: straight or curly, single or double; a single straight quote must not
 # be an apostrophe ("the client's 'Q4 push'": the quote opens after a space or a bracket).
 _TITLE_RE = re.compile(
-    r"(?:(?<=^)|(?<=[\s(:,]))(?:'(?P<s>[^'\n]{2,80}?)'|\"(?P<d>[^\"\n]{2,80}?)\"|"
+    # An apostrophe inside a word is no closing quote: 'What's new in 2027'.
+    r"(?:(?<=^)|(?<=[\s(:,]))(?:'(?P<s>(?:[^'\n]|(?<=\w)'(?=\w)){2,80}?)'|\"(?P<d>[^\"\n]{2,80}?)\"|"
     r"‘(?P<cs>[^’\n]{2,80}?)’|“(?P<cd>[^”\n]{2,80}?)”)(?=[\s.,;:!?)]|$)"
 )
 
@@ -143,6 +144,10 @@ AIRLINES = (
 _PORTION_RE = re.compile(
     r"(?<![\w.,])(\d[\d,]*)\s+(?:of|out\s+of)\s+(?:the\s+|a\s+)?(\d[\d,]*)\b(?!\s+[A-Za-z])"
 )
+# How many of someone's things: "14 of their sites" ("60 of the 100 boxes" counts boxes).
+_PORTION_OF_RE = re.compile(
+    r"(?<![\w.,])\d[\d,]*\s+of\s+(?:their|our|your|its|his|her|the)\s+[a-z]{3,}s\b"
+)
 _AIRLINE_FLIGHT_RE = re.compile(rf"(?<![\w-])({AIRLINES})\s?(\d{{1,4}})(?![\w-])")
 # An airline's two-character code and a flight number, after "flight" ("flight SQ 322").
 _FLIGHT_RE = re.compile(
@@ -221,6 +226,8 @@ def find_codes(analysis: Analysis) -> Iterator[ThingFact]:
     for m in _PORTION_RE.finditer(text):
         # "only 34 of the 40": how much of a whole, said as typed.
         found.append((m.start(), m.end(), f"{m.group(1)} of {m.group(2)}"))
+    for m in _PORTION_OF_RE.finditer(text):
+        found.append((m.start(), m.end(), m.group()))
     for m in _REGISTRATION_RE.finditer(text):
         found.append((m.start(), m.end(), f"{m.group(1).upper()} {m.group(2).upper()}"))
     for m in _FILE_RE.finditer(text):
@@ -252,7 +259,10 @@ def find_codes(analysis: Analysis) -> Iterator[ThingFact]:
             continue
         analysis.claim(start, end)
         # A part of a whole is no code: it sits beside the order's or the PO's number.
-        kind = "portion" if _PORTION_RE.fullmatch(text[start:end]) else "code"
+        portion = _PORTION_RE.fullmatch(text[start:end]) or _PORTION_OF_RE.fullmatch(
+            text[start:end]
+        )
+        kind = "portion" if portion else "code"
         yield ThingFact(kind, value, text[start:end], (start, end))
 
 

@@ -274,3 +274,21 @@ def test_a_flight_number_and_a_bare_part_of_a_whole_are_kept_as_typed() -> None:
     # With its noun, the whole is a quantity of that noun.
     counted = extract_facts("only 60 of the 100 boxes came in", today=TODAY)
     assert [q.count for q in counted.quantities] == [100]
+
+
+def test_how_many_of_someones_things_and_references_in_parts_are_kept_as_typed() -> None:
+    said = "This needs to go to second line, it's hitting 14 of their sites."
+    assert ("portion", "14 of their sites") in [
+        (t.kind, t.value) for t in extract_facts(said, today=TODAY).things
+    ]
+    for text, code in (
+        ("Brightwater still hasn't paid INV-2026-1184 (USD 7,300)", "INV-2026-1184"),
+        ("When does our MSA renew? ref MSA-CF-2023-07", "MSA-CF-2023-07"),
+    ):
+        assert code in [t.value for t in extract_facts(text, today=TODAY).things], text
+
+
+def test_a_quoted_title_may_hold_an_apostrophe() -> None:
+    said = "Subject lines 'Your 2027 roadmap' vs 'What's new in 2027', 50/50 split."
+    titles = [t.value for t in extract_facts(said, today=TODAY).things if t.kind == "title"]
+    assert titles == ["Your 2027 roadmap", "What's new in 2027"]

@@ -230,3 +230,10 @@ def test_a_count_of_a_known_product() -> None:
     assert [(q.count, q.singular) for q in facts.quantities] == [(20, "Aero Office Chair")]
     assert [m.name for m in facts.mentions] == ["Aero Office Chair"]
     assert [o.name for o in facts.organisations] == ["Smith Foods GmbH"]
+
+
+def test_a_person_named_by_their_role_is_a_person() -> None:
+    # "Hassan" is also a town: the role says whom it names.
+    facts = extract_facts("read-only scope, production, owner is Farid Hassan.", TODAY)
+    assert [p.text for p in facts.people] == ["Farid Hassan"]
+    assert facts.places == ()
