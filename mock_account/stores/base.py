@@ -43,6 +43,15 @@ class ConversationEntry:
 
 
 @dataclass(frozen=True)
+class EntryChange:
+    """The fields of an entry ``update_entry`` changes; ``None`` leaves a field as it is."""
+
+    title: bytes | None = None
+    pinned: bool | None = None
+    last_read: datetime | None = None
+
+
+@dataclass(frozen=True)
 class StoredState:
     """A conversation's entry with its state blob (``None`` when the state lives in hooks)."""
 
@@ -216,7 +225,6 @@ class ConversationStore(ABC):
     def get_entry(self, account: str, convid: str) -> ConversationEntry | None:
         """The entry alone; ``None`` if the conversation is missing."""
 
-    @abstractmethod
     def update_entry(
         self,
         account: str,
@@ -227,6 +235,11 @@ class ConversationStore(ABC):
         last_read: datetime | None = None,
     ) -> bool:
         """Change only the given fields (the version is untouched); ``False`` if missing."""
+        return self.change_entry(account, convid, EntryChange(title, pinned, last_read))
+
+    @abstractmethod
+    def change_entry(self, account: str, convid: str, change: EntryChange) -> bool:
+        """``update_entry`` of one change: what each backend implements."""
 
     @abstractmethod
     def replace_blob(

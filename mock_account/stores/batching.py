@@ -35,6 +35,7 @@ from mock_account.stores.base import (
     Committed,
     ConversationEntry,
     ConversationStore,
+    EntryChange,
     IdempotencyRecord,
     IdempotencyRecords,
     StoredState,
@@ -265,18 +266,8 @@ class BatchingStore(ConversationStore, IdempotencyRecords):
     def get_entry(self, account: str, convid: str) -> ConversationEntry | None:
         return self.inner.get_entry(account, convid)
 
-    def update_entry(
-        self,
-        account: str,
-        convid: str,
-        *,
-        title: bytes | None = None,
-        pinned: bool | None = None,
-        last_read: datetime | None = None,
-    ) -> bool:
-        return self.inner.update_entry(
-            account, convid, title=title, pinned=pinned, last_read=last_read
-        )
+    def change_entry(self, account: str, convid: str, change: EntryChange) -> bool:
+        return self.inner.change_entry(account, convid, change)
 
     def replace_blob(
         self, account: str, convid: str, *, expected_version: int, blob: bytes

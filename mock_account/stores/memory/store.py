@@ -13,6 +13,7 @@ from mock_account.stores.base import (
     Committed,
     ConversationEntry,
     ConversationStore,
+    EntryChange,
     IdempotencyRecord,
     IdempotencyRecords,
     StoredState,
@@ -109,22 +110,14 @@ class MemoryStore(ConversationStore, IdempotencyRecords):
         with self._lock:
             return self._entries.get((account, convid))
 
-    def update_entry(
-        self,
-        account: str,
-        convid: str,
-        *,
-        title: bytes | None = None,
-        pinned: bool | None = None,
-        last_read: datetime | None = None,
-    ) -> bool:
+    def change_entry(self, account: str, convid: str, change: EntryChange) -> bool:
         changes: dict[str, object] = {}
-        if title is not None:
-            changes["title"] = bytes(title)
-        if pinned is not None:
-            changes["pinned"] = bool(pinned)
-        if last_read is not None:
-            changes["last_read"] = utc(last_read, "last_read")
+        if change.title is not None:
+            changes["title"] = bytes(change.title)
+        if change.pinned is not None:
+            changes["pinned"] = bool(change.pinned)
+        if change.last_read is not None:
+            changes["last_read"] = utc(change.last_read, "last_read")
         with self._lock:
             current = self._entries.get((account, convid))
             if current is None:

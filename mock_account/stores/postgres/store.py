@@ -31,6 +31,7 @@ from mock_account.stores.base import (
     Committed,
     ConversationEntry,
     ConversationStore,
+    EntryChange,
     IdempotencyRecord,
     IdempotencyRecords,
     StoredState,
@@ -44,6 +45,7 @@ from mock_account.stores.errors import (
     VersionConflict,
 )
 from mock_account.stores.postgres import schema as postgres_schema
+from mock_account.stores.sql.entries import entry_update
 
 _COLUMNS = (
     "account, convid, owner, title, created, last_executed, last_read, pinned, state_version, "
@@ -362,36 +364,15 @@ class PostgresStore(ConversationStore, IdempotencyRecords):
         rows = self._rows("entry", (account, convid))
         return _entry(rows[0]) if rows else None
 
-    def update_entry(
-        self,
-        account: str,
-        convid: str,
-        *,
-        title: bytes | None = None,
-        pinned: bool | None = None,
-        last_read: datetime | None = None,
-    ) -> bool:
-        sets: list[str] = []
-        params: list[object] = []
-        if title is not None:
-            sets.append("title = %s")
-            params.append(title)
-        if pinned is not None:
-            sets.append("pinned = %s")
-            params.append(bool(pinned))
-        if last_read is not None:
-            t = utc(last_read, "last_read")
-            sets += ["last_read = %s", "last_used = GREATEST(last_executed, %s)"]
-            params += [t, t]
-        if not sets:
-            return bool(self._rows("exists", (account, convid)))
-        statement = postgres_schema.qualify(
-            "UPDATE {s}.entries SET " + ", ".join(sets) + " WHERE account = %s AND convid = %s",
-            self.schema,
-            None,
+    def change_entry(self, account: str, convid: str, change: EntryChange) -> bool:
+        update = entry_update(
+            change, table="{s}.entries", placeholder="%s", greatest="GREATEST", time=utc
         )
+        if update is None:
+            return bool(self._rows("exists", (account, convid)))
+        sql, params = update
         with self._cursor() as cur:
-            return cur.execute(statement, (*params, account, convid)).rowcount == 1
+            return cur.execute(self.qualify(sql), (*params, account, convid)).rowcount == 1
 
     def replace_blob(
         self, account: str, convid: str, *, expected_version: int, blob: bytes

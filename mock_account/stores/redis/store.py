@@ -36,6 +36,7 @@ from mock_account.stores.base import (
     Committed,
     ConversationEntry,
     ConversationStore,
+    EntryChange,
     IdempotencyRecord,
     IdempotencyRecords,
     StoredState,
@@ -227,15 +228,8 @@ class RedisStore(ConversationStore, IdempotencyRecords):
                 as_fields(self._redis.hgetall(conv_keys(self.prefix, account, convid)[0]))
             )
 
-    def update_entry(
-        self,
-        account: str,
-        convid: str,
-        *,
-        title: bytes | None = None,
-        pinned: bool | None = None,
-        last_read: datetime | None = None,
-    ) -> bool:
+    def change_entry(self, account: str, convid: str, change: EntryChange) -> bool:
+        title, pinned, last_read = change.title, change.pinned, change.last_read
         args = [
             b"" if title is None else b"t" + title,  # marked so an empty title is not "keep"
             "" if pinned is None else str(int(pinned)),

@@ -26,6 +26,7 @@ from mock_account.stores.base import (
     Committed,
     ConversationEntry,
     ConversationStore,
+    EntryChange,
     IdempotencyRecord,
     IdempotencyRecords,
     StoredState,
@@ -33,6 +34,7 @@ from mock_account.stores.base import (
 )
 from mock_account.stores.codec import decode_cursor, encode_cursor, from_micros, to_micros
 from mock_account.stores.errors import StoreError, VersionConflict
+from mock_account.stores.sql.entries import entry_update
 from mock_account.stores.sqlite import schema as sqlite_schema
 from mock_account.stores.sqlite.connections import SqliteConnections
 
@@ -195,35 +197,18 @@ class SqliteStore(ConversationStore, IdempotencyRecords):
         )
         return None if row is None else _entry(row)
 
-    def update_entry(
-        self,
-        account: str,
-        convid: str,
-        *,
-        title: bytes | None = None,
-        pinned: bool | None = None,
-        last_read: datetime | None = None,
-    ) -> bool:
-        sets: list[str] = []
-        params: list[object] = []
-        if title is not None:
-            sets.append("title = ?")
-            params.append(title)
-        if pinned is not None:
-            sets.append("pinned = ?")
-            params.append(int(pinned))
-        if last_read is not None:
-            t = to_micros(last_read, "last_read")
-            sets += ["last_read = ?", "last_used = max(last_executed, ?)"]
-            params += [t, t]
+    def change_entry(self, account: str, convid: str, change: EntryChange) -> bool:
         key = (account, convid)
-        if not sets:
+        update = entry_update(
+            change, table="entries", placeholder="?", greatest="max", time=to_micros
+        )
+        if update is None:
             return (
                 self._read_one("SELECT 1 FROM entries WHERE account = ? AND convid = ?", key)
                 is not None
             )
+        sql, params = update
         with self._db.errors():
-            sql = f"UPDATE entries SET {', '.join(sets)} WHERE account = ? AND convid = ?"
             return self._db.write_alone(sql, (*params, *key)) == 1
 
     def replace_blob(
