@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
+from mock_account.stores.codec import utc
 from mock_account.stores.errors import VersionConflict
 
 #: The sections an agent's configuration is versioned in (``mock_account.config_history.sections``
@@ -51,6 +52,22 @@ class StoredVersion:
     blob: bytes
 
 
+@dataclass(frozen=True)
+class ConfigCommit:
+    """One checked ``commit``: what a backend's ``commit_versions`` writes (``created`` in UTC)."""
+
+    scope: str
+    agent: str
+    base_revision: int
+    versions: tuple[NewVersion, ...]
+    created: datetime
+    keep: int
+
+    def conflict(self) -> VersionConflict:
+        """The error of a commit that found the agent at another revision."""
+        return conflict(self.agent, self.base_revision)
+
+
 def conflict(agent: str, base: int) -> VersionConflict:
     """The conflict of a save that expected the agent at revision ``base``."""
     return VersionConflict(
@@ -75,7 +92,6 @@ class ConfigVersionStore(ABC):
     def agent_revisions(self, scope: str) -> dict[str, int]:
         """The revision of every agent of the scope that has a history."""
 
-    @abstractmethod
     def commit(
         self,
         scope: str,
@@ -87,6 +103,15 @@ class ConfigVersionStore(ABC):
         keep: int,
     ) -> int:
         """Write ``versions`` if the agent is still at ``base_revision``; its new revision."""
+        check_commit(keep, versions)
+        created = utc(now, "now")
+        return self.commit_versions(
+            ConfigCommit(scope, agent, base_revision, tuple(versions), created, keep)
+        )
+
+    @abstractmethod
+    def commit_versions(self, commit: ConfigCommit) -> int:
+        """``commit`` of one checked commit: what each backend implements."""
 
     @abstractmethod
     def history(self, scope: str, agent: str, section: str) -> list[StoredVersion]:

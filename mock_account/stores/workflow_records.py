@@ -21,6 +21,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 
+from mock_account.stores.errors import VersionConflict
+
 
 @dataclass(frozen=True)
 class ProgressRecord:
@@ -52,6 +54,37 @@ class OutboxRecord:
     delivered: datetime
 
 
+@dataclass(frozen=True)
+class ProgressSave:
+    """One ``save_progress``, its names checked: what a backend's ``commit_progress`` writes."""
+
+    account: str
+    identity: str
+    workflow: str
+    expected_version: int
+    blob: bytes
+    now: datetime
+
+    def conflict(self) -> VersionConflict:
+        """The error of a save that found another version than the one it expected."""
+        return VersionConflict(
+            f"workflow {self.workflow!r} progress is no longer at version {self.expected_version}"
+        )
+
+
+@dataclass(frozen=True)
+class ActionMove:
+    """One ``move_action`` with at least one status to move from: what a backend's
+    ``commit_move`` applies."""
+
+    account: str
+    action_id: str
+    from_statuses: tuple[str, ...]
+    to_status: str
+    now: datetime
+    blob: bytes | None
+
+
 def check_names(**values: str) -> None:
     """``ValueError`` unless every value is a non-empty string (every backend checks the same)."""
     for name, value in values.items():
@@ -66,7 +99,6 @@ class WorkflowStore(ABC):
     def load_progress(self, account: str, identity: str, workflow: str) -> ProgressRecord | None:
         """The identity's progress in one workflow, or ``None`` if it never started it."""
 
-    @abstractmethod
     def save_progress(
         self,
         account: str,
@@ -79,6 +111,14 @@ class WorkflowStore(ABC):
     ) -> ProgressRecord:
         """Compare-and-swap: 0 creates (``VersionConflict`` if it exists), else the stored
         version must equal ``expected_version``; the new version is one more."""
+        check_names(account=account, identity=identity, workflow=workflow)
+        return self.commit_progress(
+            ProgressSave(account, identity, workflow, expected_version, bytes(blob), now)
+        )
+
+    @abstractmethod
+    def commit_progress(self, save: ProgressSave) -> ProgressRecord:
+        """``save_progress`` of one checked save: what each backend implements."""
 
     @abstractmethod
     def list_progress(self, account: str, identity: str) -> list[ProgressRecord]:
@@ -94,7 +134,6 @@ class WorkflowStore(ABC):
     def get_action(self, account: str, action_id: str) -> ActionRecord | None:
         """One action, or ``None``."""
 
-    @abstractmethod
     def move_action(
         self,
         account: str,
@@ -107,6 +146,15 @@ class WorkflowStore(ABC):
     ) -> ActionRecord | None:
         """Set the status (and the blob when given) only if the current status is one of
         ``from_statuses``, atomically; ``None`` when it is missing or in another status."""
+        allowed = tuple(from_statuses)
+        if not allowed:
+            return None
+        fresh = None if blob is None else bytes(blob)
+        return self.commit_move(ActionMove(account, action_id, allowed, to_status, now, fresh))
+
+    @abstractmethod
+    def commit_move(self, move: ActionMove) -> ActionRecord | None:
+        """``move_action`` of one move: what each backend implements."""
 
     @abstractmethod
     def list_actions(

@@ -3,17 +3,12 @@
 from __future__ import annotations
 
 import threading
-from collections.abc import Sequence
-from datetime import datetime
 
-from mock_account.stores.codec import utc
 from mock_account.stores.config_versions import (
     ACCOUNT_ROW,
+    ConfigCommit,
     ConfigVersionStore,
-    NewVersion,
     StoredVersion,
-    check_commit,
-    conflict,
 )
 from mock_account.stores.memory.store import MemoryStore
 
@@ -38,30 +33,20 @@ class MemoryConfigStore(ConfigVersionStore):
                 if s == scope and agent != ACCOUNT_ROW
             }
 
-    def commit(
-        self,
-        scope: str,
-        agent: str,
-        base_revision: int,
-        versions: Sequence[NewVersion],
-        *,
-        now: datetime,
-        keep: int,
-    ) -> int:
-        check_commit(keep, versions)
-        created = utc(now, "now")
+    def commit_versions(self, commit: ConfigCommit) -> int:
+        scope, agent, base_revision = commit.scope, commit.agent, commit.base_revision
         with self._lock:
             if self._revisions.get((scope, agent), 0) != base_revision:
-                raise conflict(agent, base_revision)
+                raise commit.conflict()
             revision = base_revision + 1
             self._revisions[(scope, agent)] = revision
             self._revisions[(scope, ACCOUNT_ROW)] = self._revisions.get((scope, ACCOUNT_ROW), 0) + 1
-            for v in versions:
+            for v in commit.versions:
                 kept = self._versions.setdefault((scope, agent, v.section), {})
                 kept[v.revision] = StoredVersion(
-                    agent, v.section, v.revision, created, v.origin, bytes(v.blob)
+                    agent, v.section, v.revision, commit.created, v.origin, bytes(v.blob)
                 )
-                for old in sorted(kept, reverse=True)[keep:]:
+                for old in sorted(kept, reverse=True)[commit.keep :]:
                     del kept[old]
             return revision
 

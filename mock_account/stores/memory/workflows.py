@@ -8,12 +8,13 @@ from dataclasses import replace
 from datetime import datetime
 
 from mock_account.stores.codec import utc
-from mock_account.stores.errors import VersionConflict
 from mock_account.stores.memory.store import MemoryStore
 from mock_account.stores.workflow_records import (
+    ActionMove,
     ActionRecord,
     OutboxRecord,
     ProgressRecord,
+    ProgressSave,
     WorkflowStore,
     check_names,
 )
@@ -32,27 +33,15 @@ class MemoryWorkflowStore(WorkflowStore):
         with self._lock:
             return self._progress.get((account, identity, workflow))
 
-    def save_progress(
-        self,
-        account: str,
-        identity: str,
-        workflow: str,
-        *,
-        expected_version: int,
-        blob: bytes,
-        now: datetime,
-    ) -> ProgressRecord:
-        check_names(account=account, identity=identity, workflow=workflow)
+    def commit_progress(self, save: ProgressSave) -> ProgressRecord:
+        account, identity, workflow = save.account, save.identity, save.workflow
         key = (account, identity, workflow)
         with self._lock:
             current = self._progress.get(key)
-            if (current.version if current else 0) != expected_version:
-                raise VersionConflict(
-                    f"workflow {workflow!r} progress is no longer at version {expected_version}"
-                )
-            record = ProgressRecord(
-                account, identity, workflow, expected_version + 1, bytes(blob), utc(now)
-            )
+            if (current.version if current else 0) != save.expected_version:
+                raise save.conflict()
+            version = save.expected_version + 1
+            record = ProgressRecord(account, identity, workflow, version, save.blob, utc(save.now))
             self._progress[key] = record
             return record
 
@@ -78,28 +67,19 @@ class MemoryWorkflowStore(WorkflowStore):
         with self._lock:
             return self._actions.get((account, action_id))
 
-    def move_action(
-        self,
-        account: str,
-        action_id: str,
-        *,
-        from_statuses: Iterable[str],
-        to_status: str,
-        now: datetime,
-        blob: bytes | None = None,
-    ) -> ActionRecord | None:
-        allowed = set(from_statuses)
+    def commit_move(self, move: ActionMove) -> ActionRecord | None:
+        key = (move.account, move.action_id)
         with self._lock:
-            current = self._actions.get((account, action_id))
-            if current is None or current.status not in allowed:
+            current = self._actions.get(key)
+            if current is None or current.status not in move.from_statuses:
                 return None
             record = replace(
                 current,
-                status=to_status,
-                updated=utc(now),
-                blob=current.blob if blob is None else bytes(blob),
+                status=move.to_status,
+                updated=utc(move.now),
+                blob=current.blob if move.blob is None else move.blob,
             )
-            self._actions[(account, action_id)] = record
+            self._actions[key] = record
             return record
 
     def list_actions(

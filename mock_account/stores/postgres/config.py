@@ -8,18 +8,14 @@ before ``COMMIT``.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from datetime import UTC, datetime
+from datetime import UTC
 from typing import TYPE_CHECKING
 
-from mock_account.stores.codec import utc
 from mock_account.stores.config_versions import (
     ACCOUNT_ROW,
+    ConfigCommit,
     ConfigVersionStore,
-    NewVersion,
     StoredVersion,
-    check_commit,
-    conflict,
 )
 from mock_account.stores.sql.config import VERSION_COLUMNS, stored_version
 
@@ -97,24 +93,15 @@ class PostgresConfigStore(ConfigVersionStore):
         rows = self._rows(self._sql["agents"], (scope, ACCOUNT_ROW))
         return {agent: int(revision) for agent, revision in rows}
 
-    def commit(
-        self,
-        scope: str,
-        agent: str,
-        base_revision: int,
-        versions: Sequence[NewVersion],
-        *,
-        now: datetime,
-        keep: int,
-    ) -> int:
-        check_commit(keep, versions)
-        created = utc(now, "now")
+    def commit_versions(self, commit: ConfigCommit) -> int:
+        scope, agent, base_revision = commit.scope, commit.agent, commit.base_revision
+        created = commit.created
         sql = self._sql
         with self._store.transaction() as cur:
             cur.execute(sql["ensure"], (scope, agent))
             (current,) = cur.execute(sql["lock"], (scope, agent)).fetchone()
             if int(current) != base_revision:
-                raise conflict(agent, base_revision)
+                raise commit.conflict()
             revision = base_revision + 1
             cur.execute(sql["set"], (revision, scope, agent))
             cur.execute(sql["bump_scope"], (scope, ACCOUNT_ROW))
@@ -122,14 +109,14 @@ class PostgresConfigStore(ConfigVersionStore):
                 sql["insert"],
                 [
                     (scope, agent, v.section, v.revision, created, v.origin, v.blob)
-                    for v in versions
+                    for v in commit.versions
                 ],
             )
             cur.executemany(
                 sql["prune"],
                 [
-                    (scope, agent, section, scope, agent, section, keep)
-                    for section in {v.section for v in versions}
+                    (scope, agent, section, scope, agent, section, commit.keep)
+                    for section in {v.section for v in commit.versions}
                 ],
             )
         return revision

@@ -12,19 +12,15 @@ each section to the most recent ``keep``, all at once (Redis runs a script atomi
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from datetime import datetime
 from typing import TYPE_CHECKING
 
-from mock_account.stores.codec import from_micros, to_micros, utc
+from mock_account.stores.codec import from_micros, to_micros
 from mock_account.stores.config_versions import (
     ACCOUNT_ROW,
     SECTIONS,
+    ConfigCommit,
     ConfigVersionStore,
-    NewVersion,
     StoredVersion,
-    check_commit,
-    conflict,
 )
 from mock_account.stores.redis.layout import q
 
@@ -94,28 +90,19 @@ class RedisConfigStore(ConfigVersionStore):
             fields = self._redis.hgetall(self._heads(scope))
         return {k.decode(): int(v) for k, v in fields.items() if k.decode() != ACCOUNT_ROW}
 
-    def commit(
-        self,
-        scope: str,
-        agent: str,
-        base_revision: int,
-        versions: Sequence[NewVersion],
-        *,
-        now: datetime,
-        keep: int,
-    ) -> int:
-        check_commit(keep, versions)
-        created = to_micros(utc(now, "now"))
+    def commit_versions(self, commit: ConfigCommit) -> int:
+        scope, agent, base_revision = commit.scope, commit.agent, commit.base_revision
+        created = to_micros(commit.created)
         keys = [self._heads(scope)] + [
-            self._versions_key(scope, agent, v.section) for v in versions
+            self._versions_key(scope, agent, v.section) for v in commit.versions
         ]
-        args: list[object] = [agent, base_revision, keep, created, ACCOUNT_ROW]
-        for v in versions:
+        args: list[object] = [agent, base_revision, commit.keep, created, ACCOUNT_ROW]
+        for v in commit.versions:
             args.extend([v.revision, v.origin, v.blob])
         with self._store.errors():
             revision = int(self._commit(keys=keys, args=args))
         if revision < 0:
-            raise conflict(agent, base_revision)
+            raise commit.conflict()
         return revision
 
     def _read(self, scope: str, agent: str, section: str) -> list[StoredVersion]:

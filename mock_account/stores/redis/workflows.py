@@ -17,11 +17,13 @@ from typing import TYPE_CHECKING
 from urllib.parse import quote, unquote
 
 from mock_account.stores.codec import from_micros, to_micros, utc
-from mock_account.stores.errors import StoreError, VersionConflict
+from mock_account.stores.errors import StoreError
 from mock_account.stores.workflow_records import (
+    ActionMove,
     ActionRecord,
     OutboxRecord,
     ProgressRecord,
+    ProgressSave,
     WorkflowStore,
     check_names,
 )
@@ -133,31 +135,19 @@ class RedisWorkflowStore(WorkflowStore):
             from_micros(int(fields[b"updated"])),
         )
 
-    def save_progress(
-        self,
-        account: str,
-        identity: str,
-        workflow: str,
-        *,
-        expected_version: int,
-        blob: bytes,
-        now: datetime,
-    ) -> ProgressRecord:
-        check_names(account=account, identity=identity, workflow=workflow)
-        t = to_micros(now)
+    def commit_progress(self, save: ProgressSave) -> ProgressRecord:
+        account, identity, workflow = save.account, save.identity, save.workflow
         with self._errors():
             version = self._scripts["save"](
                 keys=[
                     self._k(account, "progress", identity, workflow),
                     self._k(account, "workflows", identity),
                 ],
-                args=[expected_version, bytes(blob), t, workflow],
+                args=[save.expected_version, save.blob, to_micros(save.now), workflow],
             )
         if int(version) < 0:
-            raise VersionConflict(
-                f"workflow {workflow!r} progress is no longer at version {expected_version}"
-            )
-        return ProgressRecord(account, identity, workflow, int(version), bytes(blob), utc(now))
+            raise save.conflict()
+        return ProgressRecord(account, identity, workflow, int(version), save.blob, utc(save.now))
 
     def list_progress(self, account: str, identity: str) -> list[ProgressRecord]:
         with self._errors():
@@ -197,25 +187,18 @@ class RedisWorkflowStore(WorkflowStore):
             fields = self._redis.hgetall(self._k(account, "action", action_id))
         return self._action_of(account, action_id, fields) if fields else None
 
-    def move_action(
-        self,
-        account: str,
-        action_id: str,
-        *,
-        from_statuses: Iterable[str],
-        to_status: str,
-        now: datetime,
-        blob: bytes | None = None,
-    ) -> ActionRecord | None:
-        allowed = list(from_statuses)
-        if not allowed:
-            return None
+    def commit_move(self, move: ActionMove) -> ActionRecord | None:
         with self._errors():
             moved = self._scripts["move"](
-                keys=[self._k(account, "action", action_id)],
-                args=[to_status, to_micros(now), b"" if blob is None else bytes(blob), *allowed],
+                keys=[self._k(move.account, "action", move.action_id)],
+                args=[
+                    move.to_status,
+                    to_micros(move.now),
+                    b"" if move.blob is None else move.blob,
+                    *move.from_statuses,
+                ],
             )
-        return self.get_action(account, action_id) if int(moved) else None
+        return self.get_action(move.account, move.action_id) if int(moved) else None
 
     def list_actions(
         self, account: str, identity: str | None = None, statuses: Iterable[str] | None = None

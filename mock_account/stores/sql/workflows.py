@@ -9,11 +9,12 @@ from datetime import datetime
 from typing import Any
 
 from mock_account.stores.codec import from_micros, to_micros
-from mock_account.stores.errors import VersionConflict
 from mock_account.stores.workflow_records import (
+    ActionMove,
     ActionRecord,
     OutboxRecord,
     ProgressRecord,
+    ProgressSave,
     WorkflowStore,
     check_names,
 )
@@ -78,37 +79,26 @@ class SqlWorkflowStore(WorkflowStore):
         )
         return self._progress(rows[0]) if rows else None
 
-    def save_progress(
-        self,
-        account: str,
-        identity: str,
-        workflow: str,
-        *,
-        expected_version: int,
-        blob: bytes,
-        now: datetime,
-    ) -> ProgressRecord:
-        check_names(account=account, identity=identity, workflow=workflow)
-        t = self._time(now)
-        if expected_version == 0:
+    def commit_progress(self, save: ProgressSave) -> ProgressRecord:
+        account, identity, workflow = save.account, save.identity, save.workflow
+        t = self._time(save.now)
+        if save.expected_version == 0:
             sql = self._sql(
                 "INSERT INTO {progress} VALUES (?, ?, ?, 1, ?, ?) "
                 f"ON CONFLICT DO NOTHING RETURNING {self._PROGRESS}"
             )
-            params: tuple = (account, identity, workflow, bytes(blob), t)
+            params: tuple = (account, identity, workflow, save.blob, t)
         else:
             sql = self._sql(
                 "UPDATE {progress} SET version = version + 1, blob = ?, updated = ? "
                 "WHERE account = ? AND identity = ? AND workflow = ? AND version = ? "
                 f"RETURNING {self._PROGRESS}"
             )
-            params = (bytes(blob), t, account, identity, workflow, expected_version)
+            params = (save.blob, t, account, identity, workflow, save.expected_version)
         with self._tx() as tx:
             rows = tx(sql, params)
         if not rows:
-            raise VersionConflict(
-                f"workflow {workflow!r} progress is no longer at version {expected_version}"
-            )
+            raise save.conflict()
         return self._progress(rows[0])
 
     def list_progress(self, account: str, identity: str) -> list[ProgressRecord]:
@@ -153,20 +143,8 @@ class SqlWorkflowStore(WorkflowStore):
         )
         return self._action(rows[0]) if rows else None
 
-    def move_action(
-        self,
-        account: str,
-        action_id: str,
-        *,
-        from_statuses: Iterable[str],
-        to_status: str,
-        now: datetime,
-        blob: bytes | None = None,
-    ) -> ActionRecord | None:
-        allowed = list(from_statuses)
-        if not allowed:
-            return None
-        marks = ", ".join("?" for _ in allowed)
+    def commit_move(self, move: ActionMove) -> ActionRecord | None:
+        marks = ", ".join("?" for _ in move.from_statuses)
         with self._tx() as tx:
             rows = tx(
                 self._sql(
@@ -175,12 +153,12 @@ class SqlWorkflowStore(WorkflowStore):
                     f"RETURNING {self._ACTION}"
                 ),
                 (
-                    to_status,
-                    self._time(now),
-                    None if blob is None else bytes(blob),
-                    account,
-                    action_id,
-                    *allowed,
+                    move.to_status,
+                    self._time(move.now),
+                    move.blob,
+                    move.account,
+                    move.action_id,
+                    *move.from_statuses,
                 ),
             )
         return self._action(rows[0]) if rows else None

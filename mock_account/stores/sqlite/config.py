@@ -10,19 +10,15 @@ from __future__ import annotations
 
 import os
 import uuid
-from collections.abc import Sequence
-from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from mock_account.stores.codec import from_micros, to_micros, utc
+from mock_account.stores.codec import from_micros, to_micros
 from mock_account.stores.config_versions import (
     ACCOUNT_ROW,
+    ConfigCommit,
     ConfigVersionStore,
-    NewVersion,
     StoredVersion,
-    check_commit,
-    conflict,
 )
 from mock_account.stores.sql.config import VERSION_COLUMNS, stored_version
 
@@ -103,24 +99,15 @@ class SqliteConfigStore(ConfigVersionStore):
         )
         return {agent: int(revision) for agent, revision in rows}
 
-    def commit(
-        self,
-        scope: str,
-        agent: str,
-        base_revision: int,
-        versions: Sequence[NewVersion],
-        *,
-        now: datetime,
-        keep: int,
-    ) -> int:
-        check_commit(keep, versions)
-        created = to_micros(utc(now, "now"))
+    def commit_versions(self, commit: ConfigCommit) -> int:
+        scope, agent, base_revision = commit.scope, commit.agent, commit.base_revision
+        created = to_micros(commit.created)
         with self._store.transaction() as conn:
             row = conn.execute(
                 "SELECT revision FROM config_heads WHERE scope = ? AND agent = ?", (scope, agent)
             ).fetchone()
             if (int(row[0]) if row else 0) != base_revision:
-                raise conflict(agent, base_revision)
+                raise commit.conflict()
             revision = base_revision + 1
             bump = (
                 "INSERT INTO config_heads VALUES (?, ?, ?) ON CONFLICT (scope, agent) "
@@ -132,7 +119,7 @@ class SqliteConfigStore(ConfigVersionStore):
                 "INSERT INTO config_versions VALUES (?, ?, ?, ?, ?, ?, ?)",
                 [
                     (scope, agent, v.section, v.revision, created, v.origin, v.blob)
-                    for v in versions
+                    for v in commit.versions
                 ],
             )
             conn.executemany(
@@ -140,8 +127,8 @@ class SqliteConfigStore(ConfigVersionStore):
                 "AND revision NOT IN (SELECT revision FROM config_versions WHERE scope = ? "
                 "AND agent = ? AND section = ? ORDER BY revision DESC LIMIT ?)",
                 [
-                    (scope, agent, section, scope, agent, section, keep)
-                    for section in {v.section for v in versions}
+                    (scope, agent, section, scope, agent, section, commit.keep)
+                    for section in {v.section for v in commit.versions}
                 ],
             )
         self._stamp()
