@@ -3,16 +3,8 @@ migration 4); the queries are SQL shared with SQLite (``mock_account.stores.sql.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
-from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any
-
-from mock_account.stores.codec import utc
+from mock_account.stores.postgres.seam import PostgresSeam
 from mock_account.stores.sql.workflows import SqlWorkflowStore
-
-if TYPE_CHECKING:  # the store's module runs this one's migration: no import back at run time
-    from mock_account.stores.postgres.store import PostgresStore
 
 WORKFLOW_TABLES: tuple[str, ...] = (
     """CREATE TABLE {s}.workflow_progress (
@@ -49,37 +41,5 @@ WORKFLOW_TABLES: tuple[str, ...] = (
 WORKFLOW_MIGRATION: tuple[int, tuple[str, ...]] = (4, WORKFLOW_TABLES)
 
 
-class PostgresWorkflowStore(SqlWorkflowStore):
+class PostgresWorkflowStore(PostgresSeam, SqlWorkflowStore):
     """The tables of migration 4 in the conversation store's PostgreSQL schema, on its pool."""
-
-    P = "%s"
-
-    def __init__(self, store: PostgresStore) -> None:
-        from psycopg import sql as pgsql
-
-        def name(table: str) -> str:
-            return pgsql.Identifier(store.schema, table).as_string(None)
-
-        super().__init__(
-            {
-                "progress": name("workflow_progress"),
-                "actions": name("actions"),
-                "outbox": name("outbox"),
-            }
-        )
-        self._store = store
-
-    def _time(self, value: datetime) -> Any:
-        return utc(value)
-
-    def _from_time(self, value: Any) -> datetime:
-        return value.astimezone(UTC)
-
-    @contextmanager
-    def _tx(self) -> Iterator[Any]:
-        with self._store.transaction() as cur:
-            yield lambda sql, params: cur.execute(sql, params).fetchall()
-
-    def _query(self, sql: str, params: tuple) -> list[tuple]:
-        with self._store.cursor() as cur:
-            return cur.execute(sql, params).fetchall()

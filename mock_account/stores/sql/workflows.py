@@ -1,14 +1,13 @@
-"""The workflow records' SQL, shared by SQLite and PostgreSQL: each backend gives the
-placeholder, the time conversions, the table names and its connections (``_tx``, ``_query``)."""
+"""The workflow records' SQL, shared by SQLite and PostgreSQL (each backend's ``SqlSeam`` gives
+the placeholder, the time conversions, the table names and its connections)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
+from collections.abc import Iterable
 from datetime import datetime
-from typing import Any
+from typing import ClassVar
 
-from mock_account.stores.codec import from_micros, to_micros
+from mock_account.stores.sql.seam import SqlSeam
 from mock_account.stores.workflow_records import (
     ActionMove,
     ActionRecord,
@@ -20,31 +19,14 @@ from mock_account.stores.workflow_records import (
 )
 
 
-class SqlWorkflowStore(WorkflowStore):
-    """The SQL of SQLite and PostgreSQL; subclasses give the placeholders and the connections."""
+class SqlWorkflowStore(SqlSeam, WorkflowStore):
+    """The SQL of SQLite and PostgreSQL; a backend's seam gives the dialect and connections."""
 
-    P = "?"
-
-    def __init__(self, tables: dict[str, str]) -> None:
-        self._t = tables
-
-    @contextmanager
-    def _tx(self) -> Iterator[Any]:
-        """A write transaction's cursor-like object with ``execute`` returning rows."""
-        raise NotImplementedError
-        yield
-
-    def _query(self, sql: str, params: tuple) -> list[tuple]:
-        raise NotImplementedError
-
-    def _time(self, value: datetime) -> Any:
-        return to_micros(value)
-
-    def _from_time(self, value: Any) -> datetime:
-        return from_micros(value)
-
-    def _sql(self, text: str) -> str:
-        return text.format(**self._t).replace("?", self.P)
+    TABLES: ClassVar[dict[str, str]] = {
+        "progress": "workflow_progress",
+        "actions": "actions",
+        "outbox": "outbox",
+    }
 
     def _progress(self, row: tuple) -> ProgressRecord:
         return ProgressRecord(

@@ -3,14 +3,8 @@ the queries are SQL shared with PostgreSQL (``mock_account.stores.sql.workflows`
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any
-
 from mock_account.stores.sql.workflows import SqlWorkflowStore
-
-if TYPE_CHECKING:  # the store's module runs this one's migration: no import back at run time
-    from mock_account.stores.sqlite.store import SqliteStore
+from mock_account.stores.sqlite.seam import SqliteSeam
 
 WORKFLOW_TABLES: tuple[str, ...] = (
     """CREATE TABLE workflow_progress (
@@ -47,19 +41,5 @@ WORKFLOW_TABLES: tuple[str, ...] = (
 WORKFLOW_MIGRATION: tuple[int, tuple[str, ...]] = (4, WORKFLOW_TABLES)
 
 
-class SqliteWorkflowStore(SqlWorkflowStore):
+class SqliteWorkflowStore(SqliteSeam, SqlWorkflowStore):
     """The tables of migration 4 in the conversation store's SQLite file, on its connections."""
-
-    def __init__(self, store: SqliteStore) -> None:
-        super().__init__(
-            {"progress": "workflow_progress", "actions": "actions", "outbox": "outbox"}
-        )
-        self._store = store  # the same per-thread connections and process write lock
-
-    @contextmanager
-    def _tx(self) -> Iterator[Any]:
-        with self._store.transaction() as conn:
-            yield lambda sql, params: conn.execute(sql, params).fetchall()
-
-    def _query(self, sql: str, params: tuple) -> list[tuple]:
-        return self._store.read(sql, params)
