@@ -21,6 +21,7 @@ if TYPE_CHECKING:  # the store's module runs the side stores' migrations: no imp
 class PostgresSeam(SqlSeam):
     P = "%s"
     GREATEST = "greatest"
+    FOR_UPDATE = " FOR UPDATE"
 
     def __init__(self, store: PostgresStore) -> None:
         self._store = store

@@ -22,6 +22,8 @@ class SqlSeam:
 
     P: ClassVar[str] = "?"
     GREATEST: ClassVar[str] = "max"
+    #: What locks the rows a ``SELECT`` in a transaction reads, where the dialect can.
+    FOR_UPDATE: ClassVar[str] = ""
     #: The key each query names a table by (``{progress}``) and the table's name.
     TABLES: ClassVar[dict[str, str]] = {}
 
