@@ -29,24 +29,14 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from mock_account.stores.base import (
-    CommitOutcome,
-    CommitRequest,
-    Committed,
-    ConversationEntry,
-    ConversationStore,
-    EntryChange,
-    IdempotencyRecord,
-    IdempotencyRecords,
-    StoredState,
-)
+from mock_account.stores import base
 from mock_account.stores.errors import StoreError
 
 DEFAULT_MAX_BATCH = 64
 DEFAULT_SERVER_COMMITTERS = 4
 
 
-def default_committers(inner: ConversationStore) -> int:
+def default_committers(inner: base.ConversationStore) -> int:
     """Committer threads for ``inner``: one for an embedded store, several for a server."""
     from mock_account.stores.memory import MemoryStore
     from mock_account.stores.sqlite import SqliteStore
@@ -59,14 +49,14 @@ class _Pending:
 
     __slots__ = ("request", "outcome", "shared", "_done")
 
-    def __init__(self, request: CommitRequest) -> None:
+    def __init__(self, request: base.CommitRequest) -> None:
         self.request = request
-        self.outcome: CommitOutcome | BaseException | None = None
+        self.outcome: base.CommitOutcome | BaseException | None = None
         self.shared = False  # the outcome is one exception handed to the whole batch
         self._done = threading.Lock()
         self._done.acquire()
 
-    def settle(self, outcome: CommitOutcome | BaseException, *, shared: bool = False) -> None:
+    def settle(self, outcome: base.CommitOutcome | BaseException, *, shared: bool = False) -> None:
         self.outcome = outcome
         self.shared = shared
         self._done.release()
@@ -100,12 +90,12 @@ def _copy_for_caller(exc: BaseException) -> Exception:
     return StoreError(f"saving a batch failed: {type(exc).__name__}: {exc}")
 
 
-class BatchingStore(ConversationStore, IdempotencyRecords):
+class BatchingStore(base.ConversationStore, base.IdempotencyRecords):
     """``inner`` with concurrent ``commit_run`` calls saved in batches by committer threads."""
 
     def __init__(
         self,
-        inner: ConversationStore,
+        inner: base.ConversationStore,
         *,
         max_batch: int = DEFAULT_MAX_BATCH,
         max_wait_us: int = 0,
@@ -195,7 +185,7 @@ class BatchingStore(ConversationStore, IdempotencyRecords):
 
     # -- the batched call ------------------------------------------------------------------------
 
-    def commit(self, request: CommitRequest) -> Committed:
+    def commit(self, request: base.CommitRequest) -> base.Committed:
         with self._inside_lock:
             self._inside += 1
             alone = self._inside == 1 and self.solo_direct
@@ -210,7 +200,7 @@ class BatchingStore(ConversationStore, IdempotencyRecords):
             with self._inside_lock:
                 self._inside -= 1
 
-    def _through_committer(self, request: CommitRequest) -> Committed:
+    def _through_committer(self, request: base.CommitRequest) -> base.Committed:
         pending = _Pending(request)
         with self._gate:
             if self._closed:
@@ -223,10 +213,10 @@ class BatchingStore(ConversationStore, IdempotencyRecords):
             raise _copy_for_caller(outcome) from outcome
         if isinstance(outcome, BaseException):
             raise outcome
-        assert isinstance(outcome, Committed)
+        assert isinstance(outcome, base.Committed)
         return outcome
 
-    def commit_runs(self, requests: Sequence[CommitRequest]) -> list[CommitOutcome]:
+    def commit_runs(self, requests: Sequence[base.CommitRequest]) -> list[base.CommitOutcome]:
         # Already a batch: nothing to gather.
         return self.inner.commit_runs(requests)
 
@@ -260,13 +250,13 @@ class BatchingStore(ConversationStore, IdempotencyRecords):
 
     # -- everything else goes straight through ---------------------------------------------------
 
-    def load(self, account: str, convid: str) -> StoredState | None:
+    def load(self, account: str, convid: str) -> base.StoredState | None:
         return self.inner.load(account, convid)
 
-    def get_entry(self, account: str, convid: str) -> ConversationEntry | None:
+    def get_entry(self, account: str, convid: str) -> base.ConversationEntry | None:
         return self.inner.get_entry(account, convid)
 
-    def change_entry(self, account: str, convid: str, change: EntryChange) -> bool:
+    def change_entry(self, account: str, convid: str, change: base.EntryChange) -> bool:
         return self.inner.change_entry(account, convid, change)
 
     def replace_blob(
@@ -277,31 +267,31 @@ class BatchingStore(ConversationStore, IdempotencyRecords):
     def delete(self, account: str, convid: str) -> bool:
         return self.inner.delete(account, convid)
 
-    def list_pinned(self, account: str, owner: str) -> list[ConversationEntry]:
+    def list_pinned(self, account: str, owner: str) -> list[base.ConversationEntry]:
         return self.inner.list_pinned(account, owner)
 
     def list_recent(
         self, account: str, owner: str, *, limit: int, cursor: str | None
-    ) -> tuple[list[ConversationEntry], str | None]:
+    ) -> tuple[list[base.ConversationEntry], str | None]:
         return self.inner.list_recent(account, owner, limit=limit, cursor=cursor)
 
     def count_pinned(self, account: str, owner: str) -> int:
         return self.inner.count_pinned(account, owner)
 
-    def iter_entries(self, account: str | None = None) -> Iterator[ConversationEntry]:
+    def iter_entries(self, account: str | None = None) -> Iterator[base.ConversationEntry]:
         return self.inner.iter_entries(account)
 
-    def _records(self) -> IdempotencyRecords:
-        if not isinstance(self.inner, IdempotencyRecords):
+    def _records(self) -> base.IdempotencyRecords:
+        if not isinstance(self.inner, base.IdempotencyRecords):
             raise StoreError("the batched store keeps no idempotency records")
         return self.inner
 
     def remember(
-        self, key: str, record: IdempotencyRecord, now: datetime
-    ) -> IdempotencyRecord | None:
+        self, key: str, record: base.IdempotencyRecord, now: datetime
+    ) -> base.IdempotencyRecord | None:
         return self._records().remember(key, record, now)
 
-    def recall(self, key: str, now: datetime) -> IdempotencyRecord | None:
+    def recall(self, key: str, now: datetime) -> base.IdempotencyRecord | None:
         return self._records().recall(key, now)
 
     def forget(self, key: str) -> bool:

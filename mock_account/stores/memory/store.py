@@ -8,17 +8,7 @@ from collections.abc import Callable, Iterator
 from datetime import datetime
 from typing import TypeVar, cast
 
-from mock_account.stores.base import (
-    CommitRequest,
-    Committed,
-    ConversationEntry,
-    ConversationStore,
-    EntryChange,
-    IdempotencyRecord,
-    IdempotencyRecords,
-    StoredState,
-    check_idempotency_record,
-)
+from mock_account.stores import base
 from mock_account.stores.codec import decode_cursor, encode_cursor, is_after_cursor, sort_key, utc
 from mock_account.stores.errors import VersionConflict
 
@@ -26,16 +16,16 @@ _Key = tuple[str, str]
 _Table = TypeVar("_Table")
 
 
-class MemoryStore(ConversationStore, IdempotencyRecords):
+class MemoryStore(base.ConversationStore, base.IdempotencyRecords):
     """A process-local store; every operation holds the lock, so each one is atomic."""
 
     backend = "memory"
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._entries: dict[_Key, ConversationEntry] = {}
+        self._entries: dict[_Key, base.ConversationEntry] = {}
         self._blobs: dict[_Key, bytes | None] = {}
-        self._idempotency: dict[str, IdempotencyRecord] = {}
+        self._idempotency: dict[str, base.IdempotencyRecord] = {}
         self._side_tables: dict[str, object] = {}
 
     # -- the seam of the side stores (``mock_account.stores.memory``'s other modules) ----------
@@ -61,7 +51,7 @@ class MemoryStore(ConversationStore, IdempotencyRecords):
                 table = self._side_tables[name] = factory()
         return cast(_Table, table)
 
-    def commit(self, request: CommitRequest) -> Committed:
+    def commit(self, request: base.CommitRequest) -> base.Committed:
         r = request
         now = utc(r.now, "now")
         key = (r.account, r.convid)
@@ -70,7 +60,7 @@ class MemoryStore(ConversationStore, IdempotencyRecords):
             if r.expected_version == 0:
                 if current is not None:
                     raise VersionConflict.lost(r.convid, 0)
-                entry = ConversationEntry(
+                entry = base.ConversationEntry(
                     account=r.account,
                     convid=r.convid,
                     owner=r.owner,
@@ -97,20 +87,20 @@ class MemoryStore(ConversationStore, IdempotencyRecords):
                 )
             self._entries[key] = entry
             self._blobs[key] = None if r.blob is None else bytes(r.blob)
-            return Committed.of(entry)
+            return base.Committed.of(entry)
 
-    def load(self, account: str, convid: str) -> StoredState | None:
+    def load(self, account: str, convid: str) -> base.StoredState | None:
         with self._lock:
             entry = self._entries.get((account, convid))
             if entry is None:
                 return None
-            return StoredState(entry=entry, blob=self._blobs.get((account, convid)))
+            return base.StoredState(entry=entry, blob=self._blobs.get((account, convid)))
 
-    def get_entry(self, account: str, convid: str) -> ConversationEntry | None:
+    def get_entry(self, account: str, convid: str) -> base.ConversationEntry | None:
         with self._lock:
             return self._entries.get((account, convid))
 
-    def change_entry(self, account: str, convid: str, change: EntryChange) -> bool:
+    def change_entry(self, account: str, convid: str, change: base.EntryChange) -> bool:
         changes: dict[str, object] = {}
         if change.title is not None:
             changes["title"] = bytes(change.title)
@@ -147,7 +137,7 @@ class MemoryStore(ConversationStore, IdempotencyRecords):
                 del self._idempotency[key]
             return self._entries.pop((account, convid), None) is not None
 
-    def _owned(self, account: str, owner: str, pinned: bool) -> list[ConversationEntry]:
+    def _owned(self, account: str, owner: str, pinned: bool) -> list[base.ConversationEntry]:
         with self._lock:
             found = [
                 e
@@ -156,12 +146,12 @@ class MemoryStore(ConversationStore, IdempotencyRecords):
             ]
         return sorted(found, key=sort_key, reverse=True)
 
-    def list_pinned(self, account: str, owner: str) -> list[ConversationEntry]:
+    def list_pinned(self, account: str, owner: str) -> list[base.ConversationEntry]:
         return self._owned(account, owner, pinned=True)
 
     def list_recent(
         self, account: str, owner: str, *, limit: int, cursor: str | None
-    ) -> tuple[list[ConversationEntry], str | None]:
+    ) -> tuple[list[base.ConversationEntry], str | None]:
         if limit < 1:
             raise ValueError(f"limit must be at least 1, got {limit}")
         position = None if cursor is None else decode_cursor(cursor)
@@ -172,16 +162,16 @@ class MemoryStore(ConversationStore, IdempotencyRecords):
     def count_pinned(self, account: str, owner: str) -> int:
         return len(self._owned(account, owner, pinned=True))
 
-    def iter_entries(self, account: str | None = None) -> Iterator[ConversationEntry]:
+    def iter_entries(self, account: str | None = None) -> Iterator[base.ConversationEntry]:
         with self._lock:
             snapshot = list(self._entries.values())
         return iter([e for e in snapshot if account is None or e.account == account])
 
     def remember(
-        self, key: str, record: IdempotencyRecord, now: datetime
-    ) -> IdempotencyRecord | None:
+        self, key: str, record: base.IdempotencyRecord, now: datetime
+    ) -> base.IdempotencyRecord | None:
         now = utc(now, "now")
-        check_idempotency_record(record, now)
+        base.check_idempotency_record(record, now)
         with self._lock:
             stored = self._idempotency.get(key)
             if stored is not None and not stored.expired(now):
@@ -191,7 +181,7 @@ class MemoryStore(ConversationStore, IdempotencyRecords):
             )
             return None
 
-    def recall(self, key: str, now: datetime) -> IdempotencyRecord | None:
+    def recall(self, key: str, now: datetime) -> base.IdempotencyRecord | None:
         now = utc(now, "now")
         with self._lock:
             stored = self._idempotency.get(key)

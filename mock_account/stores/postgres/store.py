@@ -25,18 +25,7 @@ import psycopg
 from psycopg.conninfo import conninfo_to_dict
 from psycopg_pool import ConnectionPool
 
-from mock_account.stores.base import (
-    CommitOutcome,
-    CommitRequest,
-    Committed,
-    ConversationEntry,
-    ConversationStore,
-    EntryChange,
-    IdempotencyRecord,
-    IdempotencyRecords,
-    StoredState,
-    check_idempotency_record,
-)
+from mock_account.stores import base
 from mock_account.stores.codec import decode_cursor, encode_cursor, from_micros, utc
 from mock_account.stores.errors import (
     StoreConfigError,
@@ -123,8 +112,8 @@ _SQL.update(
 )
 
 
-def _entry(row: tuple) -> ConversationEntry:
-    return ConversationEntry(
+def _entry(row: tuple) -> base.ConversationEntry:
+    return base.ConversationEntry(
         account=row[0],
         convid=row[1],
         owner=row[2],
@@ -138,14 +127,14 @@ def _entry(row: tuple) -> ConversationEntry:
     )
 
 
-def _cas(r: CommitRequest, t: datetime) -> tuple[str, tuple]:
+def _cas(r: base.CommitRequest, t: datetime) -> tuple[str, tuple]:
     """The compare-and-swap statement of a save and its parameters."""
     if r.expected_version == 0:
         return "create", (r.account, r.convid, r.owner, r.title_if_new, t, t, t, t, r.agent)
     return "advance", (t, t, r.agent, r.account, r.convid, r.owner, r.expected_version)
 
 
-def _save(r: CommitRequest, t: datetime) -> tuple[str, tuple]:
+def _save(r: base.CommitRequest, t: datetime) -> tuple[str, tuple]:
     """The one statement of a save (compare-and-swap and state write) and its parameters."""
     cas, params = _cas(r, t)
     if r.blob is None:
@@ -153,7 +142,7 @@ def _save(r: CommitRequest, t: datetime) -> tuple[str, tuple]:
     return f"save_{cas}_put", (*params, r.blob)
 
 
-def _filled(outcomes: list[CommitOutcome | None]) -> list[CommitOutcome]:
+def _filled(outcomes: list[base.CommitOutcome | None]) -> list[base.CommitOutcome]:
     missing = [i for i, o in enumerate(outcomes) if o is None]
     if missing:
         raise AssertionError(f"batch requests {missing} got no outcome")
@@ -202,7 +191,7 @@ def describe(conninfo: str) -> str:
     return f"PostgreSQL at {host}:{params.get('port') or 5432}/{params.get('dbname') or ''}"
 
 
-class PostgresStore(ConversationStore, IdempotencyRecords):
+class PostgresStore(base.ConversationStore, base.IdempotencyRecords):
     """A store in one PostgreSQL schema, created and migrated on open."""
 
     backend = "postgres"
@@ -282,20 +271,20 @@ class PostgresStore(ConversationStore, IdempotencyRecords):
         with self._cursor() as cur:
             return cur.execute(self._sql[name], params).fetchall()
 
-    def commit(self, request: CommitRequest) -> Committed:
+    def commit(self, request: base.CommitRequest) -> base.Committed:
         rows = self._rows(*_save(request, utc(request.now, "now")))
         if not rows:
             raise VersionConflict.lost(request.convid, request.expected_version)
-        return Committed.of(_entry(rows[0]))
+        return base.Committed.of(_entry(rows[0]))
 
-    def commit_runs(self, requests: Sequence[CommitRequest]) -> list[CommitOutcome]:
+    def commit_runs(self, requests: Sequence[base.CommitRequest]) -> list[base.CommitOutcome]:
         """Pipelined batch: one transaction, one round trip, a CAS statement per request.
 
         A request whose CAS matches no row gets ``VersionConflict`` while the others commit.
         Should a statement fail outright (bad data), the transaction is rolled back and the
         requests are replayed one at a time, so only the faulty one fails.
         """
-        outcomes: list[CommitOutcome | None] = [None] * len(requests)
+        outcomes: list[base.CommitOutcome | None] = [None] * len(requests)
         batch: list[tuple[int, str, tuple]] = []
         for i, r in enumerate(requests):
             try:
@@ -332,16 +321,16 @@ class PostgresStore(ConversationStore, IdempotencyRecords):
             outcomes[i] = (
                 VersionConflict.lost(r.convid, r.expected_version)
                 if row is None
-                else Committed.of(_entry(row))
+                else base.Committed.of(_entry(row))
             )
         return _filled(outcomes)
 
     def _one_at_a_time(
         self,
-        requests: Sequence[CommitRequest],
+        requests: Sequence[base.CommitRequest],
         indexes: list[int],
-        outcomes: list[CommitOutcome | None],
-    ) -> list[CommitOutcome]:
+        outcomes: list[base.CommitOutcome | None],
+    ) -> list[base.CommitOutcome]:
         replayed = super().commit_runs([requests[i] for i in indexes])
         for i, outcome in zip(indexes, replayed, strict=True):
             outcomes[i] = outcome
@@ -353,18 +342,18 @@ class PostgresStore(ConversationStore, IdempotencyRecords):
         else:
             cur.execute(self._sql["put_state"], (account, convid, blob))
 
-    def load(self, account: str, convid: str) -> StoredState | None:
+    def load(self, account: str, convid: str) -> base.StoredState | None:
         rows = self._rows("load", (account, convid))
         if not rows:
             return None
         blob = rows[0][10]
-        return StoredState(entry=_entry(rows[0]), blob=None if blob is None else bytes(blob))
+        return base.StoredState(entry=_entry(rows[0]), blob=None if blob is None else bytes(blob))
 
-    def get_entry(self, account: str, convid: str) -> ConversationEntry | None:
+    def get_entry(self, account: str, convid: str) -> base.ConversationEntry | None:
         rows = self._rows("entry", (account, convid))
         return _entry(rows[0]) if rows else None
 
-    def change_entry(self, account: str, convid: str, change: EntryChange) -> bool:
+    def change_entry(self, account: str, convid: str, change: base.EntryChange) -> bool:
         update = entry_update(
             change, table="{s}.entries", placeholder="%s", greatest="GREATEST", time=utc
         )
@@ -388,12 +377,12 @@ class PostgresStore(ConversationStore, IdempotencyRecords):
             cur.execute(self._sql["forget_conversation"], (account, convid))
             return cur.execute(self._sql["delete"], (account, convid)).rowcount == 1
 
-    def list_pinned(self, account: str, owner: str) -> list[ConversationEntry]:
+    def list_pinned(self, account: str, owner: str) -> list[base.ConversationEntry]:
         return [_entry(r) for r in self._rows("pinned", (account, owner))]
 
     def list_recent(
         self, account: str, owner: str, *, limit: int, cursor: str | None
-    ) -> tuple[list[ConversationEntry], str | None]:
+    ) -> tuple[list[base.ConversationEntry], str | None]:
         if limit < 1:
             raise ValueError(f"limit must be at least 1, got {limit}")
         if cursor is None:
@@ -409,7 +398,7 @@ class PostgresStore(ConversationStore, IdempotencyRecords):
     def count_pinned(self, account: str, owner: str) -> int:
         return int(self._rows("count_pinned", (account, owner))[0][0])
 
-    def iter_entries(self, account: str | None = None) -> Iterator[ConversationEntry]:
+    def iter_entries(self, account: str | None = None) -> Iterator[base.ConversationEntry]:
         # Keyset batches: no connection is held between yields.
         position: tuple[str, ...] = ("", "") if account is None else (account, "")
         query = "iter" if account is None else "iter_account"
@@ -422,10 +411,10 @@ class PostgresStore(ConversationStore, IdempotencyRecords):
             position = (last.account, last.convid) if account is None else (account, last.convid)
 
     def remember(
-        self, key: str, record: IdempotencyRecord, now: datetime
-    ) -> IdempotencyRecord | None:
+        self, key: str, record: base.IdempotencyRecord, now: datetime
+    ) -> base.IdempotencyRecord | None:
         t = utc(now, "now")
-        check_idempotency_record(record, t)
+        base.check_idempotency_record(record, t)
         params = (key, record.account, record.convid, bytes(record.record), record.expires, t)
         while True:
             with self._cursor() as cur:
@@ -436,12 +425,12 @@ class PostgresStore(ConversationStore, IdempotencyRecords):
                 return kept
             # Expired or forgotten between the two statements: try again.
 
-    def recall(self, key: str, now: datetime) -> IdempotencyRecord | None:
+    def recall(self, key: str, now: datetime) -> base.IdempotencyRecord | None:
         rows = self._rows("recall", (key, utc(now, "now")))
         if not rows:
             return None
         account, convid, record, expires = rows[0]
-        return IdempotencyRecord(account, convid, bytes(record), expires.astimezone(UTC))
+        return base.IdempotencyRecord(account, convid, bytes(record), expires.astimezone(UTC))
 
     def forget(self, key: str) -> bool:
         with self._cursor() as cur:

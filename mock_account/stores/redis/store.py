@@ -30,18 +30,7 @@ import redis
 from redis.backoff import NoBackoff
 from redis.retry import Retry
 
-from mock_account.stores.base import (
-    CommitOutcome,
-    CommitRequest,
-    Committed,
-    ConversationEntry,
-    ConversationStore,
-    EntryChange,
-    IdempotencyRecord,
-    IdempotencyRecords,
-    StoredState,
-    check_idempotency_record,
-)
+from mock_account.stores import base
 from mock_account.stores.codec import decode_cursor, encode_cursor, from_micros, to_micros
 from mock_account.stores.errors import (
     StoreConfigError,
@@ -68,20 +57,20 @@ _BATCH = 200
 _SCRIPTS = ("COMMIT", "UPDATE", "REPLACE", "DELETE", "REMEMBER", "NOTE_IDEMPOTENCY", "PURGE")
 
 
-def _filled(outcomes: list[CommitOutcome | None]) -> list[CommitOutcome]:
+def _filled(outcomes: list[base.CommitOutcome | None]) -> list[base.CommitOutcome]:
     missing = [i for i, o in enumerate(outcomes) if o is None]
     if missing:
         raise AssertionError(f"batch requests {missing} got no outcome")
     return [o for o in outcomes if o is not None]
 
 
-def _idempotency_record(found: list[bytes]) -> IdempotencyRecord:
-    return IdempotencyRecord(
+def _idempotency_record(found: list[bytes]) -> base.IdempotencyRecord:
+    return base.IdempotencyRecord(
         found[0].decode(), found[1].decode(), found[2], from_micros(int(found[3]))
     )
 
 
-class RedisStore(ConversationStore, IdempotencyRecords):
+class RedisStore(base.ConversationStore, base.IdempotencyRecords):
     """A store in one Redis database, every key under ``prefix``."""
 
     backend = "redis"
@@ -149,19 +138,19 @@ class RedisStore(ConversationStore, IdempotencyRecords):
 
     # -- conversations ---------------------------------------------------------------------------
 
-    def commit(self, request: CommitRequest) -> Committed:
+    def commit(self, request: base.CommitRequest) -> base.Committed:
         r = request
         with self._errors():
             saved = self._scripts["COMMIT"](keys=self._commit_keys(r), args=self._commit_args(r))
         return self._committed(r, saved)
 
-    def commit_runs(self, requests: Sequence[CommitRequest]) -> list[CommitOutcome]:
+    def commit_runs(self, requests: Sequence[base.CommitRequest]) -> list[base.CommitOutcome]:
         """Pipelined batch: the CAS scripts of all requests in one round trip.
 
         Each script is atomic on its own and answers on its own, so a conflicting request gets
         ``VersionConflict`` while the others are saved (the pipeline is not a transaction).
         """
-        outcomes: list[CommitOutcome | None] = [None] * len(requests)
+        outcomes: list[base.CommitOutcome | None] = [None] * len(requests)
         sent: list[int] = []
         with self._errors():
             pipe = self._redis.pipeline(transaction=False)
@@ -184,7 +173,7 @@ class RedisStore(ConversationStore, IdempotencyRecords):
                 outcomes[i] = exc
         return _filled(outcomes)
 
-    def _commit_keys(self, r: CommitRequest) -> list[str]:
+    def _commit_keys(self, r: base.CommitRequest) -> list[str]:
         """The conversation's keys, then its owner's index keys (one script updates both)."""
         return [
             *conv_keys(self.prefix, r.account, r.convid),
@@ -192,16 +181,16 @@ class RedisStore(ConversationStore, IdempotencyRecords):
         ]
 
     @staticmethod
-    def _committed(r: CommitRequest, reply: object) -> Committed:
+    def _committed(r: base.CommitRequest, reply: object) -> base.Committed:
         """What a COMMIT script wrote (``VersionConflict`` when it found another version)."""
         if reply is None:
             raise VersionConflict.lost(r.convid, r.expected_version)
-        return Committed(
+        return base.Committed(
             r.convid, r.expected_version + 1, from_micros(to_micros(r.now, "now")), r.agent
         )
 
     @staticmethod
-    def _commit_args(r: CommitRequest) -> list[object]:
+    def _commit_args(r: base.CommitRequest) -> list[object]:
         return [
             r.expected_version,
             r.account,
@@ -214,21 +203,21 @@ class RedisStore(ConversationStore, IdempotencyRecords):
             r.agent,
         ]
 
-    def load(self, account: str, convid: str) -> StoredState | None:
+    def load(self, account: str, convid: str) -> base.StoredState | None:
         entry_key, state_key = conv_keys(self.prefix, account, convid)
         with self._errors():
             # One slot, MULTI/EXEC: entry and blob come from the same moment.
             fields, blob = self._redis.pipeline().hgetall(entry_key).get(state_key).execute()
         entry = entry_of(as_fields(fields))
-        return None if entry is None else StoredState(entry=entry, blob=blob)
+        return None if entry is None else base.StoredState(entry=entry, blob=blob)
 
-    def get_entry(self, account: str, convid: str) -> ConversationEntry | None:
+    def get_entry(self, account: str, convid: str) -> base.ConversationEntry | None:
         with self._errors():
             return entry_of(
                 as_fields(self._redis.hgetall(conv_keys(self.prefix, account, convid)[0]))
             )
 
-    def change_entry(self, account: str, convid: str, change: EntryChange) -> bool:
+    def change_entry(self, account: str, convid: str, change: base.EntryChange) -> bool:
         title, pinned, last_read = change.title, change.pinned, change.last_read
         args = [
             b"" if title is None else b"t" + title,  # marked so an empty title is not "keep"
@@ -264,13 +253,13 @@ class RedisStore(ConversationStore, IdempotencyRecords):
 
     # -- listing ---------------------------------------------------------------------------------
 
-    def list_pinned(self, account: str, owner: str) -> list[ConversationEntry]:
+    def list_pinned(self, account: str, owner: str) -> list[base.ConversationEntry]:
         with self._errors():
             return self._index.listed(account, owner, pinned=True, position=None, want=None)
 
     def list_recent(
         self, account: str, owner: str, *, limit: int, cursor: str | None
-    ) -> tuple[list[ConversationEntry], str | None]:
+    ) -> tuple[list[base.ConversationEntry], str | None]:
         if limit < 1:
             raise ValueError(f"limit must be at least 1, got {limit}")
         position = None if cursor is None else decode_cursor(cursor)
@@ -285,7 +274,7 @@ class RedisStore(ConversationStore, IdempotencyRecords):
         with self._errors():
             return self._index.count_pinned(account, owner)
 
-    def iter_entries(self, account: str | None = None) -> Iterator[ConversationEntry]:
+    def iter_entries(self, account: str | None = None) -> Iterator[base.ConversationEntry]:
         scope = "*" if account is None else f"{{{q(account)}/*}}"
         with self._errors():
             keys = list(
@@ -305,9 +294,9 @@ class RedisStore(ConversationStore, IdempotencyRecords):
     # -- idempotency, health ---------------------------------------------------------------------
 
     def remember(
-        self, key: str, record: IdempotencyRecord, now: datetime
-    ) -> IdempotencyRecord | None:
-        check_idempotency_record(record, now)
+        self, key: str, record: base.IdempotencyRecord, now: datetime
+    ) -> base.IdempotencyRecord | None:
+        base.check_idempotency_record(record, now)
         expires = to_micros(record.expires, "expires")
         t = to_micros(now, "now")
         ttl_ms = max(1, -(-(expires - t) // 1000))
@@ -324,7 +313,7 @@ class RedisStore(ConversationStore, IdempotencyRecords):
             )
         return None if stored is None else _idempotency_record(stored)
 
-    def recall(self, key: str, now: datetime) -> IdempotencyRecord | None:
+    def recall(self, key: str, now: datetime) -> base.IdempotencyRecord | None:
         t = to_micros(now, "now")
         with self._errors():
             found = self._redis.hmget(

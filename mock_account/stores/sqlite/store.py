@@ -20,18 +20,7 @@ from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
 
-from mock_account.stores.base import (
-    CommitOutcome,
-    CommitRequest,
-    Committed,
-    ConversationEntry,
-    ConversationStore,
-    EntryChange,
-    IdempotencyRecord,
-    IdempotencyRecords,
-    StoredState,
-    check_idempotency_record,
-)
+from mock_account.stores import base
 from mock_account.stores.codec import decode_cursor, encode_cursor, from_micros, to_micros
 from mock_account.stores.errors import StoreError, VersionConflict
 from mock_account.stores.sql.entries import entry_update
@@ -60,12 +49,12 @@ _LOAD = f"SELECT {_COLUMNS}, blob FROM entries WHERE account = ? AND convid = ?"
 _RECALL = "SELECT account, convid, record, expires FROM idempotency WHERE key = ? AND expires > ?"
 
 
-def _idempotency_record(row: tuple) -> IdempotencyRecord:
-    return IdempotencyRecord(row[0], row[1], bytes(row[2]), from_micros(row[3]))
+def _idempotency_record(row: tuple) -> base.IdempotencyRecord:
+    return base.IdempotencyRecord(row[0], row[1], bytes(row[2]), from_micros(row[3]))
 
 
-def _entry(row: tuple) -> ConversationEntry:
-    return ConversationEntry(
+def _entry(row: tuple) -> base.ConversationEntry:
+    return base.ConversationEntry(
         account=row[0],
         convid=row[1],
         owner=row[2],
@@ -79,7 +68,7 @@ def _entry(row: tuple) -> ConversationEntry:
     )
 
 
-class SqliteStore(ConversationStore, IdempotencyRecords):
+class SqliteStore(base.ConversationStore, base.IdempotencyRecords):
     """A store in one SQLite file; the file and its parent folder are created when missing."""
 
     backend = "sqlite"
@@ -124,19 +113,19 @@ class SqliteStore(ConversationStore, IdempotencyRecords):
 
     # -- conversations ---------------------------------------------------------------------------
 
-    def commit(self, request: CommitRequest) -> Committed:
+    def commit(self, request: base.CommitRequest) -> base.Committed:
         t = to_micros(request.now, "now")
         with self._db.errors():
             saved = self._db.write_alone(*self._save_statement(request, t))
         return self._committed(request, t, saved)
 
-    def commit_runs(self, requests: Sequence[CommitRequest]) -> list[CommitOutcome]:
+    def commit_runs(self, requests: Sequence[base.CommitRequest]) -> list[base.CommitOutcome]:
         """Group commit: every request in one write transaction, each with its own CAS.
 
         Each request runs inside a savepoint, so one that fails is undone alone and the others
         still commit; the batch pays for one lock acquisition and one WAL commit.
         """
-        outcomes: list[CommitOutcome] = []
+        outcomes: list[base.CommitOutcome] = []
         with self._db.errors(), self._db.write() as conn:
             for request in requests:
                 try:
@@ -160,7 +149,7 @@ class SqliteStore(ConversationStore, IdempotencyRecords):
         return outcomes
 
     @staticmethod
-    def _save_statement(r: CommitRequest, t: int) -> tuple[str, tuple]:
+    def _save_statement(r: base.CommitRequest, t: int) -> tuple[str, tuple]:
         """The one statement of a compare-and-swap save."""
         if r.expected_version == 0:
             return _CREATE, (
@@ -178,26 +167,26 @@ class SqliteStore(ConversationStore, IdempotencyRecords):
         return _ADVANCE, (t, t, r.agent, r.blob, r.account, r.convid, r.owner, r.expected_version)
 
     @staticmethod
-    def _committed(r: CommitRequest, t: int, saved: int) -> Committed:
+    def _committed(r: base.CommitRequest, t: int, saved: int) -> base.Committed:
         """What the save statement wrote, if it changed a row (``VersionConflict`` if not:
         another save won, or the conversation is gone)."""
         if saved != 1:
             raise VersionConflict.lost(r.convid, r.expected_version)
-        return Committed(r.convid, r.expected_version + 1, from_micros(t), r.agent)
+        return base.Committed(r.convid, r.expected_version + 1, from_micros(t), r.agent)
 
-    def load(self, account: str, convid: str) -> StoredState | None:
+    def load(self, account: str, convid: str) -> base.StoredState | None:
         row = self._read_one(_LOAD, (account, convid))
         if row is None:
             return None
-        return StoredState(entry=_entry(row), blob=None if row[10] is None else bytes(row[10]))
+        return base.StoredState(entry=_entry(row), blob=None if row[10] is None else bytes(row[10]))
 
-    def get_entry(self, account: str, convid: str) -> ConversationEntry | None:
+    def get_entry(self, account: str, convid: str) -> base.ConversationEntry | None:
         row = self._read_one(
             f"SELECT {_COLUMNS} FROM entries WHERE account = ? AND convid = ?", (account, convid)
         )
         return None if row is None else _entry(row)
 
-    def change_entry(self, account: str, convid: str, change: EntryChange) -> bool:
+    def change_entry(self, account: str, convid: str, change: base.EntryChange) -> bool:
         key = (account, convid)
         update = entry_update(
             change, table="entries", placeholder="?", greatest="max", time=to_micros
@@ -253,11 +242,11 @@ class SqliteStore(ConversationStore, IdempotencyRecords):
 
     # -- listing ---------------------------------------------------------------------------------
 
-    def _select(self, sql: str, params: tuple) -> list[ConversationEntry]:
+    def _select(self, sql: str, params: tuple) -> list[base.ConversationEntry]:
         with self._db.errors():
             return [_entry(r) for r in self._db.conn().execute(sql, params).fetchall()]
 
-    def list_pinned(self, account: str, owner: str) -> list[ConversationEntry]:
+    def list_pinned(self, account: str, owner: str) -> list[base.ConversationEntry]:
         return self._select(
             f"SELECT {_COLUMNS} FROM entries WHERE account = ? AND owner = ? AND pinned = 1 "
             "ORDER BY last_used DESC, convid DESC",
@@ -266,7 +255,7 @@ class SqliteStore(ConversationStore, IdempotencyRecords):
 
     def list_recent(
         self, account: str, owner: str, *, limit: int, cursor: str | None
-    ) -> tuple[list[ConversationEntry], str | None]:
+    ) -> tuple[list[base.ConversationEntry], str | None]:
         if limit < 1:
             raise ValueError(f"limit must be at least 1, got {limit}")
         after = "" if cursor is None else "AND (last_used, convid) < (?, ?) "
@@ -286,16 +275,16 @@ class SqliteStore(ConversationStore, IdempotencyRecords):
         )
         return int(row[0]) if row else 0
 
-    def iter_entries(self, account: str | None = None) -> Iterator[ConversationEntry]:
+    def iter_entries(self, account: str | None = None) -> Iterator[base.ConversationEntry]:
         # Keyset batches: no statement stays open between yields, so writers are never held up.
         where = "" if account is None else "account = ? AND "
-        base = () if account is None else (account,)
+        of_account = () if account is None else (account,)
         position: tuple[str, str] = ("", "")
         while True:
             batch = self._select(
                 f"SELECT {_COLUMNS} FROM entries WHERE {where}(account, convid) > (?, ?) "
                 "ORDER BY account, convid LIMIT ?",
-                (*base, *position, _BATCH),
+                (*of_account, *position, _BATCH),
             )
             yield from batch
             if len(batch) < _BATCH:
@@ -305,10 +294,10 @@ class SqliteStore(ConversationStore, IdempotencyRecords):
     # -- idempotency, health ---------------------------------------------------------------------
 
     def remember(
-        self, key: str, record: IdempotencyRecord, now: datetime
-    ) -> IdempotencyRecord | None:
+        self, key: str, record: base.IdempotencyRecord, now: datetime
+    ) -> base.IdempotencyRecord | None:
         t = to_micros(now, "now")
-        check_idempotency_record(record, now)
+        base.check_idempotency_record(record, now)
         expires = to_micros(record.expires, "expires")
         with self._db.errors(), self._db.write() as conn:
             row = conn.execute(_RECALL, (key, t)).fetchone()
@@ -322,7 +311,7 @@ class SqliteStore(ConversationStore, IdempotencyRecords):
             )
             return None
 
-    def recall(self, key: str, now: datetime) -> IdempotencyRecord | None:
+    def recall(self, key: str, now: datetime) -> base.IdempotencyRecord | None:
         row = self._read_one(_RECALL, (key, to_micros(now, "now")))
         return None if row is None else _idempotency_record(row)
 
