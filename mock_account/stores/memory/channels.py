@@ -11,25 +11,18 @@ from __future__ import annotations
 import dataclasses
 from datetime import datetime
 
-from mock_account.stores.channel_records import (
-    SEALED_FIELDS,
-    ChannelRecords,
-    ConversationLink,
-    IdentityRecord,
-    SealedField,
-    TurnRecord,
-)
+from mock_account.stores import channel_records as contract
 from mock_account.stores.errors import VersionConflict
 from mock_account.stores.memory.store import MemoryStore
 
 
-class MemoryChannelRecords(ChannelRecords):
+class MemoryChannelRecords(contract.ChannelRecords):
     def __init__(self, store: MemoryStore) -> None:
         self._store = store
         self._lock = store.lock
-        self._identities: dict[tuple[str, str], IdentityRecord] = {}
-        self._links: dict[tuple[str, str], ConversationLink] = {}
-        self._turns: dict[tuple[str, str], list[TurnRecord]] = {}
+        self._identities: dict[tuple[str, str], contract.IdentityRecord] = {}
+        self._links: dict[tuple[str, str], contract.ConversationLink] = {}
+        self._turns: dict[tuple[str, str], list[contract.TurnRecord]] = {}
 
     def _exists(self, account: str, convid: str) -> bool:
         return self._store.has_entry(account, convid)  # the caller holds the lock
@@ -42,15 +35,15 @@ class MemoryChannelRecords(ChannelRecords):
 
     # --- identities --------------------------------------------------------------------------
 
-    def claim_identity(self, record: IdentityRecord) -> IdentityRecord:
+    def claim_identity(self, record: contract.IdentityRecord) -> contract.IdentityRecord:
         with self._lock:
             return self._identities.setdefault((record.account, record.identity), record)
 
-    def get_identity(self, account: str, identity: str) -> IdentityRecord | None:
+    def get_identity(self, account: str, identity: str) -> contract.IdentityRecord | None:
         with self._lock:
             return self._identities.get((account, identity))
 
-    def list_identities(self, account: str | None = None) -> list[IdentityRecord]:
+    def list_identities(self, account: str | None = None) -> list[contract.IdentityRecord]:
         with self._lock:
             return [r for r in self._identities.values() if account in (None, r.account)]
 
@@ -109,19 +102,19 @@ class MemoryChannelRecords(ChannelRecords):
 
     # --- conversations -----------------------------------------------------------------------
 
-    def link_conversation(self, link: ConversationLink) -> bool:
+    def link_conversation(self, link: contract.ConversationLink) -> bool:
         with self._lock:
             if not self._exists(link.account, link.convid):
                 return False
             self._links.setdefault((link.account, link.convid), link)
             return True
 
-    def get_link(self, account: str, convid: str) -> ConversationLink | None:
+    def get_link(self, account: str, convid: str) -> contract.ConversationLink | None:
         with self._lock:
             self._purge()
             return self._links.get((account, convid))
 
-    def links(self, account: str | None = None) -> list[ConversationLink]:
+    def links(self, account: str | None = None) -> list[contract.ConversationLink]:
         with self._lock:
             self._purge()
             return [link for link in self._links.values() if account in (None, link.account)]
@@ -131,10 +124,10 @@ class MemoryChannelRecords(ChannelRecords):
             if not self._exists(account, convid):
                 return 0
             turns = self._turns.setdefault((account, convid), [])
-            turns.append(TurnRecord(account, convid, len(turns) + 1, at, record))
+            turns.append(contract.TurnRecord(account, convid, len(turns) + 1, at, record))
             return len(turns)
 
-    def turns(self, account: str, convid: str) -> list[TurnRecord]:
+    def turns(self, account: str, convid: str) -> list[contract.TurnRecord]:
         with self._lock:
             self._purge()
             return list(self._turns.get((account, convid), []))
@@ -147,9 +140,9 @@ class MemoryChannelRecords(ChannelRecords):
     # --- key rotation ------------------------------------------------------------------------
 
     def reseal_identity(
-        self, account: str, identity: str, field: SealedField, old: bytes, new: bytes
+        self, account: str, identity: str, field: contract.SealedField, old: bytes, new: bytes
     ) -> bool:
-        if field not in SEALED_FIELDS:
+        if field not in contract.SEALED_FIELDS:
             raise ValueError(f"not an encrypted field: {field!r}")
         with self._lock:
             record = self._identities.get((account, identity))
@@ -166,7 +159,7 @@ class MemoryChannelRecords(ChannelRecords):
             return True
 
 
-def channel_records(store: MemoryStore) -> ChannelRecords:
+def channel_records(store: MemoryStore) -> contract.ChannelRecords:
     """The channel records of ``store``: one set per store, as a database holds one set of
     tables, so every caller sees the same records."""
     return store.side_table("channel_records", lambda: MemoryChannelRecords(store))

@@ -19,14 +19,7 @@ from contextlib import contextmanager
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from mock_account.stores.channel_records import (
-    SEALED_FIELDS,
-    ChannelRecords,
-    ConversationLink,
-    IdentityRecord,
-    SealedField,
-    TurnRecord,
-)
+from mock_account.stores import channel_records as contract
 from mock_account.stores.codec import from_micros, to_micros
 from mock_account.stores.errors import VersionConflict
 from mock_account.stores.redis.layout import conv_keys, q
@@ -135,8 +128,8 @@ _SCRIPTS = {
 }
 
 
-def _identity(fields: dict[bytes, bytes]) -> IdentityRecord:
-    return IdentityRecord(
+def _identity(fields: dict[bytes, bytes]) -> contract.IdentityRecord:
+    return contract.IdentityRecord(
         account=fields[b"account"].decode(),
         identity=fields[b"identity"].decode(),
         channel=fields[b"channel"].decode(),
@@ -157,7 +150,7 @@ def _fields(reply: list[bytes] | dict[bytes, bytes]) -> dict[bytes, bytes]:
     return dict(zip(reply[::2], reply[1::2], strict=True))
 
 
-class RedisChannelRecords(ChannelRecords):
+class RedisChannelRecords(contract.ChannelRecords):
     def __init__(self, store: RedisStore) -> None:
         self._store = store
         self._redis = store.client
@@ -191,7 +184,7 @@ class RedisChannelRecords(ChannelRecords):
 
     # --- identities --------------------------------------------------------------------------
 
-    def claim_identity(self, record: IdentityRecord) -> IdentityRecord:
+    def claim_identity(self, record: contract.IdentityRecord) -> contract.IdentityRecord:
         r = record
         pairs: list[object] = [
             "account", r.account, "identity", r.identity, "channel", r.channel,
@@ -208,14 +201,14 @@ class RedisChannelRecords(ChannelRecords):
             reply = self._scripts["CLAIM"](keys=keys, args=[r.identity, *pairs])
         return _identity(_fields(reply))
 
-    def get_identity(self, account: str, identity: str) -> IdentityRecord | None:
+    def get_identity(self, account: str, identity: str) -> contract.IdentityRecord | None:
         with self._errors():
             fields = self._redis.hgetall(self._id_key(account, identity))
         return _identity(fields) if fields else None
 
-    def list_identities(self, account: str | None = None) -> list[IdentityRecord]:
+    def list_identities(self, account: str | None = None) -> list[contract.IdentityRecord]:
         accounts = [account] if account is not None else self._accounts()
-        found: list[IdentityRecord] = []
+        found: list[contract.IdentityRecord] = []
         with self._errors():
             for name in accounts:
                 for member in self._redis.smembers(f"{self._tag(name)}:ids"):
@@ -275,7 +268,7 @@ class RedisChannelRecords(ChannelRecords):
 
     # --- conversations -----------------------------------------------------------------------
 
-    def link_conversation(self, link: ConversationLink) -> bool:
+    def link_conversation(self, link: contract.ConversationLink) -> bool:
         entry, link_key, _ = self._conv(link.account, link.convid)
         with self._errors():
             linked = bool(
@@ -288,13 +281,13 @@ class RedisChannelRecords(ChannelRecords):
                 self._redis.sadd(f"{self._tag(link.account)}:links", link.convid)
         return linked
 
-    def get_link(self, account: str, convid: str) -> ConversationLink | None:
+    def get_link(self, account: str, convid: str) -> contract.ConversationLink | None:
         _, link_key, _ = self._conv(account, convid)
         with self._errors():
             fields = self._redis.hgetall(link_key)
         if not fields:
             return None
-        return ConversationLink(
+        return contract.ConversationLink(
             account,
             convid,
             fields[b"channel"].decode(),
@@ -302,9 +295,9 @@ class RedisChannelRecords(ChannelRecords):
             from_micros(int(fields[b"created"])),
         )
 
-    def links(self, account: str | None = None) -> list[ConversationLink]:
+    def links(self, account: str | None = None) -> list[contract.ConversationLink]:
         accounts = [account] if account is not None else self._accounts()
-        found: list[ConversationLink] = []
+        found: list[contract.ConversationLink] = []
         with self._errors():
             for name in accounts:
                 index = f"{self._tag(name)}:links"
@@ -322,14 +315,16 @@ class RedisChannelRecords(ChannelRecords):
         with self._errors():
             return int(self._scripts["TURN"](keys=[entry, turns], args=[packed]))
 
-    def turns(self, account: str, convid: str) -> list[TurnRecord]:
+    def turns(self, account: str, convid: str) -> list[contract.TurnRecord]:
         _, _, turns = self._conv(account, convid)
         with self._errors():
             items = self._redis.lrange(turns, 0, -1)
         found = []
         for seq, item in enumerate(items, start=1):
             micros, _, record = item.partition(b":")
-            found.append(TurnRecord(account, convid, seq, from_micros(int(micros)), record))
+            found.append(
+                contract.TurnRecord(account, convid, seq, from_micros(int(micros)), record)
+            )
         return found
 
     def forget_conversation(self, account: str, convid: str) -> None:
@@ -341,9 +336,9 @@ class RedisChannelRecords(ChannelRecords):
     # --- key rotation ------------------------------------------------------------------------
 
     def reseal_identity(
-        self, account: str, identity: str, field: SealedField, old: bytes, new: bytes
+        self, account: str, identity: str, field: contract.SealedField, old: bytes, new: bytes
     ) -> bool:
-        if field not in SEALED_FIELDS:
+        if field not in contract.SEALED_FIELDS:
             raise ValueError(f"not an encrypted field: {field!r}")
         with self._errors():
             return bool(

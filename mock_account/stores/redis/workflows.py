@@ -16,17 +16,9 @@ from datetime import datetime
 from typing import TYPE_CHECKING
 from urllib.parse import quote, unquote
 
+from mock_account.stores import workflow_records as contract
 from mock_account.stores.codec import from_micros, to_micros, utc
 from mock_account.stores.errors import StoreError
-from mock_account.stores.workflow_records import (
-    ActionMove,
-    ActionRecord,
-    OutboxRecord,
-    ProgressRecord,
-    ProgressSave,
-    WorkflowStore,
-    check_names,
-)
 
 if TYPE_CHECKING:
     from mock_account.stores.redis.store import RedisStore
@@ -88,7 +80,7 @@ return 1
 """
 
 
-class RedisWorkflowStore(WorkflowStore):
+class RedisWorkflowStore(contract.WorkflowStore):
     """Hashes under the conversation store's prefix; each write is one Lua script (atomic).
 
     Every key of one account shares the hash tag ``{account}``, so a script's keys are in one
@@ -121,12 +113,14 @@ class RedisWorkflowStore(WorkflowStore):
         with self._store.errors():
             yield
 
-    def load_progress(self, account: str, identity: str, workflow: str) -> ProgressRecord | None:
+    def load_progress(
+        self, account: str, identity: str, workflow: str
+    ) -> contract.ProgressRecord | None:
         with self._errors():
             fields = self._redis.hgetall(self._k(account, "progress", identity, workflow))
         if not fields:
             return None
-        return ProgressRecord(
+        return contract.ProgressRecord(
             account,
             identity,
             workflow,
@@ -135,7 +129,7 @@ class RedisWorkflowStore(WorkflowStore):
             from_micros(int(fields[b"updated"])),
         )
 
-    def commit_progress(self, save: ProgressSave) -> ProgressRecord:
+    def commit_progress(self, save: contract.ProgressSave) -> contract.ProgressRecord:
         account, identity, workflow = save.account, save.identity, save.workflow
         with self._errors():
             version = self._scripts["save"](
@@ -147,9 +141,11 @@ class RedisWorkflowStore(WorkflowStore):
             )
         if int(version) < 0:
             raise save.conflict()
-        return ProgressRecord(account, identity, workflow, int(version), save.blob, utc(save.now))
+        return contract.ProgressRecord(
+            account, identity, workflow, int(version), save.blob, utc(save.now)
+        )
 
-    def list_progress(self, account: str, identity: str) -> list[ProgressRecord]:
+    def list_progress(self, account: str, identity: str) -> list[contract.ProgressRecord]:
         with self._errors():
             names = sorted(
                 m.decode() for m in self._redis.smembers(self._k(account, "workflows", identity))
@@ -157,8 +153,8 @@ class RedisWorkflowStore(WorkflowStore):
         found = [self.load_progress(account, identity, name) for name in names]
         return [r for r in found if r is not None]
 
-    def _action_of(self, account: str, action_id: str, fields: dict) -> ActionRecord:
-        return ActionRecord(
+    def _action_of(self, account: str, action_id: str, fields: dict) -> contract.ActionRecord:
+        return contract.ActionRecord(
             account,
             action_id,
             fields[b"identity"].decode(),
@@ -170,8 +166,8 @@ class RedisWorkflowStore(WorkflowStore):
 
     def add_action(
         self, account: str, action_id: str, identity: str, status: str, blob: bytes, now: datetime
-    ) -> tuple[ActionRecord, bool]:
-        check_names(account=account, action_id=action_id, identity=identity, status=status)
+    ) -> tuple[contract.ActionRecord, bool]:
+        contract.check_names(account=account, action_id=action_id, identity=identity, status=status)
         with self._errors():
             created = self._scripts["add"](
                 keys=[self._k(account, "action", action_id), self._k(account, "actions")],
@@ -182,12 +178,12 @@ class RedisWorkflowStore(WorkflowStore):
             raise StoreError(f"action {action_id!r} vanished right after it was written")
         return record, bool(int(created))
 
-    def get_action(self, account: str, action_id: str) -> ActionRecord | None:
+    def get_action(self, account: str, action_id: str) -> contract.ActionRecord | None:
         with self._errors():
             fields = self._redis.hgetall(self._k(account, "action", action_id))
         return self._action_of(account, action_id, fields) if fields else None
 
-    def commit_move(self, move: ActionMove) -> ActionRecord | None:
+    def commit_move(self, move: contract.ActionMove) -> contract.ActionRecord | None:
         with self._errors():
             moved = self._scripts["move"](
                 keys=[self._k(move.account, "action", move.action_id)],
@@ -202,7 +198,7 @@ class RedisWorkflowStore(WorkflowStore):
 
     def list_actions(
         self, account: str, identity: str | None = None, statuses: Iterable[str] | None = None
-    ) -> list[ActionRecord]:
+    ) -> list[contract.ActionRecord]:
         wanted = None if statuses is None else set(statuses)
         with self._errors():
             ids = [m.decode() for m in self._redis.zrevrange(self._k(account, "actions"), 0, -1)]
@@ -221,7 +217,7 @@ class RedisWorkflowStore(WorkflowStore):
     def deliver(
         self, account: str, action_id: str, identity: str, blob: bytes, now: datetime
     ) -> bool:
-        check_names(account=account, action_id=action_id, identity=identity)
+        contract.check_names(account=account, action_id=action_id, identity=identity)
         with self._errors():
             created = self._scripts["deliver"](
                 keys=[self._k(account, "out", action_id), self._k(account, "outbox")],
@@ -229,7 +225,7 @@ class RedisWorkflowStore(WorkflowStore):
             )
         return bool(int(created))
 
-    def list_outbox(self, account: str, identity: str | None = None) -> list[OutboxRecord]:
+    def list_outbox(self, account: str, identity: str | None = None) -> list[contract.OutboxRecord]:
         with self._errors():
             ids = [m.decode() for m in self._redis.zrevrange(self._k(account, "outbox"), 0, -1)]
             found = []
@@ -240,7 +236,7 @@ class RedisWorkflowStore(WorkflowStore):
                 ):
                     continue
                 found.append(
-                    OutboxRecord(
+                    contract.OutboxRecord(
                         account,
                         action_id,
                         fields[b"identity"].decode(),
@@ -261,8 +257,8 @@ class RedisWorkflowStore(WorkflowStore):
                 found.add(unquote(key.decode().split("{", 1)[1].split("}", 1)[0]))
         return sorted(found)
 
-    def all_progress(self) -> list[ProgressRecord]:
-        found: list[ProgressRecord] = []
+    def all_progress(self) -> list[contract.ProgressRecord]:
+        found: list[contract.ProgressRecord] = []
         for account in self._accounts():
             with self._errors():
                 keys = list(
@@ -273,10 +269,10 @@ class RedisWorkflowStore(WorkflowStore):
                 found.extend(self.list_progress(account, identity))
         return found
 
-    def all_actions(self) -> list[ActionRecord]:
+    def all_actions(self) -> list[contract.ActionRecord]:
         return [r for account in self._accounts() for r in self.list_actions(account)]
 
-    def all_outbox(self) -> list[OutboxRecord]:
+    def all_outbox(self) -> list[contract.OutboxRecord]:
         return [r for account in self._accounts() for r in self.list_outbox(account)]
 
     def replace_outbox_blob(self, account: str, action_id: str, blob: bytes) -> bool:
@@ -291,7 +287,7 @@ class RedisWorkflowStore(WorkflowStore):
         """One script (atomic): the identity's progress keys from its set of workflows, and
         its actions and outbox records found by reading the account's two indexes (the keys
         are built in the script with the same quoting as ``_k``, all under the account's tag)."""
-        check_names(account=account, identity=identity)
+        contract.check_names(account=account, identity=identity)
         with self._errors():
             removed = self._scripts["forget"](
                 keys=[

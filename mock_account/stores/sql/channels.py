@@ -11,14 +11,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, ClassVar
 
-from mock_account.stores.channel_records import (
-    SEALED_FIELDS,
-    ChannelRecords,
-    ConversationLink,
-    IdentityRecord,
-    SealedField,
-    TurnRecord,
-)
+from mock_account.stores import channel_records as contract
 from mock_account.stores.errors import VersionConflict
 from mock_account.stores.sql.seam import SqlSeam
 
@@ -33,7 +26,7 @@ def _blob(value: Any) -> bytes | None:
     return None if value is None else bytes(value)
 
 
-class SqlChannelRecords(SqlSeam, ChannelRecords):
+class SqlChannelRecords(SqlSeam, contract.ChannelRecords):
     """The SQL of SQLite and PostgreSQL; a backend's seam gives the dialect and connections."""
 
     TABLES: ClassVar[dict[str, str]] = {
@@ -42,8 +35,8 @@ class SqlChannelRecords(SqlSeam, ChannelRecords):
         "turns": "channel_turns",
     }
 
-    def _identity(self, row: tuple) -> IdentityRecord:
-        return IdentityRecord(
+    def _identity(self, row: tuple) -> contract.IdentityRecord:
+        return contract.IdentityRecord(
             account=row[0],
             identity=row[1],
             channel=row[2],
@@ -57,8 +50,8 @@ class SqlChannelRecords(SqlSeam, ChannelRecords):
             memory_version=row[10],
         )
 
-    def _link(self, row: tuple) -> ConversationLink:
-        return ConversationLink(row[0], row[1], row[2], row[3], self._from_time(row[4]))
+    def _link(self, row: tuple) -> contract.ConversationLink:
+        return contract.ConversationLink(row[0], row[1], row[2], row[3], self._from_time(row[4]))
 
     def _of_account(self, sql: str, account: str | None) -> list[tuple]:
         """The rows of ``sql`` of one account, or of all (``None``)."""
@@ -68,7 +61,7 @@ class SqlChannelRecords(SqlSeam, ChannelRecords):
 
     # --- identities --------------------------------------------------------------------------
 
-    def claim_identity(self, record: IdentityRecord) -> IdentityRecord:
+    def claim_identity(self, record: contract.IdentityRecord) -> contract.IdentityRecord:
         r = record
         with self._tx() as tx:
             tx(
@@ -98,14 +91,14 @@ class SqlChannelRecords(SqlSeam, ChannelRecords):
             )
         return self._identity(rows[0])
 
-    def get_identity(self, account: str, identity: str) -> IdentityRecord | None:
+    def get_identity(self, account: str, identity: str) -> contract.IdentityRecord | None:
         rows = self._rows(
             f"SELECT {_IDENTITY} FROM {{identities}} WHERE account = ? AND identity = ?",
             (account, identity),
         )
         return self._identity(rows[0]) if rows else None
 
-    def list_identities(self, account: str | None = None) -> list[IdentityRecord]:
+    def list_identities(self, account: str | None = None) -> list[contract.IdentityRecord]:
         rows = self._of_account(f"SELECT {_IDENTITY} FROM {{identities}}", account)
         return [self._identity(r) for r in rows]
 
@@ -157,21 +150,24 @@ class SqlChannelRecords(SqlSeam, ChannelRecords):
 
     # --- conversations -----------------------------------------------------------------------
 
-    def get_link(self, account: str, convid: str) -> ConversationLink | None:
+    def get_link(self, account: str, convid: str) -> contract.ConversationLink | None:
         rows = self._rows(
             f"SELECT {_LINK} FROM {{links}} WHERE account = ? AND convid = ?", (account, convid)
         )
         return self._link(rows[0]) if rows else None
 
-    def links(self, account: str | None = None) -> list[ConversationLink]:
+    def links(self, account: str | None = None) -> list[contract.ConversationLink]:
         return [self._link(r) for r in self._of_account(f"SELECT {_LINK} FROM {{links}}", account)]
 
-    def turns(self, account: str, convid: str) -> list[TurnRecord]:
+    def turns(self, account: str, convid: str) -> list[contract.TurnRecord]:
         rows = self._rows(
             "SELECT seq, at, record FROM {turns} WHERE account = ? AND convid = ? ORDER BY seq",
             (account, convid),
         )
-        return [TurnRecord(account, convid, r[0], self._from_time(r[1]), bytes(r[2])) for r in rows]
+        return [
+            contract.TurnRecord(account, convid, r[0], self._from_time(r[1]), bytes(r[2]))
+            for r in rows
+        ]
 
     def forget_conversation(self, account: str, convid: str) -> None:
         with self._tx() as tx:
@@ -184,9 +180,9 @@ class SqlChannelRecords(SqlSeam, ChannelRecords):
     # --- key rotation ------------------------------------------------------------------------
 
     def reseal_identity(
-        self, account: str, identity: str, field: SealedField, old: bytes, new: bytes
+        self, account: str, identity: str, field: contract.SealedField, old: bytes, new: bytes
     ) -> bool:
-        if field not in SEALED_FIELDS:
+        if field not in contract.SEALED_FIELDS:
             raise ValueError(f"not an encrypted field: {field!r}")
         return self._changed(
             f"UPDATE {{identities}} SET {field} = ? "

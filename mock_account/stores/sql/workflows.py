@@ -7,19 +7,11 @@ from collections.abc import Iterable
 from datetime import datetime
 from typing import ClassVar
 
+from mock_account.stores import workflow_records as contract
 from mock_account.stores.sql.seam import SqlSeam
-from mock_account.stores.workflow_records import (
-    ActionMove,
-    ActionRecord,
-    OutboxRecord,
-    ProgressRecord,
-    ProgressSave,
-    WorkflowStore,
-    check_names,
-)
 
 
-class SqlWorkflowStore(SqlSeam, WorkflowStore):
+class SqlWorkflowStore(SqlSeam, contract.WorkflowStore):
     """The SQL of SQLite and PostgreSQL; a backend's seam gives the dialect and connections."""
 
     TABLES: ClassVar[dict[str, str]] = {
@@ -28,13 +20,13 @@ class SqlWorkflowStore(SqlSeam, WorkflowStore):
         "outbox": "outbox",
     }
 
-    def _progress(self, row: tuple) -> ProgressRecord:
-        return ProgressRecord(
+    def _progress(self, row: tuple) -> contract.ProgressRecord:
+        return contract.ProgressRecord(
             row[0], row[1], row[2], int(row[3]), bytes(row[4]), self._from_time(row[5])
         )
 
-    def _action(self, row: tuple) -> ActionRecord:
-        return ActionRecord(
+    def _action(self, row: tuple) -> contract.ActionRecord:
+        return contract.ActionRecord(
             row[0],
             row[1],
             row[2],
@@ -44,14 +36,16 @@ class SqlWorkflowStore(SqlSeam, WorkflowStore):
             self._from_time(row[6]),
         )
 
-    def _outbox(self, row: tuple) -> OutboxRecord:
-        return OutboxRecord(row[0], row[1], row[2], bytes(row[3]), self._from_time(row[4]))
+    def _outbox(self, row: tuple) -> contract.OutboxRecord:
+        return contract.OutboxRecord(row[0], row[1], row[2], bytes(row[3]), self._from_time(row[4]))
 
     _PROGRESS = "account, identity, workflow, version, blob, updated"
     _ACTION = "account, action_id, identity, status, blob, created, updated"
     _OUTBOX = "account, action_id, identity, blob, delivered"
 
-    def load_progress(self, account: str, identity: str, workflow: str) -> ProgressRecord | None:
+    def load_progress(
+        self, account: str, identity: str, workflow: str
+    ) -> contract.ProgressRecord | None:
         rows = self._query(
             self._sql(
                 f"SELECT {self._PROGRESS} FROM {{progress}} "
@@ -61,7 +55,7 @@ class SqlWorkflowStore(SqlSeam, WorkflowStore):
         )
         return self._progress(rows[0]) if rows else None
 
-    def commit_progress(self, save: ProgressSave) -> ProgressRecord:
+    def commit_progress(self, save: contract.ProgressSave) -> contract.ProgressRecord:
         account, identity, workflow = save.account, save.identity, save.workflow
         t = self._time(save.now)
         if save.expected_version == 0:
@@ -83,7 +77,7 @@ class SqlWorkflowStore(SqlSeam, WorkflowStore):
             raise save.conflict()
         return self._progress(rows[0])
 
-    def list_progress(self, account: str, identity: str) -> list[ProgressRecord]:
+    def list_progress(self, account: str, identity: str) -> list[contract.ProgressRecord]:
         rows = self._query(
             self._sql(
                 f"SELECT {self._PROGRESS} FROM {{progress}} WHERE account = ? AND identity = ? "
@@ -95,8 +89,8 @@ class SqlWorkflowStore(SqlSeam, WorkflowStore):
 
     def add_action(
         self, account: str, action_id: str, identity: str, status: str, blob: bytes, now: datetime
-    ) -> tuple[ActionRecord, bool]:
-        check_names(account=account, action_id=action_id, identity=identity, status=status)
+    ) -> tuple[contract.ActionRecord, bool]:
+        contract.check_names(account=account, action_id=action_id, identity=identity, status=status)
         t = self._time(now)
         with self._tx() as tx:
             rows = tx(
@@ -116,7 +110,7 @@ class SqlWorkflowStore(SqlSeam, WorkflowStore):
             )
             return self._action(rows[0]), False
 
-    def get_action(self, account: str, action_id: str) -> ActionRecord | None:
+    def get_action(self, account: str, action_id: str) -> contract.ActionRecord | None:
         rows = self._query(
             self._sql(
                 f"SELECT {self._ACTION} FROM {{actions}} WHERE account = ? AND action_id = ?"
@@ -125,7 +119,7 @@ class SqlWorkflowStore(SqlSeam, WorkflowStore):
         )
         return self._action(rows[0]) if rows else None
 
-    def commit_move(self, move: ActionMove) -> ActionRecord | None:
+    def commit_move(self, move: contract.ActionMove) -> contract.ActionRecord | None:
         marks = ", ".join("?" for _ in move.from_statuses)
         with self._tx() as tx:
             rows = tx(
@@ -147,7 +141,7 @@ class SqlWorkflowStore(SqlSeam, WorkflowStore):
 
     def list_actions(
         self, account: str, identity: str | None = None, statuses: Iterable[str] | None = None
-    ) -> list[ActionRecord]:
+    ) -> list[contract.ActionRecord]:
         where, params = ["account = ?"], [account]
         if identity is not None:
             where.append("identity = ?")
@@ -170,7 +164,7 @@ class SqlWorkflowStore(SqlSeam, WorkflowStore):
     def deliver(
         self, account: str, action_id: str, identity: str, blob: bytes, now: datetime
     ) -> bool:
-        check_names(account=account, action_id=action_id, identity=identity)
+        contract.check_names(account=account, action_id=action_id, identity=identity)
         with self._tx() as tx:
             rows = tx(
                 self._sql(
@@ -181,7 +175,7 @@ class SqlWorkflowStore(SqlSeam, WorkflowStore):
             )
         return bool(rows)
 
-    def list_outbox(self, account: str, identity: str | None = None) -> list[OutboxRecord]:
+    def list_outbox(self, account: str, identity: str | None = None) -> list[contract.OutboxRecord]:
         where, params = "account = ?", [account]
         if identity is not None:
             where += " AND identity = ?"
@@ -195,15 +189,15 @@ class SqlWorkflowStore(SqlSeam, WorkflowStore):
         )
         return [self._outbox(r) for r in rows]
 
-    def all_progress(self) -> list[ProgressRecord]:
+    def all_progress(self) -> list[contract.ProgressRecord]:
         rows = self._query(self._sql(f"SELECT {self._PROGRESS} FROM {{progress}}"), ())
         return [self._progress(r) for r in rows]
 
-    def all_actions(self) -> list[ActionRecord]:
+    def all_actions(self) -> list[contract.ActionRecord]:
         rows = self._query(self._sql(f"SELECT {self._ACTION} FROM {{actions}}"), ())
         return [self._action(r) for r in rows]
 
-    def all_outbox(self) -> list[OutboxRecord]:
+    def all_outbox(self) -> list[contract.OutboxRecord]:
         rows = self._query(self._sql(f"SELECT {self._OUTBOX} FROM {{outbox}}"), ())
         return [self._outbox(r) for r in rows]
 
@@ -219,7 +213,7 @@ class SqlWorkflowStore(SqlSeam, WorkflowStore):
         return bool(rows)
 
     def forget_identity(self, account: str, identity: str) -> int:
-        check_names(account=account, identity=identity)
+        contract.check_names(account=account, identity=identity)
         removed = 0
         with self._tx() as tx:  # one transaction: all of the identity's records or none
             for table in ("progress", "actions", "outbox"):
