@@ -14,6 +14,7 @@ from typing import Any, Protocol, TypeVar
 
 import httpx
 
+from demo_app.http_transport import post_json
 from demo_app.views import ClientError
 from mock_account.config_history import (
     SECTIONS,
@@ -146,16 +147,7 @@ class HttpConfigClient:
         self._http.headers["Authorization"] = f"Bearer {token}"
 
     def _post(self, endpoint: str, body: dict[str, Any]) -> dict[str, Any]:
-        try:
-            response = self._http.post(f"/api/harness/{endpoint}", json=body)
-        except httpx.HTTPError as exc:
-            raise ClientError(
-                f"Cannot reach the server at {self.base_url}: {type(exc).__name__}."
-            ) from exc
-        try:
-            data = response.json()
-        except ValueError:
-            data = {}
+        data, response = post_json(self._http, self.base_url, f"/api/harness/{endpoint}", body)
         if response.status_code >= 400 or not isinstance(data, dict):
             error = data.get("error") if isinstance(data, dict) else None
             message = error.get("message", "") if isinstance(error, dict) else ""

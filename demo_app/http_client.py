@@ -15,9 +15,10 @@ from typing import Any
 import httpx
 
 from mock_account.api.timing import parse_server_timing
-from mock_account.search.routing import choose_agent
 
+from .agent_runs import AgentRun, RoutedRuns
 from .catalog import load_catalog
+from .http_transport import post_json
 from .views import (
     AnswerView,
     AskForm,
@@ -55,7 +56,7 @@ def _short_token(token: str) -> str:
     return f"token …{token[-4:]}" if len(token) > 4 else "token"
 
 
-class HttpClient:
+class HttpClient(RoutedRuns):
     """Talks to ``base_url`` as the user of ``token``."""
 
     def __init__(
@@ -86,18 +87,7 @@ class HttpClient:
     # --- transport -------------------------------------------------------------------
 
     def _post(self, path: str, body: dict[str, Any]) -> tuple[dict[str, Any], httpx.Response]:
-        try:
-            response = self._http.post(path, json=body)
-        except httpx.TimeoutException as exc:
-            raise ClientError(f"The server at {self.base_url} did not answer in time.") from exc
-        except httpx.HTTPError as exc:
-            raise ClientError(
-                f"Cannot reach the server at {self.base_url}: {type(exc).__name__}."
-            ) from exc
-        try:
-            data = response.json()
-        except ValueError:
-            data = None
+        data, response = post_json(self._http, self.base_url, path, body)
         if response.status_code == 401:
             raise ClientError("The server refused the token (401): check the bearer token.")
         if response.status_code == 404:
@@ -162,29 +152,15 @@ class HttpClient:
         previous = self.last_agent(convid) if convid and not matches else None
         return SearchOutcome(text, tuple(matches), behavior, previous)
 
-    def run(
-        self,
-        user: str,
-        agent: str,
-        query: str,
-        convid: str | None = None,
-        matches: tuple[Match, ...] = (),
-    ) -> AnswerView:
-        text = check_query(query)
-        body: dict[str, Any] = {"agentName": agent, "inputs": {"query": text}, "stream": False}
-        if convid:
-            body["convid"] = convid
-        return self._exec(user, body, text, matches, convid)
-
-    def ask(self, user: str, query: str, convid: str | None = None) -> AnswerView:
-        found = self.find(user, query, convid)
-        names = [m.agent_name for m in found.matches]
-        agent = choose_agent(names, previous_agent=found.previous_agent).agent_name
-        if agent is None:
-            raise ClientError(
-                "No agent matches that request; try saying what you need in other words."
-            )
-        return self.run(user, agent, found.query, convid, found.matches)
+    def start(self, run: AgentRun) -> AnswerView:
+        body: dict[str, Any] = {
+            "agentName": run.agent,
+            "inputs": {"query": run.text},
+            "stream": False,
+        }
+        if run.convid:
+            body["convid"] = run.convid
+        return self._exec(run.user, body, run.text, run.matches, run.convid)
 
     def answer_ask(self, user: str, pending: AnswerView, answers: dict[str, Any]) -> AnswerView:
         if pending.convid is None:

@@ -12,10 +12,10 @@ from mock_account.crypto import InvalidRecord, KeyringError
 from mock_account.deployment import AccountConfig, Deployment, build_deployment
 from mock_account.errors import PinLimitReached, UnknownConversation
 from mock_account.search.index import SearchHit
-from mock_account.search.routing import choose_agent
 from mock_account.stores import StoreError, unavailable_message
 from mock_account.users import User
 
+from .agent_runs import AgentRun, RoutedRuns
 from .views import (
     AnswerView,
     AskForm,
@@ -32,7 +32,6 @@ from .views import (
 )
 
 UNKNOWN_CONVERSATION = "This conversation does not exist (or belongs to someone else)."
-NO_MATCH = "No agent matches that request; try saying what you need in other words."
 RECENT_LIMIT = 25
 TITLE_LIMIT = 200
 STORE_NAMES = {
@@ -55,7 +54,7 @@ def _item(view: ConversationView) -> ConversationItem:
     return ConversationItem(view.convid, view.title, view.last_executed.isoformat(), view.pinned)
 
 
-class InProcessClient:
+class InProcessClient(RoutedRuns):
     """Wraps a ``Deployment``: the account runs inside the demo's own process."""
 
     def __init__(self, deployment: Deployment) -> None:
@@ -129,25 +128,10 @@ class InProcessClient:
             previous,
         )
 
-    def run(
-        self,
-        user: str,
-        agent: str,
-        query: str,
-        convid: str | None = None,
-        matches: tuple[Match, ...] = (),
-    ) -> AnswerView:
-        text = check_query(query)
-        result = self.account.exec_agent(self._user(user), agent, {"query": text}, convid)
-        return self._answer(user, text, result, matches, convid)
-
-    def ask(self, user: str, query: str, convid: str | None = None) -> AnswerView:
-        found = self.find(user, query, convid)
-        names = [m.agent_name for m in found.matches]
-        agent = choose_agent(names, previous_agent=found.previous_agent).agent_name
-        if agent is None:
-            raise ClientError(NO_MATCH)
-        return self.run(user, agent, found.query, convid, found.matches)
+    def start(self, run: AgentRun) -> AnswerView:
+        who = self._user(run.user)
+        result = self.account.exec_agent(who, run.agent, {"query": run.text}, run.convid)
+        return self._answer(run.user, run.text, result, run.matches, run.convid)
 
     def answer_ask(self, user: str, pending: AnswerView, answers: dict[str, Any]) -> AnswerView:
         if pending.convid is None:

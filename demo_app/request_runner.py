@@ -23,33 +23,20 @@ Every function returns a new ``RequestRun``; none changes the one it is given.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 from mock_account.understanding.request_parts import split_request
 
+from .agent_runs import NO_MATCH
 from .search_choice import two_best_choice
 from .views import AnswerView, ClientError, Match, SearchOutcome, check_query
 
-NO_MATCH = "No agent matches that request; try saying what you need in other words."
 # Result codes after which no later part can run in the same conversation either.
 STOPPING_CODES = frozenset({"unknownConversation", "mustLogin"})
 
 
-class RunnerClient(Protocol):
-    """What the runner needs of a ``DemoClient``."""
-
-    def find(self, user: str, query: str, convid: str | None = None) -> SearchOutcome: ...
-
-    def run(
-        self,
-        user: str,
-        agent: str,
-        query: str,
-        convid: str | None = None,
-        matches: tuple[Match, ...] = (),
-    ) -> AnswerView: ...
-
-    def answer_ask(self, user: str, pending: AnswerView, answers: dict[str, Any]) -> AnswerView: ...
+if TYPE_CHECKING:  # the client's module imports both clients: only the type is wanted here
+    from .client import DemoClient as RunnerClient
 
 
 @dataclass(frozen=True)
