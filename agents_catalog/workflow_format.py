@@ -38,13 +38,13 @@ from __future__ import annotations
 
 import re
 from datetime import date
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 NAME_RE = r"^[a-z][a-z0-9_]{0,47}$"
 VALUE_TYPES = ("str", "int", "number", "bool", "date", "email", "choice")
-CHECK_OPS = (
+CheckOp = Literal[
     "exists",
     "isTrue",
     "equals",
@@ -54,7 +54,8 @@ CHECK_OPS = (
     "atMost",
     "greaterThan",
     "lessThan",
-)
+]
+CHECK_OPS: tuple[str, ...] = get_args(CheckOp)
 _EMAIL = re.compile(r"^[^@\s]{1,64}@[^@\s]{1,255}\.[A-Za-z]{2,}$")
 MAX_TEXT = 2000
 
@@ -75,17 +76,7 @@ class _Strict(BaseModel):
 
 class Check(_Strict):
     value: Name
-    op: Literal[
-        "exists",
-        "isTrue",
-        "equals",
-        "notEquals",
-        "in",
-        "atLeast",
-        "atMost",
-        "greaterThan",
-        "lessThan",
-    ] = "exists"
+    op: CheckOp = "exists"
     to: Any = None
 
     @model_validator(mode="after")
