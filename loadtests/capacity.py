@@ -53,6 +53,7 @@ from typing import Any
 import numpy as np
 
 from agents_catalog.cli_kit import Parser
+from loadtests.json_report import write_json
 
 ENTRY_BYTES = 320  # an entry: ids, owner, encrypted title, times, version (plus index share)
 MEASURED_FIELDS = (
@@ -648,13 +649,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     result = build_result(workload, measured, limits, sources)
     print(format_plan(result))
-    if args.json:
-        try:
-            args.json.parent.mkdir(parents=True, exist_ok=True)
-            args.json.write_text(json.dumps(result, indent=2) + "\n")
-        except OSError as exc:
-            print(f"loadtests capacity: cannot write {args.json}: {exc}", file=sys.stderr)
-            return 1
+    if not write_json(args.json, result, "capacity"):
+        return 1
     return 0
 
 

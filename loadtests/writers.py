@@ -26,7 +26,6 @@ Exit codes: 0 fine, 1 a store failed or a save failed during the run, 2 bad usag
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 import tempfile
@@ -44,6 +43,7 @@ from urllib.parse import urlsplit
 import numpy as np
 
 from agents_catalog.cli_kit import Parser, positive_int
+from loadtests.json_report import write_json
 from loadtests.machine import machine_info
 from loadtests.states import build_state
 from mock_account.conversations.vault import Vault, seal_state
@@ -125,6 +125,17 @@ def _drop_prefix(url: str, prefix: str) -> Callable[[], None]:
     return drop
 
 
+def _server_target(name: str, config: WritersConfig, run: str) -> StoreTarget:
+    """A PostgreSQL schema or a Redis prefix of the run's own, dropped when it closes."""
+    if name == "postgres":
+        schema = f"loadtests_writers_{run}"
+        url = _with_option(config.postgres_url, f"schema={schema}&pool_max=16")
+        return StoreTarget(name, url, _drop_schema(config.postgres_url, schema))
+    prefix = f"loadtests.writers.{run}"
+    url = _with_option(config.redis_url, f"prefix={prefix}")
+    return StoreTarget(name, url, _drop_prefix(config.redis_url, prefix))
+
+
 @contextmanager
 def store_target(name: str, config: WritersConfig) -> Iterator[StoreTarget]:
     """The target a ``--stores`` item names, cleaned up on exit."""
@@ -134,24 +145,8 @@ def store_target(name: str, config: WritersConfig) -> Iterator[StoreTarget]:
     elif name == "sqlite":
         with tempfile.TemporaryDirectory(prefix="loadtests-writers-") as tmp:
             yield StoreTarget("sqlite", f"sqlite:///{Path(tmp).resolve() / 'writers.db'}")
-    elif name == "postgres":
-        schema = f"loadtests_writers_{run}"
-        target = StoreTarget(
-            "postgres",
-            _with_option(config.postgres_url, f"schema={schema}&pool_max=16"),
-            _drop_schema(config.postgres_url, schema),
-        )
-        try:
-            yield target
-        finally:
-            target.close()
-    elif name == "redis":
-        prefix = f"loadtests.writers.{run}"
-        target = StoreTarget(
-            "redis",
-            _with_option(config.redis_url, f"prefix={prefix}"),
-            _drop_prefix(config.redis_url, prefix),
-        )
+    elif name in ("postgres", "redis"):
+        target = _server_target(name, config, run)
         try:
             yield target
         finally:
@@ -506,13 +501,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"loadtests writers: {exc}", file=sys.stderr)
         return 1
     print(format_table(result))
-    if args.json:
-        try:
-            args.json.parent.mkdir(parents=True, exist_ok=True)
-            args.json.write_text(json.dumps(result, indent=2) + "\n")
-        except OSError as exc:
-            print(f"loadtests writers: cannot write {args.json}: {exc}", file=sys.stderr)
-            return 1
+    if not write_json(args.json, result, "writers"):
+        return 1
     failed = result["failed"] or any(
         cell[mode]["errors"] for cell in result["cells"] for mode in MODES
     )
