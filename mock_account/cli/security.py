@@ -111,17 +111,23 @@ def _rotate(args: argparse.Namespace) -> int:
     return 0
 
 
-def _reencrypt(args: argparse.Namespace) -> int:
-    config = config_from_args(args)
-    cipher = _cipher_for(config)
+def _progress_printer(done: str) -> Callable[[ReencryptReport], None]:
+    """What a re-encryption prints on stderr as it goes: the counts so far, and ``done``."""
 
     def progress(report: ReencryptReport) -> None:
         print(
             f"... {report.conversations} conversations, {report.states} states and "
-            f"{report.titles} titles re-encrypted",
+            f"{report.titles} titles {done}",
             file=sys.stderr,
         )
 
+    return progress
+
+
+def _reencrypt(args: argparse.Namespace) -> int:
+    config = config_from_args(args)
+    cipher = _cipher_for(config)
+    progress = _progress_printer("re-encrypted")
     from mock_account.config_history import open_config_store, reencrypt_versions
 
     with open_store(config.resolved_store_url()) as store:
@@ -178,13 +184,7 @@ def _migrate(args: argparse.Namespace) -> int:
         raise nothing
     label = _source_label(cipher)
 
-    def progress(report: ReencryptReport) -> None:
-        print(
-            f"... {report.conversations} conversations, {report.states} states and "
-            f"{report.titles} titles moved to {args.to} keys",
-            file=sys.stderr,
-        )
-
+    progress = _progress_printer(f"moved to {args.to} keys")
     with open_store(config.resolved_store_url()) as store:
         report = reencrypt_store(store, cipher, batch=args.batch, progress=progress)
         status = key_status(store)
