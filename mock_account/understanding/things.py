@@ -111,8 +111,15 @@ _ADDRESS_RE = re.compile(
     r"|gade|vej|gatan|vägen)\s+(?!(?:19|20)\d\d\b)\d{1,5}[a-zA-Z]?"
     # (a year before words is no house number: "Spring 2026 Referral Drive")
     rf"|(?!(?:19|20)\d\d\b)\d{{1,5}}[A-Z]?\s+(?:[A-Z][\w'-]*\s+){{1,3}}(?:{_STREET_WORDS})(?![\w])"
-    r")(?:,\s*\d{4,6}(?=\s+[A-Z]))?"
+    # The street word first, as in Malay, French, Italian, Spanish, Portuguese: "28 Jalan
+    # Kemuning", "12 Rue Cler".
+    r"|\d{1,5}[A-Z]?\s+(?:Jalan|Lorong|Rue|Via|Calle|Avenida|Rua|Avenue)(?:\s+[A-Z][\w'-]*){1,3}"
+    # A unit in a block ("#05-11"), then the postcode when given before the city.
+    r")(?:\s*#\d{1,3}-\d{1,4})?(?:,\s*\d{4,6}(?=\s+[A-Z]))?"
 )
+# The postcode after the city that follows an address ("…, Singapore 769842"): the city is a
+# place of its own, the postcode part of the address.
+_POSTCODE_AFTER_RE = re.compile(r",\s*[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?\s+(\d{4,6})\b")
 
 
 def find_addresses(analysis: Analysis) -> Iterator[ThingFact]:
@@ -120,7 +127,12 @@ def find_addresses(analysis: Analysis) -> Iterator[ThingFact]:
         if not analysis.is_free(m.start(), m.end()):
             continue
         analysis.claim(m.start(), m.end())
-        yield ThingFact("address", m.group(), m.group(), m.span())
+        value = m.group()
+        after = _POSTCODE_AFTER_RE.match(analysis.text, m.end())
+        if after and analysis.is_free(*after.span(1)):
+            analysis.claim(*after.span(1))
+            value = f"{value}, {after.group(1)}"
+        yield ThingFact("address", value, m.group(), m.span())
 
 
 # --- codes ------------------------------------------------------------------------------------

@@ -25,6 +25,7 @@ from mock_account.understanding.numbers import parse_number
 
 from .changes import CHANGES_IT, count_more, day_of_its_month
 from .places import Gazetteer
+from .roles import people_beside
 from .stated import Name, Stated
 
 Record = dict[str, Any]
@@ -417,11 +418,15 @@ class Recipe:
                 # Schmidt. Without one, "move Lukas to sales": a first name only one has.
                 # A first name alone ("a work permit for Priya") is whoever has it.
                 person = first_name_match(ctx, self.source, self.name_field)
-                if stated.people and not (person and " " not in stated.people[0].shown):
-                    return self._by_name(stated.people[0].shown)
+                # Not someone beside the record's person (a panel, a relative given as a
+                # contact): "my emergency contact is my sister, Mei Ling Goh" is about me.
+                beside = people_beside(stated)
+                people = [p for p in stated.people if p.shown not in beside]
+                if people and not (person and " " not in people[0].shown):
+                    return self._by_name(people[0].shown)
                 if person:
                     return self._by_name(person)
-            unknown = self._unknown(stated)
+            unknown = [n for n in self._unknown(stated) if n.shown not in people_beside(stated)]
             if unknown:
                 return self._by_name(unknown[0].text)
         return None

@@ -39,12 +39,15 @@ def people_in_roles(stated: Stated, fields: Iterable[str]) -> dict[str, str]:
     return out
 
 
-# Roles beside the record's own person: who interviews, mentors or approves is not whom the
-# record is about ("her final round, panel Wei Ling Tan and Rajesh Menon", "her buddy is
-# Arjun Pillai").
+# Roles beside the record's own person: who interviews, mentors or approves, or a relative
+# given as a contact, is not whom the record is about ("her final round, panel Wei Ling Tan and
+# Rajesh Menon", "her buddy is Arjun Pillai", "my emergency contact: my sister, Mei Ling Goh").
 _BESIDE = (
     r"\b(?:panel(?:lists?)?|interviewers?|interviewed\s+by|buddy|mentor|approver|approved\s+by|"
-    r"cc|copy\s+in|shadowing)\b"
+    r"cc|copy\s+in|shadowing|"
+    # Family and contacts: "change my emergency contact to my sister, Mei Ling Goh".
+    r"emergency\s+contact|next\s+of\s+kin|sister|brother|wife|husband|partner|spouse|mother"
+    r"|father|mum|mom|dad|son|daughter)\b"
 )
 # What may stand between such a role word and the names it introduces, and between names.
 _THEN = r"(?:\s*(?:is|are|will\s+be|of|with|:|,|-|–)\s*)*"

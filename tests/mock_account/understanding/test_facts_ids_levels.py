@@ -292,3 +292,13 @@ def test_a_quoted_title_may_hold_an_apostrophe() -> None:
     said = "Subject lines 'Your 2027 roadmap' vs 'What's new in 2027', 50/50 split."
     titles = [t.value for t in extract_facts(said, today=TODAY).things if t.kind == "title"]
     assert titles == ["Your 2027 roadmap", "What's new in 2027"]
+
+
+def test_an_address_with_its_street_word_first_keeps_its_unit_and_postcode() -> None:
+    said = "my home address will be 28 Jalan Kemuning #05-11, Singapore 769842 from then on."
+    facts = extract_facts(said, today=TODAY)
+    assert [t.value for t in facts.things if t.kind == "address"] == [
+        "28 Jalan Kemuning #05-11, 769842"
+    ]
+    # The city is a place of its own.
+    assert [p.name for p in facts.places] == ["Singapore"]

@@ -46,3 +46,13 @@ def test_a_plain_budget_is_kept_in_the_users_currency(deployment, user) -> None:
     )
     after = state_of(deployment, user, raised.convid)["conv"]["campaign"]
     assert (after["budget"], after["currency"]) == (45000, campaign["currency"]), after
+
+
+def test_a_relative_given_as_a_contact_is_not_whom_the_record_is_about(deployment, user) -> None:
+    text = (
+        "My home address will be 28 Jalan Kemuning #05-11, Singapore 769842. Please change my "
+        "emergency contact to my sister, Mei Ling Goh, +65 9123 4477."
+    )
+    answer = run_agent(deployment, user, "UpdatePersonalDetails", text, None).parts[0]["text"]
+    assert answer.startswith("Your personal details are updated"), answer
+    assert "Mei Ling Goh" in answer and "769842" in answer, answer
