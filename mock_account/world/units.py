@@ -30,6 +30,7 @@ _MONEY_WORDS = re.compile(
     re.IGNORECASE,
 )
 _JOINED = ", "
+_REPLACED = re.compile(r"\b(?:not|instead\s+of|rather\s+than|from)\s+(\S*\d\S*)", re.IGNORECASE)
 _MORE = re.compile(r"\s+(?:more|extra|additional|fewer|less)\b", re.IGNORECASE)
 
 
@@ -39,10 +40,13 @@ def with_units(text: str, stated: Stated, before: Mapping[str, str] | None) -> s
     ``text`` as it is."""
     if not before or not (CHANGES_IT.search(text) or _SETS.search(text)):
         return text
+    # The value it replaces is no new value: "make it 18 not 15", "55 instead of 40".
+    replaced = [m.span(1) for m in _REPLACED.finditer(text)]
     loose = [
         m
         for m in _NUMBER.finditer(text)
         if not any(start < m.end() and m.start() < end for start, end in stated.fact_spans)
+        and not any(start <= m.start() < end for start, end in replaced)
     ]
     if len(loose) != 1:
         return text

@@ -77,3 +77,11 @@ def test_an_offer_for_a_finalist_the_data_lacks_is_made_and_then_changed(deploym
     ).parts[0]["text"]
     assert "Mei Ling Tan" in raised and "102000 SGD (was 96000 SGD)" in raised, raised
     assert state_of(deployment, user, offered.convid)["conv"]["candidate"]["id"] == candidate["id"]
+
+
+def test_the_value_a_change_replaces_is_no_new_value() -> None:
+    ordered = {"quantity": "15 Lenovo ThinkPad X1 Carbon"}
+    assert _read("make it 18 not 15", ordered) == "make it 18 Lenovo ThinkPad X1 Carbon not 15"
+    assert _read("change it from 15 to 18", ordered) == (
+        "change it from 15 to 18 Lenovo ThinkPad X1 Carbon"
+    )
