@@ -298,11 +298,20 @@ _READING_VERBS = frozenset(
 )
 
 
+# What opens an ask that wants a verb done: "i need to", "we want to", "i'd like to".
+_WANTED_VERB = re.compile(r"^(?:i|we)\s+(?:want|need|would\s+like|d\s+like)\s+(?:you\s+)?to\s")
+
+
 def _doing(text: str) -> str | None:
     """The verb of the first clause that asks, when it is an imperative of doing."""
     for clause in _BREAK.split(text.strip()):
         if clause.strip() and _asks(clause):
             _, words = _opened(clause)
+            # "I need to claim the dinner", "we want to cancel": the verb wanted.
+            wanted = _WANTED_VERB.match(" ".join(words))
+            after = words[len(wanted.group().split()) :] if wanted else []
+            if after and after[0] not in GENERIC_VERBS:
+                words = after
             verb = words[0] if words else ""
             doing = verb in _ASKING_VERBS | _EDIT_VERBS and verb not in _READING_VERBS
             return verb if doing and not _is_question(clause) else None
@@ -396,6 +405,16 @@ def _names_its_object(clause: str) -> bool:
 
 # Verbs that say little of what is wanted ("get rid of", "put 4.7 back", "help me …").
 _VAGUE_VERBS = frozenset("get put make do have take help let go keep see look give".split())
+# Verbs that say how, not what ("change", "make", "draft", "get"): many a task is done by one,
+# so no agent is the one for such a verb alone.
+GENERIC_VERBS = (
+    _EDIT_VERBS
+    | _VAGUE_VERBS
+    | _READING_VERBS
+    | frozenset(
+        "add give send set draft write prepare create file submit raise request open start plan".split()
+    )
+)
 _OBJECT_FILLER = frozenset("a an her his me us him them each every all both some any".split())
 _PARTICLES = frozenset(
     """

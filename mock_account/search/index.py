@@ -66,7 +66,7 @@ from typing import Protocol
 import numpy as np
 
 from mock_account.search.embeddings import SentenceEncoder, default_encoder
-from mock_account.search.focus import focus
+from mock_account.search.focus import GENERIC_VERBS, focus
 from mock_account.search.text import content_word_count, names_inside, split_name, terms
 
 
@@ -119,6 +119,7 @@ class BM25Params:
     edits_act: bool = True
     other_side: float = 0.6
     unnamed_edit: float = 0.6
+    few_named: int = 8
 
 
 @dataclass(frozen=True)
@@ -317,6 +318,11 @@ class SearchIndex:
             # that acts, or one named for that very verb, before one that reports on it.
             answering = ~self.acting & (self.verbs != asked.doing)
             blended = np.where(answering, blended * self.params.doing_answering, blended)
+            named = self._named_for([asked.doing])
+            if asked.doing not in GENERIC_VERBS and 0 < int(named.sum()) <= self.params.few_named:
+                # "I need to claim the dinner": the few agents named for that very verb (an
+                # expense claim) before one the rest of the request resembles (an event).
+                blended = np.where(named, blended, blended * self.params.doing_answering)
         if asked.side is not None and len(self.tags) == len(blended):
             # Quotes and orders exist on both sides of a trade: one the request is not on
             # ranks a little lower ("get three quotes for 60 chairs" buys; "Pacifica wants a

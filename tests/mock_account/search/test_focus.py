@@ -277,3 +277,14 @@ def test_an_edit_of_it_to_a_count_of_units_changes_an_order(index: SearchIndex) 
     assert hits[0].agent_name == "AmendOpenOrder", hits[:3]
     # A count of something else is left to the conversation.
     assert index.search("raise it to 12 seats") == []
+
+
+def test_the_verb_a_request_wants_done_names_its_agent(index: SearchIndex) -> None:
+    said = (
+        "I want to claim a client dinner with the Halvorsen Marine folks at Burnt Ends on "
+        "3 December, total was SGD 486."
+    )
+    assert focus(said).doing == "claim"
+    assert index.search(said)[0].agent_name == "SubmitExpenseClaim"
+    # A verb that says how, not what, names no agent alone.
+    assert focus("I want to change invoices.amount to numeric in MySQL").doing is None
