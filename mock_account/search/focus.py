@@ -412,7 +412,8 @@ GENERIC_VERBS = (
     | _VAGUE_VERBS
     | _READING_VERBS
     | frozenset(
-        "add give send set draft write prepare create file submit raise request open start plan".split()
+        "add give send set draft write prepare create file submit raise request open start"
+        " plan".split()
     )
 )
 _OBJECT_FILLER = frozenset("a an her his me us him them each every all both some any".split())
