@@ -208,6 +208,9 @@ class Focus:
     # Which side of a trade the request is on: "buy" (several quotes for one thing, offers
     # from suppliers) or "sell" (a customer wants a quote or more units), else None.
     side: str | None = None
+    # The verb of doing was said as what the user wants done ("I need to claim the dinner"):
+    # the few agents named for it are the ones meant.
+    wanted: bool = False
 
 
 # A label before the news it introduces ("update: they turned up this morning"): no ask.
@@ -232,6 +235,7 @@ def focus(text: str) -> Focus:
         None if question else _doing(text),
         question and bool(_STATUS_QUESTION.search(text)),
         _side(text),
+        not question and _wants_a_verb(text),
     )
 
 
@@ -296,6 +300,18 @@ _READING_VERBS = frozenset(
     explain calculate compare summarise summarize estimate forecast help read work figure
     """.split()
 )
+
+
+def _wants_a_verb(text: str) -> bool:
+    """Whether the first ask says a specific verb as what the user wants done ("I need to
+    claim the dinner"; not "I want to change…", whose verb says how, not what)."""
+    for clause in _BREAK.split(text.strip()):
+        if clause.strip() and _asks(clause):
+            _, words = _opened(clause)
+            wanted = _WANTED_VERB.match(" ".join(words))
+            after = words[len(wanted.group().split()) :] if wanted else []
+            return bool(after) and after[0] not in GENERIC_VERBS
+    return False
 
 
 # What opens an ask that wants a verb done: "i need to", "we want to", "i'd like to".

@@ -66,7 +66,7 @@ from typing import Protocol
 import numpy as np
 
 from mock_account.search.embeddings import SentenceEncoder, default_encoder
-from mock_account.search.focus import GENERIC_VERBS, focus
+from mock_account.search.focus import focus
 from mock_account.search.text import content_word_count, names_inside, split_name, terms
 
 
@@ -319,7 +319,7 @@ class SearchIndex:
             answering = ~self.acting & (self.verbs != asked.doing)
             blended = np.where(answering, blended * self.params.doing_answering, blended)
             named = self._named_for([asked.doing])
-            if asked.doing not in GENERIC_VERBS and 0 < int(named.sum()) <= self.params.few_named:
+            if asked.wanted and 0 < int(named.sum()) <= self.params.few_named:
                 # "I need to claim the dinner": the few agents named for that very verb (an
                 # expense claim) before one the rest of the request resembles (an event).
                 blended = np.where(named, blended, blended * self.params.doing_answering)

@@ -59,6 +59,10 @@ _AFTER_PRICE = re.compile(
 )
 
 
+# A slip right before a length of time: "slipped by a week", "slips two days" (not "slipped a
+# disc, need 3 days off").
+_SLIPPED = re.compile(r"\bsli(?:p|ps|pped|pping|d)\s+(?:by\s+)?$", re.IGNORECASE)
+
 # "Make it the week after", "the day before": a move of a saved date by one unit (a date of
 # its own, "the day after tomorrow", was read before and is not free any more).
 _ONE_AFTER_RE = re.compile(r"\bthe\s+(?P<u>day|week|month)\s+(?P<way>after|before)\b(?!\s+\w)")
@@ -98,6 +102,12 @@ def find_durations(analysis: Analysis) -> tuple[list[DurationFact], list[ShiftFa
         ):
             continue  # "150 EUR a night" is a rate, not a stay of one night
         days = _days(amount, unit)
+        if days and _SLIPPED.search(text[: m.start()]):
+            # "Kickoff slipped by a week": everything moves that much later.
+            start = _SLIPPED.search(text[: m.start()]).start()  # type: ignore[union-attr]
+            shifts.append(ShiftFact(days, "both", text[start : m.end()], (start, m.end())))
+            analysis.claim(start, m.end())
+            continue
         shift = _shift(analysis, m, days)
         if shift is not None:
             shifts.append(shift)

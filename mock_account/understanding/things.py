@@ -216,6 +216,13 @@ _ENGLISH_PREFIXES = frozenset(
 _JOINING_WORDS = frozenset({"to", "of", "the", "on", "in", "a", "and", "by", "for"})
 # A number with its sign ("run #8841", "PR #412").
 _NUMBERED_RE = re.compile(r"(?<![\w#])#\d{2,9}\b")
+# A record's number in the user's own system, after the record's noun: "Order 88-31207",
+# "booking 4410-22", "PO 4500018842" (the account's own ids were claimed before).
+_RECORD_NUMBER_RE = re.compile(
+    r"\b(?:order|invoice|PO|purchase\s+order|ticket|case|contract|booking|reservation|shipment"
+    r"|claim|quote|policy)\s+(?:#\s?|no\.?\s+|number\s+)?(\d{2,}(?:-\d{2,})+|\d{6,}(?!\s+[a-z]+s\b))\b",
+    re.IGNORECASE,
+)
 # A web address or a domain ("dhl-parcels-track.co", "https://status.example.com/x").
 _DOMAIN_RE = re.compile(
     r"(?<![\w@.-])(?:https?://)?(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+"
@@ -263,6 +270,8 @@ def find_codes(analysis: Analysis) -> Iterator[ThingFact]:
             found.append((m.start(), m.end(), m.group()))
     for m in _NUMBERED_RE.finditer(text):
         found.append((m.start(), m.end(), m.group()))
+    for m in _RECORD_NUMBER_RE.finditer(text):
+        found.append((m.start(1), m.end(1), m.group(1)))
     for m in _DOMAIN_RE.finditer(text):
         found.append((m.start(), m.end(), m.group()))
     # The longest reading of a place wins ("dhl-parcels-track.co" is a domain, not a name).

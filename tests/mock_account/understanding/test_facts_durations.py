@@ -87,3 +87,11 @@ def test_a_shift_does_not_swallow_the_place_it_moves() -> None:
     facts = extract_facts("Push the Lisbon trip back by a week and add an extra night", TODAY)
     assert [(s.days, s.applies_to) for s in facts.shifts] == [(7, "both"), (1, "end")]
     assert [p.name for p in facts.places] == ["Lisbon"]
+
+
+def test_a_slip_by_a_length_of_time_moves_everything_later() -> None:
+    facts = extract_facts("Kickoff slipped by a week. Move the whole trip.", TODAY)
+    assert [(s.days, s.applies_to) for s in facts.shifts] == [(7, "both")]
+    # Slipping something else is no move of a date.
+    facts = extract_facts("I slipped a disc, need 3 days off", TODAY)
+    assert facts.shifts == () and [d.days for d in facts.durations] == [3]

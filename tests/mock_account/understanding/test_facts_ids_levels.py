@@ -302,3 +302,13 @@ def test_an_address_with_its_street_word_first_keeps_its_unit_and_postcode() -> 
     ]
     # The city is a place of its own.
     assert [p.name for p in facts.places] == ["Singapore"]
+
+
+def test_a_records_number_in_the_users_own_system_is_kept_as_typed() -> None:
+    for text, code in (
+        ("Order 88-31207 for Pacific Crest Hotels has to be in Bali by the 19th", "88-31207"),
+        ("match it against PO 4500018842", "4500018842"),
+    ):
+        assert code in [t.value for t in extract_facts(text, today=TODAY).things], text
+    # A count after "order" is no number of a record.
+    assert extract_facts("order 200000 units", today=TODAY).things == ()
