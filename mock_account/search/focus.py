@@ -211,6 +211,16 @@ class Focus:
     # The verb of doing was said as what the user wants done ("I need to claim the dinner"):
     # the few agents named for it are the ones meant.
     wanted: bool = False
+    # A thing done already, said as news ("my flight just got cancelled"): the participle. An
+    # agent that does that very thing is not what is asked; one that deals with it after is.
+    done: str | None = None
+
+
+# Said of a thing done to it: "got cancelled", "was approved", "has been delivered".
+_DONE = re.compile(
+    r"\b(?:got|gets|was|were|has\s+been|have\s+been|had\s+been|been)\s+(?:just\s+)?([a-z]+ed)\b",
+    re.IGNORECASE,
+)
 
 
 # A label before the news it introduces ("update: they turned up this morning"): no ask.
@@ -236,6 +246,7 @@ def focus(text: str) -> Focus:
         question and bool(_STATUS_QUESTION.search(text)),
         _side(text),
         not question and _wants_a_verb(text),
+        done.group(1).casefold() if (done := _DONE.search(text)) else None,
     )
 
 
@@ -267,6 +278,9 @@ _BUYING = re.compile(
 _SELLING = re.compile(
     r"(?:^|[.!?]\s+)(?:[^.?!]*?[,;:]\s+)?(?!(?:I|We|They|You|He|She)\s)(?:(?-i:[A-Z])[\w&'’-]*\s+){1,3}(?:wants?|asked\s+for|asks\s+for|needs?|"
     r"requested|would\s+like)\s+(?:a|an|another|more|\d+)\b"
+    # Whoever wants a quote from us buys from us: "they want a quote for 150 seats".
+    r"|\b(?:they|he|she)\s+(?:want|wants|need|needs|asked\s+for|would\s+like)\s+(?:a|an)\s+"
+    r"(?:quote|quotation|proposal)\b"
     r"|\b(?:for|to)\s+(?:our|the|a|this)\s+(?:customer|client|prospect)s?\b",
     re.IGNORECASE,
 )

@@ -323,6 +323,16 @@ class SearchIndex:
                 # "I need to claim the dinner": the few agents named for that very verb (an
                 # expense claim) before one the rest of the request resembles (an event).
                 blended = np.where(named, blended, blended * self.params.doing_answering)
+        if asked.done is not None and len(self.verbs) == len(blended):
+            # "My TR 280 just got cancelled": news of a cancellation, for the agent that deals
+            # with one (rebooking), not the one that cancels.
+            verb = next(
+                (v for v in _bases(asked.done) if v in self.verbs and v != asked.doing), None
+            )
+            if verb is not None:
+                blended = np.where(
+                    self.verbs == verb, blended * self.params.doing_answering, blended
+                )
         if asked.side is not None and len(self.tags) == len(blended):
             # Quotes and orders exist on both sides of a trade: one the request is not on
             # ranks a little lower ("get three quotes for 60 chairs" buys; "Pacifica wants a
@@ -360,6 +370,13 @@ class SearchIndex:
             )
             for i in order[:limit]
         ]
+
+
+def _bases(participle: str) -> tuple[str, ...]:
+    """The verbs a past participle may be of: "cancelled" -> cancel, "approved" -> approve,
+    "delivered" -> deliver."""
+    stem = participle[:-2]
+    return (stem, stem[:-1], participle[:-1]) if len(stem) > 2 else (stem, participle[:-1])
 
 
 def _agent_vectors(agents: Sequence[Searchable], encoder: SentenceEncoder) -> np.ndarray:

@@ -288,3 +288,15 @@ def test_the_verb_a_request_wants_done_names_its_agent(index: SearchIndex) -> No
     assert index.search(said)[0].agent_name == "SubmitExpenseClaim"
     # A verb that says how, not what, names no agent alone.
     assert focus("I want to change invoices.amount to numeric in MySQL").doing is None
+
+
+def test_news_of_a_thing_done_is_for_the_agent_that_deals_with_it(index: SearchIndex) -> None:
+    said = "My TR 280 to Ho Chi Minh City tonight just got cancelled and I have a meeting there."
+    assert focus(said).done == "cancelled"
+    assert index.search(said)[0].agent_name == "RebookCancelledFlight"
+    # Asked to do it, the agent that does it.
+    assert focus("My flight got cancelled, cancel the hotel too").doing == "cancel"
+
+
+def test_whoever_wants_a_quote_from_us_buys() -> None:
+    assert focus("Had a call with Meridian Foods - they want a quote for 150 seats").side == "sell"
