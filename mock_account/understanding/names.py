@@ -570,6 +570,9 @@ def _classify(
         if counted:
             break
         if words[k].folded in given_names and 2 <= end - k <= 3:
+            # A model's number is no family name: "Aurora X2" is a product.
+            if any(any(c.isdigit() for c in w.text) for w in words[k:end]):
+                break
             if not any(w.folded in INDUSTRY_WORDS or w.folded in LEGAL_FORMS for w in words[k:end]):
                 people.append(_unknown(analysis, k, end))
                 return

@@ -338,6 +338,7 @@ def _model_or_brand(word: str) -> bool:
 
 
 _MODEL_NUMBER = re.compile(r"(?!19|20)\d{4}")
+_SHORT_MODEL_RE = re.compile(r"^[A-GI-OR-Z]\d{1,2}$")
 
 
 def find_products(analysis: Analysis) -> Iterator[ThingFact]:
@@ -347,7 +348,18 @@ def find_products(analysis: Analysis) -> Iterator[ThingFact]:
     i = 0
     while i < len(words):
         word = words[i]
-        if not _model_or_brand(word.text) or not analysis.is_free(word.start, word.end):
+        # A letter and a digit after a capitalised name is its model ("Aurora X2"); alone, it
+        # is a paper size or a grade ("A4", "P1").
+        short_model = (
+            _SHORT_MODEL_RE.match(word.text) is not None
+            and i > 0
+            and words[i - 1].capitalised
+            and not words[i - 1].sentence_start
+            and words[i - 1].folded not in _NOT_PRODUCT_WORDS
+        )
+        if not (_model_or_brand(word.text) or short_model) or not analysis.is_free(
+            word.start, word.end
+        ):
             i += 1
             continue
         first = i

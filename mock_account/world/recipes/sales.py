@@ -644,6 +644,23 @@ class Products(Recipe):
         found = super().asked(ctx)
         if found is not None:
             return found
+        named = next((t.value for t in ctx.stated.things if t.kind == "product"), None)
+        if named and not any(q.item.startswith(named) for q in ctx.stated.quantities):
+            # "We're launching the Aurora X2": that product, the catalogue's or a new one of
+            # that name; never another. (A count of it is read below, with its item.)
+            listed = next(
+                (
+                    p
+                    for p in ctx.data.records("products")
+                    if named.casefold() in p["name"].casefold()
+                ),
+                None,
+            )
+            return (
+                Asked("name", listed["name"], listed["name"])
+                if listed
+                else (Asked("name", named, f"named {named}"))
+            )
         model = model_named(ctx.stated.text)
         if model:
             code = model.split()[0].casefold()
@@ -691,6 +708,10 @@ class Products(Recipe):
             out["name"] = product["name"] if product else _title(counted)
         elif model:
             out["name"] = model
+        elif named := next((t.value for t in stated.things if t.kind == "product"), None):
+            # "We're launching the Aurora X2 smart thermostat": that product, as typed.
+            product = best_product(named, ctx)
+            out["name"] = product["name"] if product else named
         elif item:
             product = best_product(item.group(1), ctx)
             out["name"] = product["name"] if product else _title(item.group(1))

@@ -237,3 +237,11 @@ def test_a_person_named_by_their_role_is_a_person() -> None:
     facts = extract_facts("read-only scope, production, owner is Farid Hassan.", TODAY)
     assert [p.text for p in facts.people] == ["Farid Hassan"]
     assert facts.places == ()
+
+
+def test_a_given_name_with_a_models_number_is_a_product() -> None:
+    facts = extract_facts("we're launching the Aurora X2 smart thermostat in March", TODAY)
+    assert facts.people == ()
+    assert ("product", "Aurora X2") in [(t.kind, t.value) for t in facts.things]
+    # A paper size alone is no model.
+    assert not [t for t in extract_facts("buy A4 paper", TODAY).things if t.kind == "product"]
