@@ -158,7 +158,7 @@ _PORTION_RE = re.compile(
 )
 # How many of someone's things: "14 of their sites" ("60 of the 100 boxes" counts boxes).
 _PORTION_OF_RE = re.compile(
-    r"(?<![\w.,])\d[\d,]*\s+of\s+(?:their|our|your|its|his|her|the)\s+[a-z]{3,}s\b"
+    r"(?<![\w.,])\d[\d,]*\s+of\s+(?:(?:their|our|your|its|his|her|the)\s+[a-z]{3,}s|them|those|these)\b"
 )
 _AIRLINE_FLIGHT_RE = re.compile(rf"(?<![\w-])({AIRLINES})\s?(\d{{1,4}})(?![\w-])")
 # An airline's two-character code and a flight number, after "flight" ("flight SQ 322").

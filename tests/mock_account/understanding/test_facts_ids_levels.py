@@ -277,6 +277,10 @@ def test_a_flight_number_and_a_bare_part_of_a_whole_are_kept_as_typed() -> None:
 
 
 def test_how_many_of_someones_things_and_references_in_parts_are_kept_as_typed() -> None:
+    said = "It finally arrived this morning, but only 1,150 of them. Log the receipt."
+    assert ("portion", "1,150 of them") in [
+        (t.kind, t.value) for t in extract_facts(said, today=TODAY).things
+    ]
     said = "This needs to go to second line, it's hitting 14 of their sites."
     assert ("portion", "14 of their sites") in [
         (t.kind, t.value) for t in extract_facts(said, today=TODAY).things
