@@ -216,6 +216,12 @@ _ENGLISH_PREFIXES = frozenset(
 _JOINING_WORDS = frozenset({"to", "of", "the", "on", "in", "a", "and", "by", "for"})
 # A number with its sign ("run #8841", "PR #412").
 _NUMBERED_RE = re.compile(r"(?<![\w#])#\d{2,9}\b")
+# A fault code after what it is ("error E-17", "fault code F3", "alarm A-204") and a size in
+# pixels or units ("728x90", "300 x 250").
+_FAULT_CODE_RE = re.compile(
+    r"\b(?:error|fault|alarm|code)\s+([A-Z]{1,3}-?\d{1,4})\b", re.IGNORECASE
+)
+_DIMENSIONS_RE = re.compile(r"(?<![\w.,])\d{2,4}\s?[x×]\s?\d{2,4}(?!\w|[.,]\d)")
 # A record's number in the user's own system, after the record's noun: "Order 88-31207",
 # "booking 4410-22", "PO 4500018842" (the account's own ids were claimed before).
 _RECORD_NUMBER_RE = re.compile(
@@ -272,6 +278,11 @@ def find_codes(analysis: Analysis) -> Iterator[ThingFact]:
         found.append((m.start(), m.end(), m.group()))
     for m in _RECORD_NUMBER_RE.finditer(text):
         found.append((m.start(1), m.end(1), m.group(1)))
+    for m in _FAULT_CODE_RE.finditer(text):
+        if any(c.isupper() for c in m.group(1)):
+            found.append((m.start(1), m.end(1), m.group(1)))
+    for m in _DIMENSIONS_RE.finditer(text):
+        found.append((m.start(), m.end(), m.group()))
     for m in _DOMAIN_RE.finditer(text):
         found.append((m.start(), m.end(), m.group()))
     # The longest reading of a place wins ("dhl-parcels-track.co" is a domain, not a name).

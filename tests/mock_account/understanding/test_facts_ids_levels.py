@@ -316,3 +316,11 @@ def test_a_records_number_in_the_users_own_system_is_kept_as_typed() -> None:
         assert code in [t.value for t in extract_facts(text, today=TODAY).things], text
     # A count after "order" is no number of a record.
     assert extract_facts("order 200000 units", today=TODAY).things == ()
+
+
+def test_fault_codes_and_sizes_are_kept_as_typed() -> None:
+    said = "their HX-40 autoclave is showing error E-17 and won't start a cycle."
+    assert "E-17" in [t.value for t in extract_facts(said, today=TODAY).things]
+    said = "banners in three sizes (728x90, 300x250, 160x600) for the roadshow"
+    codes = [t.value for t in extract_facts(said, today=TODAY).things if t.kind == "code"]
+    assert codes == ["728x90", "300x250", "160x600"]
