@@ -565,6 +565,11 @@ def _classify(
     nxt = words[end].folded if end < len(words) else ""
     # A count before a name makes it a thing counted ("250 Herman Miller Sayl chairs").
     counted = first > 0 and (words[first - 1].text.isdigit() or prev in _COUNT_WORDS)
+    if prev in PERSON_CUES_BEFORE and 2 <= end - first <= 3 and not words[first - 1].text.isupper():
+        # "my colleague Nguyen Thi Lan": the whole name after the cue, whichever part of it
+        # is a given name.
+        people.append(_unknown(analysis, first, end))
+        return
     # A person: a given name and a family name or two.
     for k in range(first, end - 1):
         if counted:

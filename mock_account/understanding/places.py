@@ -413,6 +413,18 @@ def _without_accents(name: str) -> str:
     return "".join(c for c in decomposed if not unicodedata.combining(c))
 
 
+def _inside_a_name(analysis: Analysis, i: int) -> bool:
+    """Whether word ``i`` stands between capitalised words of one name ("Logitech MX Keys")."""
+    words, text = analysis.words, analysis.text
+    before = i > 0 and words[i - 1].capitalised and text[words[i - 1].end : words[i].start] == " "
+    after = (
+        i + 1 < len(words)
+        and words[i + 1].capitalised
+        and text[words[i].end : words[i + 1].start] == " "
+    )
+    return bool(before and not words[i - 1].sentence_start or after)
+
+
 def _longest_match(
     g: Gazetteer, analysis: Analysis, i: int, longest: int
 ) -> tuple[int, _Entry] | None:
@@ -433,6 +445,8 @@ def _longest_match(
         if entry.exact_case is not None:
             if text[words[i].start : last.end] != entry.exact_case:
                 continue
+            if n == 1 and _inside_a_name(analysis, i):
+                continue  # "Logitech MX Keys": a model's letters, not Mexico
         elif not all(w.capitalised or w.folded in PLACE_PARTICLES for w in span_words):
             continue
         elif any(len(w.text) > 1 and w.text.isupper() for w in span_words):

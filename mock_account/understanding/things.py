@@ -141,8 +141,9 @@ def find_addresses(analysis: Analysis) -> Iterator[ThingFact]:
 # "PO-88213", "PAY-2291", an asset tag "SG-LT-20417"); record ids of the account were claimed
 # before.
 # "TP-INV-7731", and references of several numbered parts: "INV-2026-1184", "MSA-CF-2023-07".
+# One letter will do with three digits or more: "req R-2291".
 _PREFIXED_CODE_RE = re.compile(
-    r"(?<![\w-])[A-Z]{2,6}(?:-[A-Z]{1,6})*(?:-\d{2,10})+(?:-[A-Z0-9]{1,6})?(?![\w-])"
+    r"(?<![\w-])(?:[A-Z]{2,6}|[A-Z](?=-\d{3}))(?:-[A-Z]{1,6})*(?:-\d{2,10})+(?:-[A-Z0-9]{1,6})?(?![\w-])"
 )
 # The codes of the airlines people fly for work, which make a flight number of a number after
 # them ("Is SQ 322 still on time?"): world knowledge, like the software brands below.
@@ -226,7 +227,7 @@ _DIMENSIONS_RE = re.compile(r"(?<![\w.,])\d{2,4}\s?[x×]\s?\d{2,4}(?!\w|[.,]\d)"
 # "booking 4410-22", "PO 4500018842" (the account's own ids were claimed before).
 _RECORD_NUMBER_RE = re.compile(
     r"\b(?:order|invoice|PO|purchase\s+order|ticket|case|contract|booking|reservation|shipment"
-    r"|claim|quote|policy)\s+(?:#\s?|no\.?\s+|number\s+)?(\d{2,}(?:-\d{2,})+|\d{6,}(?!\s+[a-z]+s\b))\b",
+    r"|claim|quote|policy|account|member|reference|ref)\s+(?:#\s?|no\.?\s+|number\s+)?(\d{2,}(?:-\d{2,})+|\d{6,}(?!\s+[a-z]+s\b))\b",
     re.IGNORECASE,
 )
 # A web address or a domain ("dhl-parcels-track.co", "https://status.example.com/x").

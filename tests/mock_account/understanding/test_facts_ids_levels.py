@@ -324,3 +324,10 @@ def test_fault_codes_and_sizes_are_kept_as_typed() -> None:
     said = "banners in three sizes (728x90, 300x250, 160x600) for the roadshow"
     codes = [t.value for t in extract_facts(said, today=TODAY).things if t.kind == "code"]
     assert codes == ["728x90", "300x250", "160x600"]
+
+
+def test_a_one_letter_reference_and_an_account_number_are_kept_as_typed() -> None:
+    said = "Set up a 2nd-round interview for Aisha Binte Rahman (req R-2291, Senior Data Engineer)"
+    assert "R-2291" in [t.value for t in extract_facts(said, today=TODAY).things]
+    said = "Tan Mei Xuan, account no. 88120045."
+    assert "88120045" in [t.value for t in extract_facts(said, today=TODAY).things]

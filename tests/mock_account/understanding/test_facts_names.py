@@ -245,3 +245,16 @@ def test_a_given_name_with_a_models_number_is_a_product() -> None:
     assert ("product", "Aurora X2") in [(t.kind, t.value) for t in facts.things]
     # A paper size alone is no model.
     assert not [t for t in extract_facts("buy A4 paper", TODAY).things if t.kind == "product"]
+
+
+def test_the_whole_name_after_a_person_cue_is_the_person() -> None:
+    said = "Could you book a flight for my colleague Nguyen Thi Lan to Jakarta next Friday"
+    assert [p.text for p in extract_facts(said, TODAY).people] == ["Nguyen Thi Lan"]
+
+
+def test_a_countrys_code_inside_a_name_is_part_of_the_name() -> None:
+    said = "Raise a purchase request for 40 Logitech MX Keys keyboards for the Singapore office"
+    facts = extract_facts(said, TODAY)
+    assert [p.name for p in facts.places] == ["Singapore"]
+    assert [(q.count, q.item) for q in facts.quantities] == [(40, "Logitech MX Keys")]
+    assert [p.name for p in extract_facts("Ship to MX by Friday", TODAY).places] == ["Mexico"]
