@@ -245,6 +245,12 @@ class SuccessResponse(WireModel):
     success: Literal[True] = Field(description="Always true: the change was made.")
 
 
+class AnswerResponse(WireModel):
+    """An answer that carries what was asked for; a refusal is an ``ErrorResponse`` instead."""
+
+    success: bool = Field(description="Always true.")
+
+
 class SearchResult(WireModel):
     agent_name: str = Field(description="The agent's name, to pass to execAgent.")
     agent_title: str = Field(description="The agent's title, for people.")
@@ -337,21 +343,18 @@ class ConversationTurn(WireModel):
     responded_at: int = Field(description="When it answered (epoch milliseconds).")
 
 
-class ConversationResponse(WireModel):
-    success: bool = Field(description="Always true.")
+class ConversationResponse(AnswerResponse):
     convid: str = Field(description="The conversation id.")
     conversation: list[ConversationTurn] = Field(
         description="One element per saved run, oldest first."
     )
 
 
-class PinnedResponse(WireModel):
-    success: bool = Field(description="Always true.")
+class PinnedResponse(AnswerResponse):
     pinned_conversations: list[ConversationItem] = Field(description="Most recently used first.")
 
 
-class UnpinnedResponse(WireModel):
-    success: bool = Field(description="Always true.")
+class UnpinnedResponse(AnswerResponse):
     unpinned_conversations: list[ConversationItem] = Field(description="Most recently used first.")
     next_cursor: str | None = Field(
         description="Pass it as nextCursor for the next page; null when this is the last page."
@@ -366,10 +369,9 @@ class StateRecord(WireModel):
     hex_preview: str = Field(description="The first 48 bytes of the record, hex.")
 
 
-class StateViewResponse(WireModel):
+class StateViewResponse(AnswerResponse):
     """Harness extra: what the server keeps for a conversation, decrypted for its owner."""
 
-    success: bool = Field(description="Always true.")
     convid: str = Field(description="The conversation id.")
     state: dict[str, Any] = Field(description="The decrypted state: runs, prompts, conv, agents.")
     record: StateRecord | None = Field(

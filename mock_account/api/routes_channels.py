@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter
 from pydantic import Field
 
 from agents_catalog.agent_format import NAME_PATTERN
 from mock_account.api.auth import CurrentUser, DeploymentDep
-from mock_account.api.docs import BAD_BODY, FORBIDDEN, STORE_DOWN, UNAUTHORIZED, UNKNOWN
+from mock_account.api.docs import UNKNOWN
+from mock_account.api.harness_router import harness_router
 from mock_account.api.models import (
     CONVID_PATTERN,
     CURSOR_MAX,
@@ -29,11 +29,7 @@ from mock_account.api.wire import exec_agent_body
 from mock_account.channels.model import CONTACT_MAX, SENDER_MAX, ChannelName
 from mock_account.channels.views import INBOX_PAGE_MAX
 
-router = APIRouter(
-    prefix="/api/harness",
-    tags=["harness"],
-    responses={**UNAUTHORIZED, **FORBIDDEN, **BAD_BODY, **UNKNOWN, **STORE_DOWN},
-)
+router = harness_router(UNKNOWN, admin_only=True)
 
 
 class DeliverRequest(RequestModel):

@@ -12,12 +12,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Literal, TypeVar
 
-from fastapi import APIRouter
 from pydantic import Field
 from starlette.responses import JSONResponse
 
 from mock_account.api.auth import CurrentUser, DeploymentDep
-from mock_account.api.docs import BAD_BODY, STORE_DOWN, UNAUTHORIZED, error_doc
+from mock_account.api.docs import error_doc
+from mock_account.api.harness_router import harness_router
 from mock_account.api.models import RequestModel
 from mock_account.api.responses import error_response
 from mock_account.config_history import (
@@ -29,16 +29,11 @@ from mock_account.config_history import (
 )
 from mock_account.stores.errors import VersionConflict
 
-router = APIRouter(
-    prefix="/api/harness",
-    tags=["harness"],
-    responses={
-        **UNAUTHORIZED,
-        **BAD_BODY,
+router = harness_router(
+    {
         404: error_doc("Unknown agent, or a version that is no longer kept."),
         409: error_doc("The agent changed since baseRevision, or the name is taken."),
-        **STORE_DOWN,
-    },
+    }
 )
 
 Section = Literal["description", "commands", "asks"]

@@ -4,17 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter
-
 from mock_account.api.auth import CurrentUser, DeploymentDep
-from mock_account.api.docs import BAD_BODY, STORE_DOWN, UNAUTHORIZED, UNKNOWN
+from mock_account.api.docs import UNKNOWN
+from mock_account.api.harness_router import harness_router
 from mock_account.api.models import ConversationRequest, StateViewResponse
 
-router = APIRouter(
-    prefix="/api/harness",
-    tags=["harness"],
-    responses={**UNAUTHORIZED, **BAD_BODY, **UNKNOWN, **STORE_DOWN},
-)
+router = harness_router(UNKNOWN)
 
 
 @router.post(

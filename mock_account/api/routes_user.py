@@ -8,7 +8,8 @@ limit and what to do). Operation ids are the endpoint names, as in the agent ser
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from collections.abc import Callable
+from typing import Annotated, Any, ParamSpec, TypeVar
 
 from fastapi import APIRouter, Body
 
@@ -25,23 +26,50 @@ from mock_account.api.models import (
     SuccessResponse,
     UnpinnedRequest,
     UnpinnedResponse,
+    WireModel,
 )
 from mock_account.api.wire import conversation_item, conversation_turn
+from mock_account.deployment import Deployment
 
 router = APIRouter(
     prefix="/api/user", tags=["user"], responses={**UNAUTHORIZED, **BAD_BODY, **STORE_DOWN}
 )
 
 DONE = {"success": True}
+Endpoint = TypeVar("Endpoint", bound=Callable[..., Any])
+P = ParamSpec("P")
 
 
-@router.post(
-    "/getConversation",
-    response_model=ConversationResponse,
+def _endpoint(
+    operation_id: str,
+    summary: str,
+    response_model: type[WireModel] = SuccessResponse,
+    **options: Any,
+) -> Callable[[Endpoint], Endpoint]:
+    """A route whose path and operation id are the endpoint's name, as in the agent server."""
+    return router.post(
+        f"/{operation_id}",
+        response_model=response_model,
+        summary=summary,
+        operation_id=operation_id,
+        **options,
+    )
+
+
+async def _change(
+    deployment: Deployment, change: Callable[P, object], *args: P.args, **kwargs: P.kwargs
+) -> dict[str, Any]:
+    """Make a change of the caller's conversations; every change answers the same."""
+    await run_short(deployment, change, *args, **kwargs)
+    return DONE
+
+
+@_endpoint(
+    "getConversation",
+    "One conversation",
+    ConversationResponse,
     response_model_exclude_none=True,
     responses=UNKNOWN,
-    summary="One conversation",
-    operation_id="getConversation",
 )
 async def get_conversation(
     body: ConversationRequest, user: CurrentUser, deployment: DeploymentDep
@@ -56,12 +84,7 @@ async def get_conversation(
     }
 
 
-@router.post(
-    "/getPinnedConversations",
-    response_model=PinnedResponse,
-    summary="Pinned conversations",
-    operation_id="getPinnedConversations",
-)
+@_endpoint("getPinnedConversations", "Pinned conversations", PinnedResponse)
 async def get_pinned(
     user: CurrentUser,
     deployment: DeploymentDep,
@@ -72,12 +95,7 @@ async def get_pinned(
     return {"success": True, "pinnedConversations": [conversation_item(v) for v in views]}
 
 
-@router.post(
-    "/getUnpinnedConversations",
-    response_model=UnpinnedResponse,
-    summary="Recent conversations, paged",
-    operation_id="getUnpinnedConversations",
-)
+@_endpoint("getUnpinnedConversations", "Recent conversations, paged", UnpinnedResponse)
 async def get_unpinned(
     user: CurrentUser,
     deployment: DeploymentDep,
@@ -95,46 +113,29 @@ async def get_unpinned(
     }
 
 
-@router.post(
-    "/setConversationTitle",
-    response_model=SuccessResponse,
-    responses=UNKNOWN,
-    summary="Rename a conversation",
-    operation_id="setConversationTitle",
-)
+@_endpoint("setConversationTitle", "Rename a conversation", responses=UNKNOWN)
 async def set_title(
     body: SetTitleRequest, user: CurrentUser, deployment: DeploymentDep
 ) -> dict[str, Any]:
     """Replace the title (stored encrypted)."""
-    await run_short(deployment, deployment.account.set_title, user, body.convid, body.title)
-    return DONE
+    return await _change(deployment, deployment.account.set_title, user, body.convid, body.title)
 
 
-@router.post(
-    "/setPinned",
-    response_model=SuccessResponse,
+@_endpoint(
+    "setPinned",
+    "Pin or unpin a conversation",
     responses={**UNKNOWN, 409: error_doc("The pin limit is reached; unpin one first.")},
-    summary="Pin or unpin a conversation",
-    operation_id="setPinned",
 )
 async def set_pinned(
     body: SetPinnedRequest, user: CurrentUser, deployment: DeploymentDep
 ) -> dict[str, Any]:
     """Pin (kept by retention, listed apart) or unpin a conversation."""
-    await run_short(deployment, deployment.account.set_pinned, user, body.convid, body.pinned)
-    return DONE
+    return await _change(deployment, deployment.account.set_pinned, user, body.convid, body.pinned)
 
 
-@router.post(
-    "/deleteConversation",
-    response_model=SuccessResponse,
-    responses=UNKNOWN,
-    summary="Delete a conversation",
-    operation_id="deleteConversation",
-)
+@_endpoint("deleteConversation", "Delete a conversation", responses=UNKNOWN)
 async def delete_conversation(
     body: ConversationRequest, user: CurrentUser, deployment: DeploymentDep
 ) -> dict[str, Any]:
     """Delete the conversation, its state and its entry, for good."""
-    await run_short(deployment, deployment.account.delete, user, body.convid)
-    return DONE
+    return await _change(deployment, deployment.account.delete, user, body.convid)

@@ -15,15 +15,16 @@ action or rejecting an approved one; 422 a bad value or payload (the message say
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Literal, TypeVar
+from dataclasses import dataclass
+from typing import Any, Literal
 
-from fastapi import APIRouter
 from pydantic import Field
 from starlette.responses import JSONResponse
 
 from mock_account.api.auth import CurrentUser, DeploymentDep
-from mock_account.api.docs import BAD_BODY, FORBIDDEN, STORE_DOWN, UNAUTHORIZED, error_doc
-from mock_account.api.models import IDENTITY_PATTERN, RequestModel, WireModel
+from mock_account.api.docs import error_doc
+from mock_account.api.harness_router import harness_router
+from mock_account.api.models import IDENTITY_PATTERN, AnswerResponse, RequestModel
 from mock_account.api.responses import error_response
 from mock_account.deployment import Deployment
 from mock_account.users import User
@@ -39,17 +40,12 @@ from mock_account.workflows import (
     WorkflowService,
 )
 
-router = APIRouter(
-    prefix="/api/harness",
-    tags=["harness"],
-    responses={
-        **UNAUTHORIZED,
-        **FORBIDDEN,
-        **BAD_BODY,
+router = harness_router(
+    {
         404: error_doc("Unknown workflow, action or identity (also another user's action)."),
         409: error_doc("A stage with open goals, or a move that is not allowed."),
-        **STORE_DOWN,
     },
+    admin_only=True,
 )
 
 WorkflowName = Field(pattern=r"^[a-z][a-z0-9_]{0,47}$", description="The workflow's name.")
@@ -110,42 +106,35 @@ class CreateActionRequest(RequestModel):
     )
 
 
-class WorkflowsResponse(WireModel):
-    success: bool = Field(description="Always true.")
+class WorkflowsResponse(AnswerResponse):
     workflows: list[dict[str, Any]] = Field(description="The caller's progress in each workflow.")
 
 
-class ProgressResponse(WireModel):
-    success: bool = Field(description="Always true.")
+class ProgressResponse(AnswerResponse):
     progress: dict[str, Any] = Field(
         description="Stage, collected values, goal results of the stage, history, version."
     )
 
 
-class ActionsResponse(WireModel):
-    success: bool = Field(description="Always true.")
+class ActionsResponse(AnswerResponse):
     actions: list[dict[str, Any]] = Field(description="The actions, newest first.")
 
 
-class ActionResponse(WireModel):
-    success: bool = Field(description="Always true.")
+class ActionResponse(AnswerResponse):
     action: dict[str, Any] = Field(
         description="The action: id, status, kind, payload, events (proposed, approved...)."
     )
 
 
-class OutboxResponse(WireModel):
-    success: bool = Field(description="Always true.")
+class OutboxResponse(AnswerResponse):
     outbox: list[dict[str, Any]] = Field(description="Delivered effects, newest first.")
 
 
-T = TypeVar("T")
-
-
-def _answer(make: Callable[[], T]) -> T | JSONResponse:
-    """``make()``, with the workflow and action errors answered as refusals."""
+def _answer(key: str, make: Callable[[], object]) -> dict[str, Any] | JSONResponse:
+    """``{"success": true, key: make()}``, with the workflow and action errors answered as
+    refusals."""
     try:
-        return make()
+        return {"success": True, key: make()}
     except (UnknownWorkflow, UnknownAction) as exc:
         return error_response(404, str(exc.args[0]))
     except StageIncomplete as exc:
@@ -158,17 +147,22 @@ def _answer(make: Callable[[], T]) -> T | JSONResponse:
         return error_response(422, str(exc))
 
 
-def _services(deployment: Deployment) -> tuple[WorkflowService, ActionLedger]:
+@dataclass(frozen=True)
+class _Acting:
+    """Whom a call acts for, and the services it acts with."""
+
+    workflows: WorkflowService
+    ledger: ActionLedger
+    account: str
+    owner: str
+
+
+def _acting(deployment: Deployment, user: User, identity: str | None = None) -> _Acting:
+    """The caller, or (administrator only) the channel identity they named."""
     if deployment.workflows is None or deployment.actions is None:
         raise RuntimeError("this deployment has no workflow services")
-    return deployment.workflows, deployment.actions
-
-
-def _whose(deployment: Deployment, user: User, body: ForIdentity) -> str:
-    """The owner the call acts for: the caller, or the identity the administrator named."""
-    if body.identity is None:
-        return user.email
-    return deployment.channels.identity_owner(user, body.identity)
+    owner = user.email if identity is None else deployment.channels.identity_owner(user, identity)
+    return _Acting(deployment.workflows, deployment.actions, user.account, owner)
 
 
 @router.post(
@@ -176,9 +170,8 @@ def _whose(deployment: Deployment, user: User, body: ForIdentity) -> str:
 )
 def list_workflows(body: ForIdentity, user: CurrentUser, deployment: DeploymentDep) -> Any:
     """The caller's progress in every workflow of the account (unstarted ones at stage one)."""
-    workflows, _ = _services(deployment)
-    whose = _whose(deployment, user, body)
-    return {"success": True, "workflows": workflows.list_for(user.account, whose)}
+    on = _acting(deployment, user, body.identity)
+    return {"success": True, "workflows": on.workflows.list_for(on.account, on.owner)}
 
 
 @router.post(
@@ -190,11 +183,8 @@ def get_workflow_progress(
     body: WorkflowRequest, user: CurrentUser, deployment: DeploymentDep
 ) -> Any:
     """Stage, collected values, the current stage's goal results and the history."""
-    workflows, _ = _services(deployment)
-    whose = _whose(deployment, user, body)
-    return _answer(
-        lambda: {"success": True, "progress": workflows.view(user.account, whose, body.workflow)}
-    )
+    on = _acting(deployment, user, body.identity)
+    return _answer("progress", lambda: on.workflows.view(on.account, on.owner, body.workflow))
 
 
 @router.post(
@@ -207,12 +197,9 @@ def submit_workflow_values(
 ) -> Any:
     """Collect values of the current (or an earlier) stage; 422 for a value of a stage not
     reached yet, of no stage, or of the wrong type."""
-    workflows, _ = _services(deployment)
+    on = _acting(deployment, user)
     return _answer(
-        lambda: {
-            "success": True,
-            "progress": workflows.submit(user.account, user.email, body.workflow, body.values),
-        }
+        "progress", lambda: on.workflows.submit(on.account, on.owner, body.workflow, body.values)
     )
 
 
@@ -223,24 +210,21 @@ def submit_workflow_values(
 )
 def advance_workflow(body: AdvanceRequest, user: CurrentUser, deployment: DeploymentDep) -> Any:
     """Move to the next stage; 409 with the open goals while required ones are not met."""
-    workflows, _ = _services(deployment)
+    on = _acting(deployment, user)
     return _answer(
-        lambda: {
-            "success": True,
-            "progress": workflows.advance(
-                user.account, user.email, body.workflow, to=body.to_stage, by=user.email
-            ),
-        }
+        "progress",
+        lambda: on.workflows.advance(
+            on.account, on.owner, body.workflow, to=body.to_stage, by=user.email
+        ),
     )
 
 
 @router.post("/listActions", response_model=ActionsResponse, summary="Harness extra: my actions")
 def list_actions(body: ListActionsRequest, user: CurrentUser, deployment: DeploymentDep) -> Any:
     """The caller's actions, newest first (optionally in one status)."""
-    _, ledger = _services(deployment)
+    on = _acting(deployment, user, body.identity)
     statuses = None if body.status is None else [body.status]
-    whose = _whose(deployment, user, body)
-    return {"success": True, "actions": ledger.list(user.account, whose, statuses)}
+    return {"success": True, "actions": on.ledger.list(on.account, on.owner, statuses)}
 
 
 @router.post(
@@ -248,22 +232,22 @@ def list_actions(body: ListActionsRequest, user: CurrentUser, deployment: Deploy
 )
 def create_action(body: CreateActionRequest, user: CurrentUser, deployment: DeploymentDep) -> Any:
     """Propose an action as an agent would (the same ``actionId`` again finds the first)."""
-    _, ledger = _services(deployment)
+    on = _acting(deployment, user)
 
     def make() -> dict[str, Any]:
-        view, _created = ledger.propose(
-            user.account,
-            user.email,
+        view, _created = on.ledger.propose(
+            on.account,
+            on.owner,
             kind=body.kind,
             payload=body.payload,
             requires_approval=body.requires_approval,
             action_id=body.action_id,
         )
         if not body.requires_approval:
-            view = ledger.execute(user.account, view["actionId"]) or view
-        return {"success": True, "action": view}
+            view = on.ledger.execute(on.account, view["actionId"]) or view
+        return view
 
-    return _answer(make)
+    return _answer("action", make)
 
 
 @router.post(
@@ -273,13 +257,9 @@ def create_action(body: CreateActionRequest, user: CurrentUser, deployment: Depl
 )
 def approve_action(body: ActionRequest, user: CurrentUser, deployment: DeploymentDep) -> Any:
     """Approve and run it; approving again changes nothing. 409 for a rejected action."""
-    _, ledger = _services(deployment)
-    whose = _whose(deployment, user, body)
+    on = _acting(deployment, user, body.identity)
     return _answer(
-        lambda: {
-            "success": True,
-            "action": ledger.approve_and_execute(user.account, whose, body.action_id),
-        }
+        "action", lambda: on.ledger.approve_and_execute(on.account, on.owner, body.action_id)
     )
 
 
@@ -288,17 +268,13 @@ def approve_action(body: ActionRequest, user: CurrentUser, deployment: Deploymen
 )
 def reject_action(body: ActionRequest, user: CurrentUser, deployment: DeploymentDep) -> Any:
     """Reject an action awaiting approval; 409 once it is approved."""
-    _, ledger = _services(deployment)
-    whose = _whose(deployment, user, body)
-    return _answer(
-        lambda: {"success": True, "action": ledger.reject(user.account, whose, body.action_id)}
-    )
+    on = _acting(deployment, user, body.identity)
+    return _answer("action", lambda: on.ledger.reject(on.account, on.owner, body.action_id))
 
 
 @router.post("/getOutbox", response_model=OutboxResponse, summary="Harness extra: my outbox")
 def get_outbox(body: ForIdentity, user: CurrentUser, deployment: DeploymentDep) -> Any:
     """What the caller's executed actions delivered (the mock's emails, IM messages and
     connector writes), newest first."""
-    _, ledger = _services(deployment)
-    whose = _whose(deployment, user, body)
-    return {"success": True, "outbox": ledger.outbox(user.account, whose)}
+    on = _acting(deployment, user, body.identity)
+    return {"success": True, "outbox": on.ledger.outbox(on.account, on.owner)}
