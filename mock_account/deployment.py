@@ -36,6 +36,7 @@ from mock_account.conversations.retention import (
     RetentionPolicy,
     parse_days,
     parse_interval,
+    positive_number,
     start_sweeper,
 )
 from mock_account.crypto import (
@@ -129,13 +130,11 @@ def retention_from_environment(env: Mapping[str, str]) -> dict[str, Any]:
 
 def check_idempotency_hours(value: float | str) -> float:
     """Hours an idempotency record lives: a positive number (ValueError otherwise)."""
-    try:
-        hours = float(value)
-    except ValueError:
-        raise ValueError(f"idempotency hours must be a number (got {value!r})") from None
-    if not hours > 0 or hours == float("inf"):
-        raise ValueError(f"idempotency hours must be a positive number (got {value!r})")
-    return hours
+    return positive_number(
+        value,
+        not_a_number=f"idempotency hours must be a number (got {value!r})",
+        not_positive=f"idempotency hours must be a positive number (got {value!r})",
+    )
 
 
 def parse_today(value: str | date | None) -> date | None:

@@ -239,6 +239,15 @@ def add_security_commands(commands: Any, with_store: AddStoreOptions) -> None:
             help="enterprise key names, oldest first (with a hooks module that has encryptionKey)",
         )
 
+    def batch_option(p: argparse.ArgumentParser) -> None:
+        p.add_argument(
+            "--batch",
+            type=positive_int,
+            default=DEFAULT_BATCH,
+            metavar="N",
+            help=f"report progress every N conversations (default {DEFAULT_BATCH})",
+        )
+
     rotate = actions.add_parser("rotate", help="add a new current key to the managed keyring")
     rotate.add_argument("--data-dir", type=Path, help="data folder (default: the project's data/)")
     rotate.add_argument(
@@ -251,13 +260,7 @@ def add_security_commands(commands: Any, with_store: AddStoreOptions) -> None:
     )
     with_store(reencrypt)
     key_source_options(reencrypt)
-    reencrypt.add_argument(
-        "--batch",
-        type=positive_int,
-        default=DEFAULT_BATCH,
-        metavar="N",
-        help=f"report progress every N conversations (default {DEFAULT_BATCH})",
-    )
+    batch_option(reencrypt)
     reencrypt.set_defaults(func=_reencrypt)
 
     status = actions.add_parser("status", help="how many records use each key id")
@@ -273,13 +276,7 @@ def add_security_commands(commands: Any, with_store: AddStoreOptions) -> None:
     migrate.add_argument(
         "--to", required=True, choices=KEY_SOURCES, help="the key source to move the records to"
     )
-    migrate.add_argument(
-        "--batch",
-        type=positive_int,
-        default=DEFAULT_BATCH,
-        metavar="N",
-        help=f"report progress every N conversations (default {DEFAULT_BATCH})",
-    )
+    batch_option(migrate)
     migrate.set_defaults(func=_migrate)
 
     sweeper = commands.add_parser("sweep", help="delete conversations past their retention")
@@ -290,19 +287,13 @@ def add_security_commands(commands: Any, with_store: AddStoreOptions) -> None:
         metavar="ISO-TIME",
         help="the time to sweep at (default: now; without a zone, UTC)",
     )
-    sweeper.add_argument(
-        "--free-days",
-        type=_days,
-        default=DEFAULT_DAYS["free"],
-        metavar="N|none",
-        help="days without use before a free-plan conversation goes (default 7)",
-    )
-    sweeper.add_argument(
-        "--paid-days",
-        type=_days,
-        default=DEFAULT_DAYS["paid"],
-        metavar="N|none",
-        help="days without use before a paid-plan conversation goes (default: none, kept)",
-    )
+    for plan, said_default in (("free", "(default 7)"), ("paid", "(default: none, kept)")):
+        sweeper.add_argument(
+            f"--{plan}-days",
+            type=_days,
+            default=DEFAULT_DAYS[plan],
+            metavar="N|none",
+            help=f"days without use before a {plan}-plan conversation goes {said_default}",
+        )
     sweeper.add_argument("--seed", type=int, default=7, help="seed of the mock users")
     sweeper.set_defaults(func=_sweep)

@@ -23,6 +23,7 @@ import copy
 import os
 import socket
 import sys
+from collections.abc import Callable
 from typing import Any
 
 from mock_account.api.body_limit import DEFAULT_MAX_BODY_BYTES
@@ -45,25 +46,23 @@ DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 9020
 
 
-def _positive(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
-    return value
+def _whole_number(name: str, low: int, high: int | None, should: str) -> Callable[[str], int]:
+    """An argparse type: a whole number from ``low`` to ``high`` (no end when ``None``)."""
+
+    def parse(text: str) -> int:
+        value = int(text)
+        if value < low or (high is not None and value > high):
+            raise argparse.ArgumentTypeError(f"{should}, got {value}")
+        return value
+
+    # argparse names the type in its "invalid ... value" message for a word that is no number.
+    parse.__name__ = name
+    return parse
 
 
-def _port(text: str) -> int:
-    value = int(text)
-    if not 0 < value < 65536:
-        raise argparse.ArgumentTypeError(f"must be a port number (1-65535), got {value}")
-    return value
-
-
-def _non_negative(text: str) -> int:
-    value = int(text)
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must not be negative, got {value}")
-    return value
+_positive = _whole_number("_positive", 1, None, "must be at least 1")
+_port = _whole_number("_port", 1, 65535, "must be a port number (1-65535)")
+_non_negative = _whole_number("_non_negative", 0, None, "must not be negative")
 
 
 def _seconds(text: str) -> float:

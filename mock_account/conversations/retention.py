@@ -47,30 +47,38 @@ DEFAULT_SWEEP_INTERVAL_S = 3600.0
 NO_LIMIT_WORDS = ("none", "unlimited", "never")
 
 
+def positive_number(text: str | float, *, not_a_number: str, not_positive: str) -> float:
+    """``text`` as a positive, finite number: how long something is kept or waited for.
+    ValueError with ``not_a_number`` or ``not_positive`` otherwise."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise ValueError(not_a_number) from None
+    if not value > 0 or value == float("inf"):
+        raise ValueError(not_positive)
+    return value
+
+
 def parse_days(text: str) -> float | None:
     """A retention in days from text: a positive number, or ``none`` for no limit."""
     if text.strip().lower() in NO_LIMIT_WORDS:
         return None
-    try:
-        value = float(text)
-    except ValueError:
-        raise ValueError(f"not a number of days: {text!r}") from None
-    if not value > 0 or value == float("inf"):
-        raise ValueError(f"days must be a positive number or 'none', got {text!r}")
-    return value
+    return positive_number(
+        text,
+        not_a_number=f"not a number of days: {text!r}",
+        not_positive=f"days must be a positive number or 'none', got {text!r}",
+    )
 
 
 def parse_interval(text: str) -> float:
     """A sweep interval in seconds from text; ``off`` (or 0) turns the sweeper off (0.0)."""
     if text.strip().lower() in ("off", "no", "false", "0"):
         return 0.0
-    try:
-        value = float(text)
-    except ValueError:
-        raise ValueError(f"not a number of seconds: {text!r}") from None
-    if not value > 0 or value == float("inf"):
-        raise ValueError(f"the sweep interval must be a positive number of seconds, got {text!r}")
-    return value
+    return positive_number(
+        text,
+        not_a_number=f"not a number of seconds: {text!r}",
+        not_positive=f"the sweep interval must be a positive number of seconds, got {text!r}",
+    )
 
 
 @dataclass(frozen=True)
