@@ -16,7 +16,9 @@ from demo_app.views import ClientError
 from mock_account.channels import NotAccountAdmin, UnknownIdentity
 from mock_account.stores import StoreError
 from mock_account.workflows import (
+    ActingFor,
     ActionError,
+    ActionLedger,
     ActionRefused,
     InvalidValue,
     StageIncomplete,
@@ -38,6 +40,17 @@ _REFUSALS = (
     NotAccountAdmin,
     UnknownIdentity,
 )
+# The field of each endpoint's answer that holds what the call asked for.
+_ANSWER_FIELD = {
+    "listWorkflows": "workflows",
+    "submitWorkflowValues": "progress",
+    "advanceWorkflow": "progress",
+    "listActions": "actions",
+    "createAction": "action",
+    "approveAction": "action",
+    "rejectAction": "action",
+    "getOutbox": "outbox",
+}
 
 
 class WorkflowsClient:
@@ -51,7 +64,7 @@ class WorkflowsClient:
         self.client = client
         self.identity = identity
 
-    def _local(self, user: str, call: Callable[[Any, Any, str, str], T]) -> T:
+    def _local(self, user: str, call: Callable[[ActingFor], T]) -> T:
         deployment = self.client.deployment
         found = deployment.users.by_email(user)
         if found is None or deployment.workflows is None or deployment.actions is None:
@@ -62,80 +75,82 @@ class WorkflowsClient:
                 if self.identity is None
                 else deployment.channels.identity_owner(found, self.identity)
             )
-            return call(deployment.workflows, deployment.actions, found.account, whose)
+            return call(ActingFor(deployment.workflows, deployment.actions, found.account, whose))
         except _REFUSALS as exc:
             raise ClientError(str(exc)) from exc
 
-    def _remote(self, path: str, body: dict[str, Any], key: str) -> Any:
+    def _remote(self, path: str, body: dict[str, Any]) -> Any:
         if self.identity is not None:
             body = {**body, "identity": self.identity}
         data, _ = self.client._post(f"/api/harness/{path}", body)
-        return data[key]
+        return data[_ANSWER_FIELD[path]]
 
-    @property
-    def _embedded(self) -> bool:
+    def _call(self, user: str, path: str, local: Callable[[ActingFor], T], **body: Any) -> T:
+        """``local`` on the embedded account's services, else the harness endpoint ``path`` with
+        ``body`` (its fields by their wire names)."""
         if isinstance(self.client, InProcessClient):
-            return True
+            return self._local(user, local)
         if isinstance(self.client, HttpClient):
-            return False
+            return self._remote(path, body)
         raise ClientError("This client cannot show workflows.")
 
     def workflows(self, user: str) -> list[dict[str, Any]]:
-        if self._embedded:
-            return self._local(user, lambda wf, _a, account, who: wf.list_for(account, who))
-        return list(self._remote("listWorkflows", {}, "workflows"))
+        return list(self._call(user, "listWorkflows", lambda on: on.workflows.list_for(*on.whose)))
 
     def submit(self, user: str, workflow: str, values: dict[str, Any]) -> dict[str, Any]:
-        if self._embedded:
-            return self._local(
-                user, lambda wf, _a, account, who: wf.submit(account, who, workflow, values)
-            )
         return dict(
-            self._remote(
-                "submitWorkflowValues", {"workflow": workflow, "values": values}, "progress"
+            self._call(
+                user,
+                "submitWorkflowValues",
+                lambda on: on.workflows.submit(*on.whose, workflow, values),
+                workflow=workflow,
+                values=values,
             )
         )
 
     def advance(self, user: str, workflow: str) -> dict[str, Any]:
-        if self._embedded:
-            return self._local(
-                user, lambda wf, _a, account, who: wf.advance(account, who, workflow, by=who)
+        return dict(
+            self._call(
+                user,
+                "advanceWorkflow",
+                lambda on: on.workflows.advance(*on.whose, workflow, by=on.owner),
+                workflow=workflow,
             )
-        return dict(self._remote("advanceWorkflow", {"workflow": workflow}, "progress"))
+        )
 
     def actions(self, user: str) -> list[dict[str, Any]]:
-        if self._embedded:
-            return self._local(user, lambda _w, ledger, account, who: ledger.list(account, who))
-        return list(self._remote("listActions", {}, "actions"))
+        return list(self._call(user, "listActions", lambda on: on.ledger.list(*on.whose)))
 
     def propose(self, user: str, kind: str, payload: dict[str, Any]) -> dict[str, Any]:
-        if self._embedded:
-            return self._local(
+        return dict(
+            self._call(
                 user,
-                lambda _w, ledger, account, who: ledger.propose(
-                    account, who, kind=kind, payload=payload
-                )[0],
+                "createAction",
+                lambda on: on.ledger.propose(*on.whose, kind=kind, payload=payload)[0],
+                kind=kind,
+                payload=payload,
             )
-        return dict(self._remote("createAction", {"kind": kind, "payload": payload}, "action"))
+        )
 
     def approve(self, user: str, action_id: str) -> dict[str, Any]:
-        if self._embedded:
-            return self._local(
-                user,
-                lambda _w, ledger, account, who: ledger.approve_and_execute(
-                    account, who, action_id
-                ),
-            )
-        return dict(self._remote("approveAction", {"actionId": action_id}, "action"))
+        return self._decide(user, "approveAction", action_id, ActionLedger.approve_and_execute)
 
     def reject(self, user: str, action_id: str) -> dict[str, Any]:
-        if self._embedded:
-            return self._local(
-                user, lambda _w, ledger, account, who: ledger.reject(account, who, action_id)
+        return self._decide(user, "rejectAction", action_id, ActionLedger.reject)
+
+    def _decide(
+        self,
+        user: str,
+        path: str,
+        action_id: str,
+        decide: Callable[[ActionLedger, str, str, str], dict[str, Any]],
+    ) -> dict[str, Any]:
+        """Approve or reject: the same call, but for the ledger's method and the endpoint."""
+        return dict(
+            self._call(
+                user, path, lambda on: decide(on.ledger, *on.whose, action_id), actionId=action_id
             )
-        return dict(self._remote("rejectAction", {"actionId": action_id}, "action"))
+        )
 
     def outbox(self, user: str) -> list[dict[str, Any]]:
-        if self._embedded:
-            return self._local(user, lambda _w, ledger, account, who: ledger.outbox(account, who))
-        return list(self._remote("getOutbox", {}, "outbox"))
+        return list(self._call(user, "getOutbox", lambda on: on.ledger.outbox(*on.whose)))

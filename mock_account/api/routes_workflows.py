@@ -15,7 +15,6 @@ action or rejecting an approved one; 422 a bad value or payload (the message say
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any, Literal
 
 from pydantic import Field
@@ -29,15 +28,14 @@ from mock_account.api.responses import error_response
 from mock_account.deployment import Deployment
 from mock_account.users import User
 from mock_account.workflows import (
+    ActingFor,
     ActionError,
-    ActionLedger,
     ActionRefused,
     InvalidValue,
     StageIncomplete,
     TransitionRefused,
     UnknownAction,
     UnknownWorkflow,
-    WorkflowService,
 )
 
 router = harness_router(
@@ -147,22 +145,12 @@ def _answer(key: str, make: Callable[[], object]) -> dict[str, Any] | JSONRespon
         return error_response(422, str(exc))
 
 
-@dataclass(frozen=True)
-class _Acting:
-    """Whom a call acts for, and the services it acts with."""
-
-    workflows: WorkflowService
-    ledger: ActionLedger
-    account: str
-    owner: str
-
-
-def _acting(deployment: Deployment, user: User, identity: str | None = None) -> _Acting:
+def _acting(deployment: Deployment, user: User, identity: str | None = None) -> ActingFor:
     """The caller, or (administrator only) the channel identity they named."""
     if deployment.workflows is None or deployment.actions is None:
         raise RuntimeError("this deployment has no workflow services")
     owner = user.email if identity is None else deployment.channels.identity_owner(user, identity)
-    return _Acting(deployment.workflows, deployment.actions, user.account, owner)
+    return ActingFor(deployment.workflows, deployment.actions, user.account, owner)
 
 
 @router.post(

@@ -6,6 +6,7 @@
   encrypted and saved with compare-and-swap; a stage with open required goals cannot be left.
 - ``ActionLedger``: actions with an effect outside (email, IM, connector), approved and then
   executed at most once into the outbox, also across retries and crashes.
+- ``ActingFor``: the services, and whose progress and actions a call is about.
 - ``open_workflow_store``: their records next to a conversation store (SQLite, PostgreSQL,
   Redis, memory): ``mock_account.stores.registry.workflow_store``; the contract is
   ``mock_account.stores.workflow_records``, the backends are in ``mock_account.stores``.
@@ -25,6 +26,7 @@ from mock_account.stores.workflow_records import (
     ProgressRecord,
     WorkflowStore,
 )
+from mock_account.workflows.acting import ActingFor
 from mock_account.workflows.actions import (
     ACTION_KINDS,
     STATUSES,
@@ -43,6 +45,7 @@ from mock_account.workflows.progress import (
 __all__ = [
     "ACTION_KINDS",
     "STATUSES",
+    "ActingFor",
     "ActionError",
     "ActionLedger",
     "ActionRecord",
