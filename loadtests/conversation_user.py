@@ -83,6 +83,15 @@ def _arriving(response: Any) -> Iterator[bytes]:
         yield bytes(line)
 
 
+def _run_failed(response: Any, data: dict[str, Any]) -> bool:
+    """Whether the run's answer is a failure of the server, marked failed in the statistics."""
+    code = data.get("resultCode")
+    if code in SERVER_FAILURES or code is None:
+        fail(response, f"{code}: {(data.get('error') or {}).get('message')}")
+        return True
+    return False
+
+
 class ApiUser(FastHttpUser):
     """A signed-in user of the API: JSON calls with the bearer token, phases recorded."""
 
@@ -138,6 +147,18 @@ class ApiUser(FastHttpUser):
             return None
         return data
 
+    def _post_exec(self, body: dict[str, Any], label: str, **options: Any) -> Any:
+        """The ``execAgent`` request, named by ``label`` in the statistics; its response is
+        judged by the caller (``catch_response``)."""
+        return self.client.post(
+            "/api/exec/execAgent",
+            json=body,
+            headers=self.headers,
+            name=f"/api/exec/execAgent {label}",
+            catch_response=True,
+            **options,
+        )
+
     def exec_agent(
         self, agent: str, convid: str | None, inputs: dict[str, Any], kind: str
     ) -> dict[str, Any] | None:
@@ -148,19 +169,9 @@ class ApiUser(FastHttpUser):
             body["convid"] = convid
         if self.streaming:
             return self._exec_streamed(body, kind)
-        with self.client.post(
-            "/api/exec/execAgent",
-            json=body,
-            headers=self.headers,
-            name=f"/api/exec/execAgent [{kind}]",
-            catch_response=True,
-        ) as response:
+        with self._post_exec(body, f"[{kind}]") as response:
             data = self._json(response)
-            if data is None:
-                return None
-            code = data.get("resultCode")
-            if code in SERVER_FAILURES or code is None:
-                fail(response, f"{code}: {(data.get('error') or {}).get('message')}")
+            if data is None or _run_failed(response, data):
                 return None
             for phase, ms in parse_server_timing(response.headers.get("Server-Timing")).items():
                 record_us(f"server {phase}", ms * 1000.0)
@@ -170,14 +181,7 @@ class ApiUser(FastHttpUser):
     def _exec_streamed(self, body: dict[str, Any], kind: str) -> dict[str, Any] | None:
         """``execAgent`` with ``stream: true``: the final line's answer, lines timed."""
         started = time.perf_counter()
-        with self.client.post(
-            "/api/exec/execAgent",
-            json=body,
-            headers=self.headers,
-            name=f"/api/exec/execAgent [{kind}, stream]",
-            catch_response=True,
-            stream=True,
-        ) as response:
+        with self._post_exec(body, f"[{kind}, stream]", stream=True) as response:
             if response.status_code != 200:
                 fail(response, status_problem(response))
                 return None
@@ -186,9 +190,7 @@ class ApiUser(FastHttpUser):
                 fail(response, outcome.problem or "no final line")
                 return None
             data = outcome.final
-            code = data.get("resultCode")
-            if code in SERVER_FAILURES or code is None:
-                fail(response, f"{code}: {(data.get('error') or {}).get('message')}")
+            if _run_failed(response, data):
                 return None
             if outcome.first_byte_s is not None:
                 record_us("stream first-byte", outcome.first_byte_s * 1e6)
