@@ -8,6 +8,7 @@ else as invalid-agent-file, without repeating those three fields.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 from pydantic import ValidationError
@@ -53,18 +54,16 @@ def check_own_fields(check: FileCheck, data: dict[str, Any]) -> None:
 
 
 def _check_name(check: FileCheck, name: Any) -> None:
-    low, high = NAME_LENGTH
-    if not isinstance(name, str):
-        check.add("NS008", ("name",), f"agent name must be text, not {_kind(name)}")
-    elif not low <= len(name) <= high:
-        message = f"agent name '{name}' is {len(name)} characters; it must be {low} to {high}"
-        check.add("NS008", ("name",), message, suggest_name(name))
-    elif not NAME_RE.fullmatch(name):
-        message = (
-            f"agent name '{name}' must start with a letter, use only letters, digits and _, "
-            "and end with a letter or digit"
-        )
-        check.add("NS008", ("name",), message, suggest_name(name))
+    _check_identifier(
+        check,
+        "NS008",
+        "name",
+        name,
+        NAME_LENGTH,
+        NAME_RE,
+        "must start with a letter, use only letters, digits and _, and end with a letter or digit",
+        suggest_name,
+    )
 
 
 def _check_title(check: FileCheck, title: Any) -> None:
@@ -80,15 +79,38 @@ def _check_title(check: FileCheck, title: Any) -> None:
 
 
 def _check_tag(check: FileCheck, tag: Any) -> None:
-    low, high = TAG_LENGTH
-    if not isinstance(tag, str):
-        check.add("NS010", ("tag",), f"agent tag must be text, not {_kind(tag)}")
-    elif not low <= len(tag) <= high:
-        message = f"agent tag '{tag}' is {len(tag)} characters; it must be {low} to {high}"
-        check.add("NS010", ("tag",), message, suggest_tag(tag))
-    elif not TAG_RE.fullmatch(tag):
-        message = f"agent tag '{tag}' must be lowercase letters and digits, words joined by _"
-        check.add("NS010", ("tag",), message, suggest_tag(tag))
+    _check_identifier(
+        check,
+        "NS010",
+        "tag",
+        tag,
+        TAG_LENGTH,
+        TAG_RE,
+        "must be lowercase letters and digits, words joined by _",
+        suggest_tag,
+    )
+
+
+def _check_identifier(
+    check: FileCheck,
+    rule: str,
+    field: str,
+    value: Any,
+    length: tuple[int, int],
+    pattern: re.Pattern[str],
+    pattern_says: str,
+    suggest: Callable[[str], str | None],
+) -> None:
+    """A name or a tag: text of the allowed length that ``pattern`` matches (``pattern_says``
+    how, for the message); ``suggest`` offers a valid one close to it."""
+    low, high = length
+    if not isinstance(value, str):
+        check.add(rule, (field,), f"agent {field} must be text, not {_kind(value)}")
+    elif not low <= len(value) <= high:
+        message = f"agent {field} '{value}' is {len(value)} characters; it must be {low} to {high}"
+        check.add(rule, (field,), message, suggest(value))
+    elif not pattern.fullmatch(value):
+        check.add(rule, (field,), f"agent {field} '{value}' {pattern_says}", suggest(value))
 
 
 def check_format(check: FileCheck, data: dict[str, Any]) -> None:
