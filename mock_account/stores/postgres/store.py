@@ -49,7 +49,8 @@ _SQL = {
     f"ON CONFLICT DO NOTHING RETURNING {_COLUMNS}",
     "advance": "UPDATE {s}.entries SET state_version = state_version + 1, last_executed = %s, "
     "last_used = GREATEST(%s, last_read), last_agent = %s "
-    "WHERE account = %s AND convid = %s AND owner = %s AND state_version = %s "
+    # The owner is checked, but not in a form an index could serve: the plan is the primary key.
+    "WHERE account = %s AND convid = %s AND owner || '' = %s AND state_version = %s "
     f"RETURNING {_COLUMNS}",
     "bump": "UPDATE {s}.entries SET state_version = state_version + 1 "
     "WHERE account = %s AND convid = %s AND state_version = %s",

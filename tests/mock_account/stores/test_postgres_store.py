@@ -90,3 +90,27 @@ def test_integrity_check_reports_stale_rows(pg_url: str) -> None:
         with _admin(pg_url) as admin:
             admin.execute(f"UPDATE \"{_schema(pg_url)}\".entries SET last_used = 'epoch'")
         assert store.check_integrity() == ["conversation 'c1' of account 'acme': stale last_used"]
+
+
+def test_a_save_takes_the_primary_key_whatever_the_statistics_say(pg_url: str) -> None:
+    # A table that grew in minutes has no statistics (autovacuum is slow to react, or off):
+    # the save's UPDATE must still find its row by the primary key, not walk the owner's range
+    # of the listing index.
+    from mock_account.stores.postgres.store import _SQL
+
+    with open_store(pg_url) as store:
+        _create(store, "c0")
+    schema = _schema(pg_url)
+    rows = (
+        f"INSERT INTO {schema}.entries SELECT account, 'c' || n, owner, title, created, "
+        "last_executed, last_read, last_used, pinned, state_version, last_agent "
+        f"FROM {schema}.entries, generate_series(%s::int, %s::int) AS n WHERE convid = 'c0'"
+    )
+    with _admin(pg_url) as admin:
+        # Analysed while it held one conversation, then grown by a load test.
+        admin.execute(f"ANALYZE {schema}.entries")
+        admin.execute(rows, (1, 100000))
+        sql = "EXPLAIN " + _SQL["advance"].format(s=schema)
+        params = (NOW, NOW, "A", "acme", "c77", "ada@example.com", 1)
+        plan = "\n".join(row[0] for row in admin.execute(sql, params).fetchall())
+    assert "entries_pkey" in plan and "entries_by_user" not in plan, plan
