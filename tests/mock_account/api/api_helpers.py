@@ -9,8 +9,10 @@ from datetime import UTC, datetime, timedelta
 import httpx
 from fastapi.testclient import TestClient
 
+from mock_account.business.data import BusinessData
 from mock_account.deployment import Deployment
 from mock_account.users import User
+from mock_account.world import World
 
 START = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
 
@@ -19,6 +21,14 @@ def ticking_clock() -> Callable[[], datetime]:
     """A clock that moves one second per reading, so "most recent first" is well defined."""
     ticks = itertools.count()
     return lambda: START + timedelta(seconds=next(ticks))
+
+
+def share_data(deployment: Deployment, data: BusinessData, world: World) -> Deployment:
+    """``deployment`` with the session's business data and world in place of its own (both
+    read-only once built, and the most of what building a deployment costs)."""
+    deployment.account.engine.data = data
+    deployment.account.engine.world = world
+    return deployment
 
 
 def token_of(deployment: Deployment, user: User) -> str:

@@ -2,7 +2,9 @@
 
 Each test gets its own deployment (in-memory store, keyring in a temporary folder) over a folder
 of a few agents written here, so the tests never depend on the generated 200-agent account. The
-business data is generated once per session and shared: it is read-only once built.
+business data, and the world over it, are generated once per session and shared by every
+deployment (the engine's and the world's alike): they are read-only once built, and building
+them again for each test was most of what a test cost.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from api_helpers import ticking_clock, token_of
+from api_helpers import START, share_data, ticking_clock, token_of
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from fixture_agents import write_account
@@ -20,6 +22,7 @@ from mock_account.api import create_app
 from mock_account.business.data import BusinessData
 from mock_account.deployment import AccountConfig, Deployment, build_deployment
 from mock_account.users import User
+from mock_account.world import World, understand_request
 
 
 @pytest.fixture(scope="session")
@@ -29,18 +32,23 @@ def account_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="session")
 def business_data() -> BusinessData:
-    return BusinessData(seed=7)
+    # As a deployment on the tests' clock makes it: dated from the clock's first day.
+    return BusinessData(seed=7, anchor=START.date())
+
+
+@pytest.fixture(scope="session")
+def world(business_data: BusinessData) -> World:
+    return World(business_data, understand_request(business_data))
 
 
 @pytest.fixture
 def deployment(
-    tmp_path: Path, account_dir: Path, business_data: BusinessData
+    tmp_path: Path, account_dir: Path, business_data: BusinessData, world: World
 ) -> Iterator[Deployment]:
     config = AccountConfig(
         data_dir=tmp_path, store_url="memory://", account_dir=account_dir, clock=ticking_clock()
     )
-    built = build_deployment(config)
-    built.account.engine.data = business_data
+    built = share_data(build_deployment(config), business_data, world)
     try:
         yield built
     finally:

@@ -10,13 +10,14 @@ from typing import Any
 
 import httpx
 import pytest
-from api_helpers import TRIP, start_trip, ticking_clock, token_of
+from api_helpers import TRIP, share_data, start_trip, ticking_clock, token_of
 from live_helpers import HeldModel, serve, write_streaming_account
 
 from mock_account.api import create_app
 from mock_account.business.data import BusinessData
 from mock_account.conversations.account import ExecResult
 from mock_account.deployment import AccountConfig, Deployment, build_deployment
+from mock_account.world import World
 
 EXEC = "/api/exec/execAgent"
 HEARTBEAT_S = 0.05
@@ -24,15 +25,14 @@ TWO = "answer my support question in two parts please"
 
 
 @pytest.fixture
-def deployment(tmp_path: Path, business_data: BusinessData) -> Iterator[Deployment]:
+def deployment(tmp_path: Path, business_data: BusinessData, world: World) -> Iterator[Deployment]:
     config = AccountConfig(
         data_dir=tmp_path / "data",
         store_url="memory://",
         account_dir=write_streaming_account(tmp_path / "account"),
         clock=ticking_clock(),
     )
-    built = build_deployment(config)
-    built.account.engine.data = business_data
+    built = share_data(build_deployment(config), business_data, world)
     try:
         yield built
     finally:
