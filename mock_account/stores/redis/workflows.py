@@ -202,11 +202,17 @@ class RedisWorkflowStore(contract.WorkflowStore):
         wanted = None if statuses is None else set(statuses)
         with self._errors():
             ids = [m.decode() for m in self._redis.zrevrange(self._k(account, "actions"), 0, -1)]
+            # One round trip for all the actions rather than one each: every recovery reads
+            # the whole ledger.
+            pipe = self._redis.pipeline(transaction=False)
+            for action_id in ids:
+                pipe.hgetall(self._k(account, "action", action_id))
+            hashes = pipe.execute()
         found = []
-        for action_id in ids:
-            record = self.get_action(account, action_id)
-            if record is None:
+        for action_id, fields in zip(ids, hashes, strict=True):
+            if not fields:
                 continue
+            record = self._action_of(account, action_id, fields)
             if identity is not None and record.identity != identity:
                 continue
             if wanted is not None and record.status not in wanted:
