@@ -8,7 +8,9 @@ server skips its test, except with CI=true where that is a failure.
 from __future__ import annotations
 
 import functools
+import gc
 import hashlib
+import multiprocessing
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -91,6 +93,17 @@ def restore(
     assert stored.blob is not None, f"{convid}: version {stored.entry.state_version}, no state"
     plain = cipher.decrypt(stored.blob, convid=convid, owner=owner, purpose="state")
     return stored.entry.state_version, plain, parse_state(plain)
+
+
+def start_forked(child: multiprocessing.process.BaseProcess) -> None:
+    """Start a forked child with the parent's objects kept out of its garbage collections,
+    which would otherwise copy every page of the parent's heap (a test worker's is large)
+    before the child's first step, in every round of a kill test."""
+    gc.freeze()
+    try:
+        child.start()
+    finally:
+        gc.unfreeze()
 
 
 def report(line: str) -> None:

@@ -24,7 +24,7 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 
 import pytest
-from rel_support import fresh_store_url, report
+from rel_support import fresh_store_url, report, start_forked
 
 from mock_account.crypto import Keyring, StateCipher
 from mock_account.stores import open_store
@@ -88,7 +88,7 @@ def _round(url: str, keys: list[tuple[str, bytes]], rng: random.Random) -> bool:
     """One child killed mid-work; ``True`` when the kill landed after it was ready."""
     reader, writer = FORK.Pipe(duplex=False)
     child = FORK.Process(target=_child, args=(url, keys, writer, rng.randrange(2**32)))
-    child.start()
+    start_forked(child)
     writer.close()
     try:
         if not reader.poll(READY_TIMEOUT_S):

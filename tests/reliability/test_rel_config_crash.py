@@ -11,7 +11,6 @@ that every kept version decrypts. Kills per backend: ``CONFIG_KILLS`` (default 4
 
 from __future__ import annotations
 
-import gc
 import multiprocessing
 import os
 import random
@@ -24,7 +23,7 @@ from typing import Any
 
 import pytest
 from fixture_agents import write_account
-from rel_support import SERVER_BACKENDS, fresh_store_url, report
+from rel_support import SERVER_BACKENDS, fresh_store_url, report, start_forked
 
 from agents_catalog.loader import load_account
 from mock_account.config_history import ConfigHistory, open_config_store
@@ -107,11 +106,7 @@ def test_config_saves_survive_sigkill(backend: str, tmp_path: Path) -> None:
             child = FORK.Process(
                 target=_save_forever, args=(writer, url, cipher, agents, last_saved), daemon=True
             )
-            gc.freeze()
-            try:
-                child.start()
-            finally:
-                gc.unfreeze()
+            start_forked(child)
             writer.close()
             assert reader.poll(60) and reader.recv() == ("ready",), "the child did not start"
             time.sleep(rng.uniform(*KILL_AFTER_S))

@@ -13,7 +13,6 @@ runs, and that the store's integrity check finds nothing.
 from __future__ import annotations
 
 import contextlib
-import gc
 import multiprocessing
 import os
 import random
@@ -34,6 +33,7 @@ from rel_support import (
     fresh_store_url,
     report,
     restore,
+    start_forked,
     state_digest,
     write_account,
 )
@@ -209,13 +209,7 @@ def _round(
     child = FORK.Process(
         target=_save_forever, args=(writer, deployment, url, user, versions, number), daemon=True
     )
-    # Objects the child inherits stay out of its garbage collections, which would otherwise
-    # copy every page of the parent's heap before the first save.
-    gc.freeze()
-    try:
-        child.start()
-    finally:
-        gc.unfreeze()
+    start_forked(child)
     writer.close()  # so that reading ends when the child is gone
     try:
         try:
