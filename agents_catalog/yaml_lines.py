@@ -65,9 +65,10 @@ def load_with_lines(text: str) -> tuple[Any, LineMap]:
         raise YamlProblem(f"not valid YAML: {exc}", 1, 1) from exc
     except RecursionError as exc:
         raise YamlProblem("the document is nested too deeply", 1, 1) from exc
-    except (ValueError, OverflowError) as exc:
+    except (ValueError, OverflowError, IndexError) as exc:
         # Raised while building a scalar the resolver accepted by its shape: an impossible
-        # date (2001-02-30) or an integer over Python's digit limit.
+        # date (2001-02-30), an integer over Python's digit limit, or an explicit tag on
+        # nothing ("!!int" alone: PyYAML reads past the empty text).
         raise YamlProblem(f"a value cannot be read: {exc}", 1, 1) from exc
     finally:
         loader.dispose()

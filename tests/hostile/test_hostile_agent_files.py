@@ -156,6 +156,8 @@ HOSTILE_DOCUMENTS = {
     "100k list items": "examples: [" + ", ".join(["e"] * 100_000) + "]\n",
     "impossible date": "name: 2001-02-30\n",
     "integer over the digit limit": "version: " + "9" * 5000 + "\n",
+    "an integer's tag on nothing": "!!int",
+    "a float's tag on nothing": "version: !!float\n",
     "many documents": "---\nname: a\n---\nname: b\n",
 }
 
