@@ -4,6 +4,7 @@ last when nothing matches)."""
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from dataclasses import dataclass
 
 from mock_account.search.routing import choose_agent
@@ -24,15 +25,15 @@ class AgentRun:
     matches: tuple[Match, ...]
 
 
-class RoutedRuns:
+class RoutedRuns(ABC):
     """``run`` and ``ask`` of a client that can ``find`` a request's matches and ``start`` one
     ``AgentRun``."""
 
-    def find(self, user: str, query: str, convid: str | None = None) -> SearchOutcome:
-        raise NotImplementedError
+    @abstractmethod
+    def find(self, user: str, query: str, convid: str | None = None) -> SearchOutcome: ...
 
-    def start(self, run: AgentRun) -> AnswerView:
-        raise NotImplementedError
+    @abstractmethod
+    def start(self, run: AgentRun) -> AnswerView: ...
 
     def run(
         self,

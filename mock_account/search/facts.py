@@ -17,7 +17,7 @@ So search reads a word that states a fact as follows (`fact_word`):
 - a severity, priority or quarter (``sev2``, ``P1``, ``Q3``) keeps its meaning:
   ``severity``, ``priority``, ``quarter``;
 - an id keeps the meaning of its prefix (`ID_PREFIXES`): ``ORD-000042`` is an order,
-  ``INC-00013`` an incident, ``INV-000512`` an invoice (`expand_ids`).
+  ``INC-00013`` an incident, ``INV-000512`` an invoice (`expand_facts`).
 
 Names of people, companies and places are harder to tell from words; see
 `search_text.terms` (``known``) for how the agents' examples leave them out.
@@ -88,7 +88,7 @@ _GRADES = {"sev": "severity", "p": "priority", "q": "quarter"}
 _ID = re.compile(r"\b([A-Za-z]{2,4})-\d{2,}\b")
 
 
-def expand_ids(text: str) -> str:
+def expand_facts(text: str) -> str:
     """Each record id of a known kind replaced by what it is: ``ORD-000042`` -> ``order``;
     ids of other kinds are left for `fact_word` (their digits go, the prefix stays). A flight
     number typed apart ("SQ 638") is a flight, and a percentage off ("12% off") a discount."""

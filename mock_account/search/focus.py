@@ -316,36 +316,39 @@ _READING_VERBS = frozenset(
 )
 
 
-def _wants_a_verb(text: str) -> bool:
-    """Whether the first ask says a specific verb as what the user wants done ("I need to
-    claim the dinner"; not "I want to change…", whose verb says how, not what)."""
-    for clause in _BREAK.split(text.strip()):
-        if clause.strip() and _asks(clause):
-            _, words = _opened(clause)
-            wanted = _WANTED_VERB.match(" ".join(words))
-            after = words[len(wanted.group().split()) :] if wanted else []
-            return bool(after) and after[0] not in GENERIC_VERBS
-    return False
-
-
 # What opens an ask that wants a verb done: "i need to", "we want to", "i'd like to".
 _WANTED_VERB = re.compile(r"^(?:i|we)\s+(?:want|need|would\s+like|d\s+like)\s+(?:you\s+)?to\s")
 
 
-def _doing(text: str) -> str | None:
-    """The verb of the first clause that asks, when it is an imperative of doing."""
+def _first_ask(text: str) -> tuple[str, list[str], bool] | None:
+    """The first clause that asks, its words from its verb on, and whether that verb was said
+    as what the user wants done ("I need to claim the dinner": claim; not "I want to
+    change…", whose verb says how, not what); None when no clause asks."""
     for clause in _BREAK.split(text.strip()):
         if clause.strip() and _asks(clause):
             _, words = _opened(clause)
-            # "I need to claim the dinner", "we want to cancel": the verb wanted.
             wanted = _WANTED_VERB.match(" ".join(words))
             after = words[len(wanted.group().split()) :] if wanted else []
             if after and after[0] not in GENERIC_VERBS:
-                words = after
-            verb = words[0] if words else ""
-            doing = verb in _ASKING_VERBS | _EDIT_VERBS and verb not in _READING_VERBS
-            return verb if doing and not _is_question(clause) else None
+                return clause, after, True
+            return clause, words, False
     return None
+
+
+def _wants_a_verb(text: str) -> bool:
+    first = _first_ask(text)
+    return first is not None and first[2]
+
+
+def _doing(text: str) -> str | None:
+    """The verb of the first clause that asks, when it is an imperative of doing."""
+    first = _first_ask(text)
+    if first is None:
+        return None
+    clause, words, _ = first
+    verb = words[0] if words else ""
+    doing = verb in _ASKING_VERBS | _EDIT_VERBS and verb not in _READING_VERBS
+    return verb if doing and not _is_question(clause) else None
 
 
 # A question that asks for something to be done: "can you book…?", "could I get…?".

@@ -15,7 +15,7 @@ from functools import lru_cache
 
 import snowballstemmer
 
-from .facts import expand_ids, fact_word
+from .facts import expand_facts, fact_word
 
 # English function words plus the politeness and chat filler every request or follow-up
 # carries ("thanks, great", "can you tell me", "go ahead"); they say nothing about which
@@ -67,7 +67,7 @@ def terms(
     and names the agents' titles and descriptions use ("VPN", "Photoshop") are kept,
     except `names` (stems of words found as names inside other sentences): "Kestrel Energy
     called off their order" made "Order 5 for Kestrel Energy" a cancellation."""
-    text = plain_verbs(expand_ids(text.replace("\u2019", "'")))
+    text = plain_verbs(expand_facts(text.replace("\u2019", "'")))
     found = []
     for match in _WORD.finditer(text):
         original = match.group(0)
@@ -124,7 +124,7 @@ def plain_verbs(text: str) -> str:
 def names_inside(text: str, known: Container[str]) -> set[str]:
     """The stems of the words `terms` takes for names in `text` (capitalised, inside a
     sentence, not in `known`)."""
-    text = expand_ids(text.replace("\u2019", "'"))
+    text = expand_facts(text.replace("\u2019", "'"))
     found: set[str] = set()
     for match in _WORD.finditer(text):
         original = match.group(0)

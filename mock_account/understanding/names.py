@@ -565,9 +565,9 @@ def _classify(
     nxt = words[end].folded if end < len(words) else ""
     # A count before a name makes it a thing counted ("250 Herman Miller Sayl chairs").
     counted = first > 0 and (words[first - 1].text.isdigit() or prev in _COUNT_WORDS)
-    if prev in PERSON_CUES_BEFORE and 2 <= end - first <= 3 and not words[first - 1].text.isupper():
-        # "my colleague Nguyen Thi Lan": the whole name after the cue, whichever part of it
-        # is a given name.
+    if prev in PERSON_CUES_BEFORE and end - first <= 3 and not words[first - 1].text.isupper():
+        # "Dr Weber", "candidate Okafor", "my colleague Nguyen Thi Lan": the whole name after
+        # the cue, whichever part of it is a given name.
         people.append(_unknown(analysis, first, end))
         return
     # A person: a given name and a family name or two.
@@ -592,8 +592,6 @@ def _classify(
         # "Halcyon Print has a new account manager": a name of two words or more that opens
         # news of itself, and of no person (given names were read above), is a company's.
         orgs.append(_unknown(analysis, first, end))
-    elif prev in PERSON_CUES_BEFORE and end - first <= 3 and not words[first - 1].text.isupper():
-        people.append(_unknown(analysis, first, end))  # "Dr Weber", "candidate Okafor"
     elif (
         prev in HIRING_VERBS | PERSON_VERBS
         and 2 <= end - first <= 3

@@ -409,6 +409,9 @@ class Recipe:
             if ids:
                 return Asked(self.id_field, ids[0], stated.typed_id(ids[0]))
         if self.name_field:
+            # Not someone beside the record's person (a panel, a relative given as a
+            # contact): "my emergency contact is my sister, Mei Ling Goh" is about me.
+            beside = people_beside(stated)
             known = stated.names_of(*self.name_kinds)
             if known:
                 return self._by_name(known[0].shown)
@@ -418,15 +421,12 @@ class Recipe:
                 # Schmidt. Without one, "move Lukas to sales": a first name only one has.
                 # A first name alone ("a work permit for Priya") is whoever has it.
                 person = first_name_match(ctx, self.source, self.name_field)
-                # Not someone beside the record's person (a panel, a relative given as a
-                # contact): "my emergency contact is my sister, Mei Ling Goh" is about me.
-                beside = people_beside(stated)
                 people = [p for p in stated.people if p.shown not in beside]
                 if people and not (person and " " not in people[0].shown):
                     return self._by_name(people[0].shown)
                 if person:
                     return self._by_name(person)
-            unknown = [n for n in self._unknown(stated) if n.shown not in people_beside(stated)]
+            unknown = [n for n in self._unknown(stated) if n.shown not in beside]
             if unknown:
                 return self._by_name(unknown[0].text)
         return None

@@ -63,6 +63,20 @@ def best_product(item: str, ctx: Context) -> Record | None:
     return dict(best[1]) if best else None
 
 
+def _product_named(stated: Stated) -> str | None:
+    """The product a request names by its brand or model ("the Aurora X2"), if any."""
+    return next((t.value for t in stated.things if t.kind == "product"), None)
+
+
+def _listed_as(named: str, ctx: Context) -> str | None:
+    """The catalogue's name for a product named in full ("ProLink 9000"), or None: a product
+    that only shares a word with it (the brand) is another one."""
+    wanted = named.casefold()
+    return next(
+        (p["name"] for p in ctx.data.records("products") if wanted in p["name"].casefold()), None
+    )
+
+
 def _new_product(item: str, ctx: Context) -> Record:
     """A product the catalogue does not list, priced like its kind of goods, else like the
     closest kind of product; the same SKU and price for its name every time, so the quote
@@ -644,22 +658,13 @@ class Products(Recipe):
         found = super().asked(ctx)
         if found is not None:
             return found
-        named = next((t.value for t in ctx.stated.things if t.kind == "product"), None)
+        named = _product_named(ctx.stated)
         if named and not any(q.item.startswith(named) for q in ctx.stated.quantities):
             # "We're launching the Aurora X2": that product, the catalogue's or a new one of
             # that name; never another. (A count of it is read below, with its item.)
-            listed = next(
-                (
-                    p
-                    for p in ctx.data.records("products")
-                    if named.casefold() in p["name"].casefold()
-                ),
-                None,
-            )
+            listed = _listed_as(named, ctx)
             return (
-                Asked("name", listed["name"], listed["name"])
-                if listed
-                else (Asked("name", named, f"named {named}"))
+                Asked("name", listed, listed) if listed else Asked("name", named, f"named {named}")
             )
         model = model_named(ctx.stated.text)
         if model:
@@ -708,10 +713,9 @@ class Products(Recipe):
             out["name"] = product["name"] if product else _title(counted)
         elif model:
             out["name"] = model
-        elif named := next((t.value for t in stated.things if t.kind == "product"), None):
+        elif named := _product_named(stated):
             # "We're launching the Aurora X2 smart thermostat": that product, as typed.
-            product = best_product(named, ctx)
-            out["name"] = product["name"] if product else named
+            out["name"] = _listed_as(named, ctx) or named
         elif item:
             product = best_product(item.group(1), ctx)
             out["name"] = product["name"] if product else _title(item.group(1))

@@ -7,7 +7,7 @@ import re
 import pytest
 
 from mock_account.business.data import SOURCES, BusinessData
-from mock_account.search.facts import ID_PREFIXES, expand_ids, fact_word
+from mock_account.search.facts import ID_PREFIXES, expand_facts, fact_word
 from mock_account.search.text import names_inside, terms
 
 
@@ -54,8 +54,8 @@ def test_an_id_says_which_kind_of_record_it_is(request_text: str, kind: str) -> 
 
 
 def test_an_id_of_an_unknown_kind_keeps_its_prefix_only() -> None:
-    assert expand_ids("JIR-4471 and QZ-00231") == "JIR-4471 and QZ-00231"
-    assert expand_ids("about CS-48812") == "about support case"
+    assert expand_facts("JIR-4471 and QZ-00231") == "JIR-4471 and QZ-00231"
+    assert expand_facts("about CS-48812") == "about support case"
     assert terms("QZ-00231") == ["qz"]
 
 
