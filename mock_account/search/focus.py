@@ -237,17 +237,30 @@ def focus(text: str) -> Focus:
     said = read.text if question else _DISCONTINUED.sub(r"\1terminating", read.text)
     # Back to an earlier version is a rollback, however it is said ("go back to 3.14.1").
     said = _BACK_TO_VERSION.sub(r"roll back to \1", said)
+    doing = None if question else _doing(text)
+    if not question and doing is None and _COUNTED_GOODS.match(text):
+        # A list of goods and nothing asked of them is an order for them.
+        said = f"{said} order"
     return Focus(
         _NON_RENEWAL.sub("termination", said),
         read.ask,
         read.edit,
         question,
-        None if question else _doing(text),
+        doing,
         question and bool(_STATUS_QUESTION.search(text)),
         _side(text),
         not question and _wants_a_verb(text),
         done.group(1).casefold() if (done := _DONE.search(text)) else None,
     )
+
+
+# A request that opens with a count of things ("40 boxes of A4 and 10 packs of markers by
+# Thursday"), not of time, money or a share.
+_COUNTED_GOODS = re.compile(
+    r"^\s*\d+\s*(?:x\s+)?(?!(?:am|pm|days?|weeks?|months?|years?|hours?|hrs?|nights?|minutes?"
+    r"|mins?|percent|pct|k|grand)\b)[A-Za-z]",
+    re.IGNORECASE,
+)
 
 
 # Not going on with a thing is ending it: "we're not renewing", "won't extend the lease", "no
@@ -430,12 +443,19 @@ def _focus(text: str) -> Focus:
 def _names_its_object(clause: str) -> bool:
     """An imperative whose object is a thing named ("open a case", "prepare her offer")."""
     _, words = _opened(clause)
-    if len(words) < 2 or words[0] not in _ASKING_VERBS or words[0] in _VAGUE_VERBS:
+    if len(words) < 2 or words[0] not in _ASKING_VERBS:
+        return False
+    # "Get quotes from three vendors" names what to get; "get rid of it", "get me …" do not.
+    if words[0] in _VAGUE_VERBS and not (words[0] == "get" and words[1] not in _GET_FILLER):
         return False
     rest = [w for w in words[1:] if w not in _DETERMINERS and w not in _OBJECT_FILLER]
     return bool(rest) and rest[0] not in _PRONOUNS | _NOT_A_THING | _PARTICLES
 
 
+# What "get" takes when it names no thing to get ("get me a…", "get rid of", "get it back").
+_GET_FILLER = frozenset(
+    "me us him her them it this that rid back on in out going started a an the".split()
+)
 # Verbs that say little of what is wanted ("get rid of", "put 4.7 back", "help me …").
 _VAGUE_VERBS = frozenset("get put make do have take help let go keep see look give".split())
 # Verbs that say how, not what ("change", "make", "draft", "get"): many a task is done by one,

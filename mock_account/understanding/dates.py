@@ -71,6 +71,11 @@ _WEEKDAY = (
     r"|mon|tues|tue|wed|thurs|thur|thu|fri|sat|sun)s?\b"
 )
 _SEP = r"\s*(?:-|–|—|to|until|till|through|thru)\s*(?:the\s+)?"
+# Right after a weekday's name or short name (each look-behind has a width of its own).
+_AFTER_WEEKDAY = "|".join(
+    f"(?<=\\b{w}\\s)"
+    for w in ("day", "mon", "tue", "tues", "wed", "thu", "thur", "thurs", "fri", "sat", "sun")
+)
 _UNIT = r"(?:days?|weeks?|months?|years?|fortnights?)"
 _PART = r"(?:morning|afternoon|evening|night)"
 
@@ -112,7 +117,11 @@ _ATOM_RE = re.compile(
             r"(?P<num>(?<![\d/.])[0-3]?\d[/.][01]?\d[/.](?:\d\d)?\d\d(?![\d/.]))",
             # "the day after tomorrow", "tomorrow morning", "tonight"
             rf"(?P<rel>(?:the\s+)?day\s+after\s+tomorrow|(?:the\s+)?day\s+before\s+yesterday"
-            rf"|today|tonight|tomorrow|yesterday|this\s+(?={_PART}))",
+            rf"|today|tonight|tomorrow|yesterday|last\s+night|this\s+(?={_PART}))",
+            # "the first Monday of January", "last Friday of the month"
+            rf"(?P<nth>(?:the\s+)?(?P<nthn>first|second|third|fourth|last|1st|2nd|3rd|4th)\s+"
+            rf"(?P<nthw>{_WEEKDAY})\s+(?:of|in)\s+(?:(?P<nthm>{_MONTH_FULL})|the\s+month\b)"
+            rf"(?:,?\s*(?P<nthy>{_YEAR}))?)",
             # "next Tuesday", "Tuesday next week", "last Friday", "Tuesday after next"
             # ("Black Friday", "Cyber Monday", "Good Friday" are days of their own names)
             rf"(?P<wd>(?<!black\s)(?<!cyber\s)(?<!good\s)"
@@ -148,7 +157,9 @@ _ATOM_RE = re.compile(
             rf"(?:\s+of\s+(?P<qwy>{_YEAR}))?)",
             # "the 4th", "on the 21st" (a day of a month to be found)
             # ("the 19th and 20th", "the 3rd to 5th": the second day is one too)
-            rf"(?P<dom>(?:the\s+|(?<=\band\s)|(?<=\bto\s))(?P<domd>{_ORDINAL_DAY}))",
+            # ("Wed 16th": after a weekday, the day it confirms)
+            rf"(?P<dom>(?:the\s+|(?<=\band\s)|(?<=\bto\s)|{_AFTER_WEEKDAY})"
+            rf"(?P<domd>{_ORDINAL_DAY}))",
             # "end of the month", "end of next week"
             r"(?P<eom>(?:the\s+)?end\s+of\s+(?:the|this)\s+(?P<eomu>month|week|year))",
         ]
@@ -500,6 +511,8 @@ def _atom(m: re.Match[str], today: dt.date) -> _Atom | None:
         return _relative(start, end, m.group(), today)
     if group == "wd":
         return _weekday_atom(m, today)
+    if group == "nth":
+        return _nth_weekday(m, today)
     if group == "off":
         return _offset(m, today)
     if group == "per":
@@ -556,6 +569,9 @@ def _relative(start: int, end: int, text: str, today: dt.date) -> _Atom | None:
     words = text.lower().split()
     if words[0] == "this":  # "this morning": the part of day follows
         return _Atom(start, end, "day", today, today)
+    if words == ["last", "night"]:
+        value = today - dt.timedelta(days=1)
+        return _Atom(start, end, "day", value, value, part_of_day="night")
     offset = {"today": 0, "tonight": 0, "tomorrow": 1, "yesterday": -1}[words[-1]]
     if "after" in words:
         offset = 2
@@ -576,8 +592,10 @@ def _weekday_atom(m: re.Match[str], today: dt.date) -> _Atom | None:
     week = (m.group("wdw") or "").lower()
     if lowered.endswith("s") and lowered[:-1] in _FULL_WEEKDAYS:
         return None  # "on Mondays" is a habit, not a day
-    if lowered not in _FULL_WEEKDAYS and not (name[0].isupper() and (qualifier or week)):
-        return None  # "Sat", "Sun", "Wed" are words too: only "on Sat", "next Wed"
+    if lowered not in _FULL_WEEKDAYS and not (
+        name[0].isupper() and (qualifier or week or _among_days(m))
+    ):
+        return None  # "Sat", "Sun", "Wed" are words too: only "on Sat", "next Wed", "Wed 16th"
     weekday = WEEKDAY_NUMBERS[lowered[:3]]
     start, end = m.span()
     if qualifier == "on":
@@ -598,6 +616,45 @@ def _weekday_atom(m: re.Match[str], today: dt.date) -> _Atom | None:
         return _Atom(start, end, "day", weekday=weekday)
     named = bool(week or m.group("wdan")) or qualifier == "next"
     return _Atom(start, end, "day", value, value, week_named=named)
+
+
+# What says a short weekday name ("Sun") is a day: a day of the month after it ("Wed 16th"),
+# or another weekday just before it ("Sat and Sun").
+_DAY_AFTER_RE = re.compile(r"\s*,?\s*(?:the\s+)?(?:3[01]|[12]\d|0?[1-9])(?:st|nd|rd|th)?\b")
+_DAY_BEFORE_RE = re.compile(rf"\b{_WEEKDAY}\s*(?:,|and|&|or|-|to)\s*$", re.IGNORECASE)
+
+
+def _among_days(m: re.Match[str]) -> bool:
+    text = m.string
+    return bool(
+        _DAY_AFTER_RE.match(text, m.end())
+        or _DAY_BEFORE_RE.search(text[max(0, m.start() - 20) : m.start()])
+    )
+
+
+def _nth_weekday(m: re.Match[str], today: dt.date) -> _Atom | None:
+    """ "the first Monday of January": that weekday's n-th (or last) day in the month, the
+    next such month from today (this month when it has not passed)."""
+    weekday = WEEKDAY_NUMBERS[m.group("nthw").lower()[:3]]
+    which = m.group("nthn").lower()
+    n = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4}.get(which)
+    month = _month_number(m.group("nthm")) if m.group("nthm") else today.month
+    if month is None:
+        return None
+    year = int(m.group("nthy")) if m.group("nthy") else today.year
+
+    def day_in(y: int) -> dt.date:
+        days = [
+            dt.date(y, month, d)
+            for d in range(1, calendar.monthrange(y, month)[1] + 1)
+            if dt.date(y, month, d).weekday() == weekday
+        ]
+        return days[-1] if n is None else days[n - 1]
+
+    value = day_in(year)
+    if value < today and not m.group("nthy") and m.group("nthm"):
+        value = day_in(year + 1)
+    return _Atom(m.start(), m.end(), "day", value, value)
 
 
 def _weekday_before(today: dt.date, weekday: int) -> dt.date:

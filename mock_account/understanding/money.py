@@ -205,6 +205,8 @@ _BARE_BEFORE = re.compile(
     rf"(?:~\s*)?(?P<num>{DIGITS_NUMBER}(?:{MULTIPLIER})?)(?![\w%$€£¥]|[.,]\d)",
     re.IGNORECASE,
 )
+# "12 grand" is money by itself.
+_GRAND = re.compile(rf"(?<![\w.,$€£¥-])(?P<num>{DIGITS_NUMBER}\s+grand)\b", re.IGNORECASE)
 _BARE_AFTER = re.compile(
     rf"(?<![\w.,$€£¥-])(?P<num>{DIGITS_NUMBER}(?:{MULTIPLIER})?)\s+(?:{_MONEY_AFTER})\b",
     re.IGNORECASE,
@@ -216,7 +218,7 @@ def find_plain_money(analysis: Analysis) -> Iterator[MoneyFact]:
     no currency said; run after dates, counts and percentages, which claim their numbers."""
     text = analysis.text
     found: list[MoneyFact] = []
-    for pattern in (_BARE_BEFORE, _BARE_AFTER):
+    for pattern in (_BARE_BEFORE, _BARE_AFTER, _GRAND):
         for m in pattern.finditer(text):
             start, end = m.span("num")
             value = parse_number(m.group("num"))

@@ -32,7 +32,7 @@ _NOT_ITEMS = frozenset(
     night nights day days week weeks month months year years hour hours hr hrs minute minutes
     min mins second seconds fortnight fortnights percent pct times time am pm o'clock st nd rd th
     dollars euros pounds yen francs per than or and to of instead please then now each in all
-    total altogether
+    total altogether grand bucks
     """.split()
 )
 # Adjectives of amount dropped from the front of an item ("5 more monitors", "20 new chairs").

@@ -227,8 +227,16 @@ _DIMENSIONS_RE = re.compile(r"(?<![\w.,])\d{2,4}\s?[x×]\s?\d{2,4}(?!\w|[.,]\d)"
 # "booking 4410-22", "PO 4500018842" (the account's own ids were claimed before).
 _RECORD_NUMBER_RE = re.compile(
     r"\b(?:order|invoice|PO|purchase\s+order|ticket|case|contract|booking|reservation|shipment"
-    r"|claim|quote|policy|account|member|reference|ref)\s+(?:#\s?|no\.?\s+|number\s+)?(\d{2,}(?:-\d{2,})+|\d{6,}(?!\s+[a-z]+s\b))\b",
+    r"|claim|quote|policy|account|member|reference|ref)(?:\s*#\s?(\d{3,})|\s+(?:no\.?\s+|number\s+)?(\d{2,}(?:-\d{2,})+|\d{6,}(?!\s+[a-z]+s\b)))\b",
     re.IGNORECASE,
+)
+# A reference in parts between slashes, letters and digits both: "contract 2025/LGL/019".
+_SLASHED_CODE_RE = re.compile(
+    r"(?<![\w/])(?=[\w/]*[A-Z])(?=[\w/]*\d)[A-Z0-9]{2,}(?:/[A-Z0-9]{2,}){2,}(?![\w/])"
+)
+# A sign-in name after the word that introduces it: "reset it for j.tay", "user s_lim".
+_USERNAME_RE = re.compile(
+    r"\b(?:for|user(?:name)?|login|handle)\s+([a-z][a-z0-9]*[._][a-z][a-z0-9]*)\b(?![.@-]\w)"
 )
 # A web address or a domain ("dhl-parcels-track.co", "https://status.example.com/x").
 _DOMAIN_RE = re.compile(
@@ -278,7 +286,12 @@ def find_codes(analysis: Analysis) -> Iterator[ThingFact]:
     for m in _NUMBERED_RE.finditer(text):
         found.append((m.start(), m.end(), m.group()))
     for m in _RECORD_NUMBER_RE.finditer(text):
-        found.append((m.start(1), m.end(1), m.group(1)))
+        number = 1 if m.group(1) else 2
+        found.append((m.start(number), m.end(number), m.group(number)))
+    for pattern in (_SLASHED_CODE_RE, _USERNAME_RE):
+        for m in pattern.finditer(text):
+            group = 1 if pattern.groups else 0
+            found.append((m.start(group), m.end(group), m.group(group)))
     for m in _FAULT_CODE_RE.finditer(text):
         if any(c.isupper() for c in m.group(1)):
             found.append((m.start(1), m.end(1), m.group(1)))

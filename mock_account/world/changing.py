@@ -47,19 +47,22 @@ class Changing:
         outcome = self.finding.find(
             recipe, ctx, base, where, match, change, requester=requester, held=held
         )
-        if (
+        made = (
             outcome.record is None
             and makes
             and makeable(recipe, ctx, outcome)
             and not self._known_by_name(recipe, ctx, base)
-        ):
+        )
+        if made:
             outcome = self._made_to_change(recipe, ctx, given, where, held, outcome)
         # The kind of record the agent works on is what it was, not what the change makes it
         # (an order cancelled was an open one).
         outcome = outside(recipe, agents_kind(where, held), outcome)
         if outcome.record is None:
             return outcome
-        return self._changed(recipe, ctx, outcome, outcome.record, given, fixed, change)
+        return self._changed(
+            recipe, ctx, outcome, outcome.record, given, fixed, change, made_now=made
+        )
 
     def _made_to_change(
         self,
@@ -95,8 +98,12 @@ class Changing:
         given: Record,
         fixed: Record,
         change: str,
+        *,
+        made_now: bool = False,
     ) -> Outcome:
-        """The record found, changed as the request says; or why it is not."""
+        """The record found, changed as the request says; or why it is not. One made just now
+        from the request already is as it says ("bump the Cloud Ready budget to 12k": a
+        campaign the data lacked, at 12000): it is not said to be unchanged."""
         partial = recipe.partial(before, ctx) if change == "cancel" else None
         if partial:
             # "Cancel the hotel" cancelling the flight too would undo what the user kept.
@@ -105,7 +112,7 @@ class Changing:
             )
         record = {**given, **before}
         changes = recipe.change(record, ctx)
-        unchanged = None if changes or given or fixed else recipe.unchanged(before)
+        unchanged = None if changes or given or fixed or made_now else recipe.unchanged(before)
         if unchanged:
             # Saying "I changed it" of a record left as it was would contradict it.
             return Outcome(

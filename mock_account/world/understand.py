@@ -9,7 +9,7 @@ retries send the same requests again and again.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from datetime import date
 from functools import lru_cache
 from typing import Any
@@ -48,6 +48,18 @@ def known_names(data: Any) -> dict[str, tuple[str, ...]]:
 _ID_AS_TYPED = re.compile(r"[A-Z]{2,5}-\d+")
 
 # Words just before an amount that make it a ceiling, not the price.
+# An amount being replaced by the one after it: "from 8k to 12k", "was 1,500, now 2,000".
+_REPLACED = re.compile(r"\b(?:from|was|instead\s+of|not|rather\s+than)\s*$", re.IGNORECASE)
+
+
+def _new_amounts_first(text: str, amounts: Sequence[Any]) -> list[Any]:
+    """The amounts, the ones a later amount replaces last: what a request asks for first."""
+    replaced = [
+        m for m in amounts[:-1] if _REPLACED.search(text[max(0, m.span[0] - 20) : m.span[0]])
+    ]
+    return [m for m in amounts if m not in replaced] + replaced
+
+
 _LIMIT = re.compile(
     r"\b(?:under|below|less\s+than|no\s+more\s+than|not\s+more\s+than|at\s+most|max(?:imum)?"
     r"|up\s+to|within|cheaper\s+than|budget\s+of)\s*$",
@@ -124,7 +136,7 @@ def stated_from_facts(facts: RequestFacts) -> Stated:
         ),
         amounts=tuple(
             Money(float(m.amount), m.currency, bool(_LIMIT.search(facts.text[: m.span[0]])))
-            for m in facts.amounts
+            for m in _new_amounts_first(facts.text, facts.amounts)
         ),
         quantities=tuple(quantities),
         percent=float(facts.percentages[0].value) if facts.percentages else None,

@@ -300,3 +300,20 @@ def test_news_of_a_thing_done_is_for_the_agent_that_deals_with_it(index: SearchI
 
 def test_whoever_wants_a_quote_from_us_buys() -> None:
     assert focus("Had a call with Meridian Foods - they want a quote for 150 seats").side == "sell"
+
+
+def test_a_list_of_counted_goods_asks_for_them_to_be_ordered(index: SearchIndex) -> None:
+    said = "25 reams of A3 paper and 6 packs of sticky notes for the 4th floor by Friday."
+    assert focus(said).text.endswith(" order")
+    assert index.search(said)[0].agent_name == "OrderOfficeSupplies"
+    # A count of nights, days or money is no list of goods.
+    assert not focus("3 nights in Osaka from the 14th").text.endswith(" order")
+    assert not focus("12 grand for the offsite, is that within budget?").text.endswith(" order")
+
+
+def test_get_with_a_thing_names_what_to_get(index: SearchIndex) -> None:
+    said = "We need 80 standing desks in Jurong. Get quotes from four vendors, due 12 Jan."
+    assert focus(said).ask == "Get quotes from four vendors"
+    assert index.search(said)[0].agent_name == "RequestSupplierQuotes"
+    # "get" with no thing after it still says little.
+    assert focus("Our printer is jammed again, get it fixed today").ask is None

@@ -44,6 +44,11 @@ SINGLE_DAYS = [
     ("see you Thurs", None),  # an abbreviation alone is not taken
     ("next Thurs", "2026-12-10"),
     ("on Sat", "2026-12-05"),
+    ("I fly home Wed 2nd instead", "2026-12-02"),  # a short weekday before its day
+    # an n-th weekday of a month
+    ("they join on the first Monday of January", "2027-01-04"),
+    ("the third Friday in December", "2026-12-18"),
+    ("Left my phone in a taxi last night", "2026-11-29"),
     # relative days
     ("today", "2026-11-30"),
     ("tomorrow", "2026-12-01"),
@@ -116,6 +121,7 @@ def test_single_days(text: str, expected: str | None) -> None:
 
 
 RANGES = [
+    ("I'm on call this Sat and Sun", "2026-12-05", "2026-12-06"),
     ("Book me a business trip to Lisbon from December 7 to December 9", "2026-12-07", "2026-12-09"),
     ("from the 4th to the 6th of June", "2027-06-04", "2027-06-06"),
     ("14-16 December", "2026-12-14", "2026-12-16"),

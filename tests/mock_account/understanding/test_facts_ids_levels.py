@@ -312,10 +312,16 @@ def test_a_records_number_in_the_users_own_system_is_kept_as_typed() -> None:
     for text, code in (
         ("Order 88-31207 for Pacific Crest Hotels has to be in Bali by the 19th", "88-31207"),
         ("match it against PO 4500018842", "4500018842"),
+        ("PO#7741 with Meridian Components is a week late", "7741"),
+        ("When is contract 2025/LGL/019 with Parallax Cloud up?", "2025/LGL/019"),
+        ("I typed my password, can you reset it for j.tay?", "j.tay"),
     ):
         assert code in [t.value for t in extract_facts(text, today=TODAY).things], text
     # A count after "order" is no number of a record.
     assert extract_facts("order 200000 units", today=TODAY).things == ()
+    # A day written with slashes is no reference, and a domain after "for" is no sign-in name.
+    facts = extract_facts("due 18/12/2026 for acme.com", today=TODAY)
+    assert [t.value for t in facts.things] == ["acme.com"]
 
 
 def test_fault_codes_and_sizes_are_kept_as_typed() -> None:

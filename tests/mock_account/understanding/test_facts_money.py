@@ -67,6 +67,7 @@ def test_several_amounts_in_order() -> None:
         ("bump the budget up by another 10k", "10000.00"),
         ("the total was 486", "486.00"),
         ("a room at 180 a night", "180.00"),
+        ("two test rigs (about 12 grand)", "12000.00"),
     ],
 )
 def test_a_plain_number_is_money_where_the_words_around_say_so(text: str, amount: str) -> None:
