@@ -1,8 +1,11 @@
 """The engine: the conversation-state contract and the runtime that runs agents on it.
 
 ``state`` defines what a conversation state holds and checks it before every save; ``runtime``
-runs an agent's program on a state (``Engine.run``); ``program`` compiles agent commands;
-``templates`` substitutes dotted paths; ``mock_model`` is the deterministic language model.
+runs an agent's program on a state (``Engine.run``), through ``interpreter`` (the loop over a
+run's frames) and the parts of a run it hands commands to (``request``, ``variables``,
+``prompts``, ``history``, ``forms``, ``data_command``, ``effects``); ``program`` compiles agent
+commands; ``templates`` substitutes dotted paths; ``mock_model`` is the deterministic language
+model.
 """
 
 from mock_account.engine.mock_model import LanguageModel, MockModel
