@@ -579,11 +579,19 @@ _PARTICLE_EDIT = re.compile(
 )
 
 
+# The same again for someone or somewhere else ("send the same to their IT lead", "do the
+# same for the Jakarta office"): what was done before, naming no thing of its own.
+_SAME_AGAIN = re.compile(
+    r"^[a-z]+\s+(?:\w+\s+)?the\s+same(?:\s+(?:thing|one|again))?\s+(?:to|for|with|at|on)\b",
+    re.IGNORECASE,
+)
+
+
 def edited(text: str) -> Edit | None:
     """The object of an edit the request opens with ("Move the demo to 11:30": demo), or
     None when the request is no edit."""
     opened, words = _opened(text)
-    if _PARTICLE_EDIT.match(opened):
+    if _PARTICLE_EDIT.match(opened) or _SAME_AGAIN.match(opened):
         return Edit((), _has_number(opened))
     if len(words) < 2 or words[0] not in _EDIT_VERBS | {"add", "give"}:
         return None

@@ -115,6 +115,10 @@ _ATOM_RE = re.compile(
             r"(?P<iso>(?<![\d-])(?:19|20)\d\d-[01]\d-[0-3]\d(?![\d-]))",
             # "07/12/2026", "7.12.26" (day first)
             r"(?P<num>(?<![\d/.])[0-3]?\d[/.][01]?\d[/.](?:\d\d)?\d\d(?![\d/.]))",
+            # "out on 18/12, back on 22/12": day first, the year to be found (after a word
+            # that introduces a day: "1/2" alone may be a half)
+            r"(?P<dm>(?:on|by|from|until|till|to|due|before|after|and|through)\s+(?:the\s+)?"
+            r"(?P<dmd>3[01]|[12]\d|0?[1-9])/(?P<dmm>1[0-2]|0?[1-9])(?![\d/%]|\.\d))",
             # "the day after tomorrow", "tomorrow morning", "tonight"
             rf"(?P<rel>(?:the\s+)?day\s+after\s+tomorrow|(?:the\s+)?day\s+before\s+yesterday"
             rf"|today|tonight|tomorrow|yesterday|last\s+night|this\s+(?={_PART}))",
@@ -507,6 +511,11 @@ def _atom(m: re.Match[str], today: dt.date) -> _Atom | None:
         return _Atom(start, end, "day", value, value)
     if group == "num":
         return _numeric(start, end, m.group())
+    if group == "dm":
+        day, month = int(m.group("dmd")), int(m.group("dmm"))
+        if day > calendar.monthrange(today.year, month)[1]:
+            return None
+        return _Atom(m.start("dmd"), end, "day", day=day, month=month)
     if group == "rel":
         return _relative(start, end, m.group(), today)
     if group == "wd":

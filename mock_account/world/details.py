@@ -61,9 +61,13 @@ class Details:
     carried: frozenset[str] = frozenset()
     # Keys this request changed: key -> the value before.
     changed: Mapping[str, str] = field(default_factory=dict)
+    # What earlier requests of the conversation stated that this one, about something else,
+    # neither repeats nor replaces: kept in the conversation (the next agent may need the
+    # service or the reference said two turns ago), never said as this request's.
+    kept: Mapping[str, str] = field(default_factory=dict)
 
     def as_json(self) -> dict[str, str]:
-        return dict(self.values)
+        return {**self.kept, **self.values}
 
 
 def details_of(stated: Stated, known: frozenset[str] = frozenset()) -> dict[str, str]:
@@ -211,8 +215,10 @@ def carried_over(
     """This request's details over those of the request before it, when it follows on from
     it (it points back, or it is the same agent's again); else its own alone."""
     now = details_of(stated, known)
-    if not before or not (same_agent or points_back(stated.text)):
+    if not before:
         return Details(now)
+    if not (same_agent or points_back(stated.text)):
+        return Details(now, kept={k: str(v) for k, v in before.items() if k not in now})
     earlier = {k: str(v) for k, v in before.items()}
     how = how_changed(stated.text)
     bare = _BARE_VALUE.search(stated.text)

@@ -317,3 +317,10 @@ def test_get_with_a_thing_names_what_to_get(index: SearchIndex) -> None:
     assert index.search(said)[0].agent_name == "RequestSupplierQuotes"
     # "get" with no thing after it still says little.
     assert focus("Our printer is jammed again, get it fixed today").ask is None
+
+
+def test_the_same_again_for_someone_else_names_no_agent(index: SearchIndex) -> None:
+    # What was done before, for another: the agent that did it goes on.
+    for said in ("Send the same to their finance lead, mei@orbis.sg", "Do the same for Priya"):
+        assert focus(said).edit == Edit(()), said
+        assert index.search(said) == [], said

@@ -49,6 +49,7 @@ SINGLE_DAYS = [
     ("they join on the first Monday of January", "2027-01-04"),
     ("the third Friday in December", "2026-12-18"),
     ("Left my phone in a taxi last night", "2026-11-29"),
+    ("the report is due by 9/1", "2027-01-09"),
     # relative days
     ("today", "2026-11-30"),
     ("tomorrow", "2026-12-01"),
@@ -122,6 +123,7 @@ def test_single_days(text: str, expected: str | None) -> None:
 
 RANGES = [
     ("I'm on call this Sat and Sun", "2026-12-05", "2026-12-06"),
+    ("Out on 18/12, back on 22/12.", "2026-12-18", "2026-12-22"),  # day first, no year
     ("Book me a business trip to Lisbon from December 7 to December 9", "2026-12-07", "2026-12-09"),
     ("from the 4th to the 6th of June", "2027-06-04", "2027-06-06"),
     ("14-16 December", "2026-12-14", "2026-12-16"),
@@ -329,6 +331,7 @@ def test_roles(text: str, role: str | None) -> None:
         "I may need a hand",
         "we will march on",
         "in 2027",
+        "I can do 1/2 of it",
     ],
 )
 def test_no_dates(text: str) -> None:
