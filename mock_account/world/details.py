@@ -34,6 +34,8 @@ _POINTS_BACK = re.compile(
     re.IGNORECASE,
 )
 
+_QUARTER = re.compile(r"\bQ[1-4]\b|\bquarter\b", re.IGNORECASE)
+
 # How each kind of detail is introduced when it is said back alone.
 _INTRO = {
     "due": "due {}",
@@ -98,6 +100,10 @@ def details_of(stated: Stated, known: frozenset[str] = frozenset()) -> dict[str,
             add("date", day.isoformat())
     if stated.deadline:
         add("due", stated.deadline.isoformat())
+    for first, last in stated.period_spans:
+        # A quarter keeps its name as typed ("Q4"), beside the days it stands for.
+        if _QUARTER.search(stated.text[first:last]):
+            add("period", stated.text[first:last])
     for time in stated.times:
         add("time", time)
     for duration in stated.durations:

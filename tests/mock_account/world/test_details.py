@@ -118,3 +118,11 @@ def test_of_several_people_only_those_the_answer_leaves_out_are_noted() -> None:
     details = Details({"person": "Jonas Weber, Clara Wong", "date": "2026-12-31"})
     assert noted(details, "Done for Jonas Weber and Clara Wong.") == "Noted: on 2026-12-31."
     assert noted(details, "Done for Jonas Weber.") == "Noted: Clara Wong; on 2026-12-31."
+
+
+def test_a_quarter_keeps_its_name_beside_its_days() -> None:
+    details = details_of(understand("How much commission have I made in Q3 so far?", TODAY))
+    assert details["period"] == "Q3" and details["dates"] == "2026-07-01 to 2026-09-30", details
+    # Beside other days too ("closed last week", within the quarter asked about).
+    said = understand("Is last week's Halvorsen deal counted in my Q4 commission?", TODAY)
+    assert details_of(said)["period"] == "Q4"
