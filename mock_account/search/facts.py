@@ -97,6 +97,7 @@ def expand_facts(text: str) -> str:
         return ID_PREFIXES.get(match.group(1).upper(), match.group(0))
 
     text = _SPACED_FLIGHT.sub("flight", _ID.sub(word, text))
+    text = _LEFT_BEHIND.sub(r"\g<0> lost", text)
     return _PERCENT_OFF.sub("discount", text)
 
 
@@ -104,6 +105,12 @@ def expand_facts(text: str) -> str:
 _FLIGHT = re.compile(rf"(?:{AIRLINES.lower()})\d{{2,4}}")
 # The same in capitals with a space ("SQ 638"); lower case, "on 12" would be a flight.
 _SPACED_FLIGHT = re.compile(rf"\b(?:{AIRLINES})\s\d{{2,4}}\b")
+# A thing of one's own left behind somewhere ("left my work iPhone in a Grab") is lost.
+_LEFT_BEHIND = re.compile(
+    r"\b(?:left|forgot|dropped)\s+(?:my|our|his|her|their)\s+(?:[\w-]+\s+){1,3}?"
+    r"(?:in|on|at)\s+(?:a|an|the)\b",
+    re.IGNORECASE,
+)
 _PERCENT_OFF = re.compile(r"\b\d+(?:\.\d+)?\s?(?:%|percent|per\s+cent)\s+off\b", re.IGNORECASE)
 
 

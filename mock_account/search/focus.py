@@ -48,6 +48,7 @@ _ASKING_VERBS = frozenset(
     upgrade upload void write quote kill revert rollback let inform alert warn ring
     ping scrap nudge hold freeze suspend return accept decline withdraw
     countersign lodge remove revoke hire publish promote boost deliver collect chase follow
+    redo revise rework reissue resubmit
     """.split()
 )
 # How an ask opens when it is not an imperative ("can you…", "I need…", "she'll need…").

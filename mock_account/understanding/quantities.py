@@ -58,6 +58,18 @@ def find_quantities(
     text = analysis.text
     if not _MAYBE_COUNT_RE.search(text):
         return
+    for m in _PORTION_RE.finditer(text):
+        # "only 18 of the 20 pallets": what is counted is the 18.
+        item_words = _item(analysis, m.end(), shared)
+        if not item_words or not analysis.is_free(m.start(), m.end()):
+            continue
+        first, last = analysis.words[item_words[0]], analysis.words[item_words[-1]]
+        item = text[first.start : last.end]
+        analysis.claim(m.start(), last.end)
+        yield QuantityFact(
+            int(m.group("part")), item, singular(item), text[m.start() : last.end],
+            (m.start(), last.end),
+        )  # fmt: skip
     for m in _COUNT_RE.finditer(text):
         start, end = m.span("n")
         if not analysis.is_free(start, end):
@@ -102,6 +114,12 @@ def find_quantities(
         yield QuantityFact(count, item, singular(item), text[start:item_end], (start, item_end))
 
 
+# A part of a counted whole: "18 of the 20 pallets", "3 of our 12 laptops".
+_PORTION_RE = re.compile(
+    r"(?<![\w.,])(?P<part>\d+)\s+of\s+(?:the|those|these|our|their|all|its)\s+\d+(?=\s+[A-Za-z])",
+    re.IGNORECASE,
+)
+
 # What things are counted in: "10 boxes of paper", "2 kg of coffee beans".
 _CONTAINERS = frozenset(
     """
@@ -139,7 +157,8 @@ def _item(analysis: Analysis, pos: int, shared: Sequence[tuple[int, int]]) -> li
             break  # a model's number belongs to its name ("40 PX-20 printers")
         if not analysis.is_free(w.start, w.end) and not inside:
             break
-        if w.folded in FUNCTION_WORDS and w.folded not in _DROP_FIRST:
+        # A word joined by a hyphen is part of the item's name ("pull-up banners").
+        if w.folded in FUNCTION_WORDS and w.folded not in _DROP_FIRST and gap != "-":
             break
         if not out and (w.folded in _NOT_ITEMS or w.folded in MONTH_WORDS):
             return []

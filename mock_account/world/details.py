@@ -204,7 +204,7 @@ def _moved(value: str, days: int, target: str | None) -> str:
 # A value said alone as the new one of "it" ("take it up to 50", "make that 30"): a number
 # with no unit, date or time of its own.
 _BARE_VALUE = re.compile(
-    r"\b(?:to|it|that|make\s+it|make\s+that)\s+(\d+(?:\.\d+)?)\b(?![.,:/]?\d|\s*(?:%|percent|"
+    r"\b(?:to|it|that|make\s+it|make\s+that)\s+(\d+(?:\.\d+)?(?:k|K)?)\b(?![.,:/]?\d|\s*(?:%|percent|"
     r"am\b|pm\b|st\b|nd\b|rd\b|th\b|[a-z]))",
     re.IGNORECASE,
 )
@@ -235,7 +235,10 @@ def carried_over(
         # What follows the number before is its unit: "%", " USD", " x VX-900 monitors".
         number = _NUMBER.match(before_value)
         if number and _JOINED not in before_value:
-            now[key] = f"{bare.group(1)}{before_value[number.end() :]}"
+            said = bare.group(1)
+            if said[-1] in "kK":  # "make it 2k"
+                said = _shown_number(float(said[:-1]) * 1000)
+            now[key] = f"{said}{before_value[number.end() :]}"
     for key in ("amount", "percentage"):
         if key in now and key in earlier:
             now[key] = _adjusted(key, earlier[key], now[key], how)

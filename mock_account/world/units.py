@@ -16,7 +16,10 @@ from .changes import CHANGES_IT
 from .stated import Stated
 
 # A number alone: not part of a code, a date, a time, a version or a percentage.
-_NUMBER = re.compile(r"(?<![\w.,/:#$€£¥-])(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![\w%/:°-]|[.,]\d)")
+# ("2k" is a number alone too: two thousand.)
+_NUMBER = re.compile(
+    r"(?<![\w.,/:#$€£¥-])(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:[kK](?!\w))?(?![\w%/:°-]|[.,]\d)"
+)
 # A change that sets a value or moves it ("to 102000", "another 5000", "55 instead").
 _SETS = re.compile(
     r"\b(?:to|another|extra|additional|by)\s+\S*\d|\d\S*\s+(?:instead|more|less|fewer)\b"

@@ -324,3 +324,11 @@ def test_the_same_again_for_someone_else_names_no_agent(index: SearchIndex) -> N
     for said in ("Send the same to their finance lead, mei@orbis.sg", "Do the same for Priya"):
         assert focus(said).edit == Edit(()), said
         assert index.search(said) == [], said
+
+
+def test_a_thing_left_behind_is_lost_and_a_redo_asks_again(index: SearchIndex) -> None:
+    said = "Left my work Pixel 8 in a taxi last night, asset tag SG-MOB-1182."
+    assert index.search(said)[0].agent_name == "ReportLostDevice"
+    said = "They came back wanting 40 licences instead - redo the quote please."
+    assert focus(said).doing == "redo"
+    assert index.search(said)[0].agent_name == "CreateSalesQuote"

@@ -271,9 +271,9 @@ def test_a_flight_number_and_a_bare_part_of_a_whole_are_kept_as_typed() -> None:
     assert [(t.kind, t.value) for t in extract_facts(said, today=TODAY).things] == [
         ("portion", "34 of 40")
     ]
-    # With its noun, the whole is a quantity of that noun.
+    # With its noun, the part is a quantity of that noun (what came in), said with its whole.
     counted = extract_facts("only 60 of the 100 boxes came in", today=TODAY)
-    assert [q.count for q in counted.quantities] == [100]
+    assert [(q.count, q.text) for q in counted.quantities] == [(60, "60 of the 100 boxes")]
 
 
 def test_how_many_of_someones_things_and_references_in_parts_are_kept_as_typed() -> None:

@@ -146,6 +146,8 @@ def test_percentages(text: str, value: str, about: str | None) -> None:
         ("Two interns join the sales team", 2, "interns", "intern"),
         ("120 miles round trip", 120, "miles", "mile"),
         ("5 glass desks", 5, "glass desks", "glass desk"),
+        ("three pull-up banners for the stand", 3, "pull-up banners", "pull-up banner"),
+        ("it came, but only 18 of the 20 pallets", 18, "pallets", "pallet"),
     ],
 )
 def test_quantities(text: str, count: int, item: str, singular: str) -> None:

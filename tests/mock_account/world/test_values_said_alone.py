@@ -30,6 +30,7 @@ def test_a_number_said_alone_takes_the_unit_of_what_it_changes() -> None:
     assert _read("She came back with a counter. Raise the base to 102000.", OFFERED) == (
         "She came back with a counter. Raise the base to 102000 SGD."
     )
+    assert _read("Make it 100k actually.", OFFERED) == "Make it 100k SGD actually."
     # Money when the change says so, though a count was asked too.
     both = {"quantity": "120 sensors", "amount": "85 SGD"}
     assert _read("Make the price 80 each", both) == "Make the price 80 SGD each"
