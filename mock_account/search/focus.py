@@ -148,9 +148,18 @@ _FINITE = frozenset(
 )
 
 
+# A record's noun before its reference ("order SO-80455", "invoice #5512") names the record:
+# it is no imperative ("order 20 chairs" is).
+_NOUN_OF_A_REFERENCE = re.compile(
+    r"^(?:order|ticket|case|booking|shipment|contract|incident|po|ref|reference|receipt)"
+    r"\s*(?:#\s*\d|no\.?\s+\d|number\s+\d|[A-Z]{1,6}[-/#]?\d|\d{5,})",
+    re.IGNORECASE,
+)
+
+
 def _asks(clause: str) -> bool:
     text, words = _opened(clause)
-    if not words:
+    if not words or _NOUN_OF_A_REFERENCE.match(text):
         return False
     if len(words) > 1 and words[1] in _FINITE and not _QUESTION_OPENING.match(text):
         return False

@@ -332,3 +332,12 @@ def test_a_thing_left_behind_is_lost_and_a_redo_asks_again(index: SearchIndex) -
     said = "They came back wanting 40 licences instead - redo the quote please."
     assert focus(said).doing == "redo"
     assert index.search(said)[0].agent_name == "CreateSalesQuote"
+
+
+def test_a_records_noun_before_its_reference_is_no_ask(index: SearchIndex) -> None:
+    said = "The delivery to Harbourside Clinic came with a smashed monitor - order SO-61290."
+    assert focus(said).doing is None
+    assert index.search(said)[0].agent_name == "ReportDamagedDelivery"
+    # "order" with a count is still an order to place, and an imperative keeps its reference.
+    assert focus("order 20 chairs for the Penang office").doing == "order"
+    assert focus("cancel ORD-000123 please").doing == "cancel"
