@@ -9,46 +9,35 @@ is. Running it again resumes where it stopped. Identity ids (keyed hashes) do no
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from mock_account.channels.sealing import identity_scope
-from mock_account.crypto import InvalidRecord, StateCipher, record_key_id
+from mock_account.crypto import InvalidRecord, Purpose, StateCipher, record_key_id
+from mock_account.crypto.reencryption import ReencryptCounts, report_lines
 from mock_account.stores import ConversationStore
 from mock_account.stores.channel_records import ChannelRecords
 
-_PURPOSES = {"sender": "identity", "contact": "contact", "memory": "memory"}
+_PURPOSES: dict[str, Purpose] = {"sender": "identity", "contact": "contact", "memory": "memory"}
 
 
 @dataclass
-class ChannelReencryptReport:
+class ChannelReencryptReport(ReencryptCounts):
     reencrypted: int = 0
-    current: int = 0
     changed_meanwhile: int = 0
-    unreadable: list[str] = field(default_factory=list)
 
     def lines(self) -> list[str]:
-        out = [
-            f"channel records re-encrypted: {self.reencrypted}",
-            f"channel records already on the current key: {self.current}",
-            f"channel records changed meanwhile (already current): {self.changed_meanwhile}",
-        ]
-        return out + [f"unreadable channel record, left as is: {item}" for item in self.unreadable]
+        counts = {
+            "channel records re-encrypted": self.reencrypted,
+            "channel records already on the current key": self.current,
+            "channel records changed meanwhile (already current)": self.changed_meanwhile,
+        }
+        return report_lines(counts, self.unreadable, unreadable_label="unreadable channel record")
 
 
 def reencrypt_channels(
     records: ChannelRecords, store: ConversationStore, cipher: StateCipher
 ) -> ChannelReencryptReport:
     report = ChannelReencryptReport()
-
-    def redo(blob: bytes, name: str, *, convid: str, owner: str, purpose: str) -> bytes | None:
-        if not cipher.needs_reencryption(blob):
-            report.current += 1
-            return None
-        try:
-            return cipher.reencrypt(blob, convid=convid, owner=owner, purpose=purpose)  # type: ignore[arg-type]
-        except InvalidRecord:
-            report.unreadable.append(name)
-            return None
 
     def count(swapped: bool) -> None:
         if swapped:
@@ -63,7 +52,9 @@ def reencrypt_channels(
                 continue
             label = f"{record.account}/identity {record.identity} {name}"
             scope = identity_scope(record.identity)
-            new = redo(blob, label, convid=scope, owner=record.account, purpose=purpose)
+            new = report.resealed(
+                cipher, blob, label, convid=scope, owner=record.account, purpose=purpose
+            )
             if new is not None:
                 count(
                     records.reseal_identity(record.account, record.identity, name, blob, new)  # type: ignore[arg-type]
@@ -74,7 +65,9 @@ def reencrypt_channels(
             continue
         for turn in records.turns(link.account, link.convid):
             label = f"{link.account}/{link.convid} turn {turn.seq}"
-            new = redo(turn.record, label, convid=link.convid, owner=entry.owner, purpose="turn")
+            new = report.resealed(
+                cipher, turn.record, label, convid=link.convid, owner=entry.owner, purpose="turn"
+            )
             if new is not None:
                 count(records.reseal_turn(link.account, link.convid, turn.seq, turn.record, new))
     return report

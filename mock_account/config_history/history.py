@@ -41,7 +41,8 @@ from mock_account.config_history.sections import (
     uses_ask_refs,
     versioned,
 )
-from mock_account.crypto import InvalidRecord, StateCipher
+from mock_account.crypto import StateCipher
+from mock_account.crypto.reencryption import ReencryptCounts, report_lines
 from mock_account.stores.config_versions import ConfigVersionStore, NewVersion, StoredVersion
 from mock_account.stores.errors import VersionConflict
 
@@ -65,17 +66,18 @@ def sealing_context(scope: str, agent: str, section: str, revision: int) -> dict
 
 
 @dataclass
-class ReencryptedVersions:
+class ReencryptedVersions(ReencryptCounts):
     reencrypted: int = 0
-    current: int = 0  # already under the current key
-    unreadable: list[str] = field(default_factory=list)  # left as they are
     changed: int = 0  # replaced meanwhile (pruned or re-encrypted by another run)
 
     def lines(self) -> list[str]:
-        return [
-            f"agent configuration versions re-encrypted: {self.reencrypted}",
-            f"agent configuration versions already on the current key: {self.current}",
-        ] + [f"unreadable agent configuration version, left as is: {u}" for u in self.unreadable]
+        counts = {
+            "agent configuration versions re-encrypted": self.reencrypted,
+            "agent configuration versions already on the current key": self.current,
+        }
+        return report_lines(
+            counts, self.unreadable, unreadable_label="unreadable agent configuration version"
+        )
 
 
 def reencrypt_versions(
@@ -85,14 +87,10 @@ def reencrypt_versions(
     a version is replaced only if its blob is still the one that was read)."""
     report = ReencryptedVersions()
     for stored in store.all_versions(scope):
-        if not cipher.needs_reencryption(stored.blob):
-            report.current += 1
-            continue
+        name = f"{stored.agent}/{stored.section}@{stored.revision}"
         context = sealing_context(scope, stored.agent, stored.section, stored.revision)
-        try:
-            fresh = cipher.reencrypt(stored.blob, **context)
-        except InvalidRecord:
-            report.unreadable.append(f"{stored.agent}/{stored.section}@{stored.revision}")
+        fresh = report.resealed(cipher, stored.blob, name, **context)
+        if fresh is None:
             continue
         if store.replace_blob(
             scope, stored.agent, stored.section, stored.revision, stored.blob, fresh

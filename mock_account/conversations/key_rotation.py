@@ -26,6 +26,7 @@ from itertools import islice
 
 from mock_account.conversations.vault import Reencrypted, Vault
 from mock_account.crypto import InvalidRecord, StateCipher, record_key_id
+from mock_account.crypto.reencryption import ReencryptCounts, report_lines
 from mock_account.stores import ConversationEntry, ConversationStore, VersionConflict
 
 DEFAULT_BATCH = 100
@@ -33,28 +34,24 @@ DEFAULT_RETRIES = 5
 
 
 @dataclass
-class ReencryptReport:
-    """Counts of one re-encryption pass."""
+class ReencryptReport(ReencryptCounts):
+    """Counts of one re-encryption pass (``unreadable`` names "account/convid purpose")."""
 
     conversations: int = 0
     states: int = 0  # states re-encrypted
     titles: int = 0  # titles re-encrypted
-    current: int = 0  # records already under the current key
     conflicts: int = 0  # compare-and-swap losses that were retried
-    unreadable: list[str] = field(default_factory=list)  # "account/convid purpose"
     gave_up: list[str] = field(default_factory=list)  # still changing after every retry
 
     def lines(self) -> list[str]:
-        out = [
-            f"conversations: {self.conversations}",
-            f"states re-encrypted: {self.states}",
-            f"titles re-encrypted: {self.titles}",
-            f"already on the current key: {self.current}",
-            f"write conflicts retried: {self.conflicts}",
-        ]
-        out += [f"unreadable, left as is: {item}" for item in self.unreadable]
-        out += [f"busy, run again to finish: {item}" for item in self.gave_up]
-        return out
+        counts = {
+            "conversations": self.conversations,
+            "states re-encrypted": self.states,
+            "titles re-encrypted": self.titles,
+            "already on the current key": self.current,
+            "write conflicts retried": self.conflicts,
+        }
+        return report_lines(counts, self.unreadable, self.gave_up)
 
 
 def _batches(entries: Iterator[ConversationEntry], size: int) -> Iterator[list[ConversationEntry]]:

@@ -9,124 +9,137 @@ status is unchanged (re-read and tried again otherwise), so a concurrent turn is
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TypeVar
 
-from mock_account.crypto import InvalidRecord, StateCipher, record_key_id
+from mock_account.crypto import InvalidRecord, Purpose, StateCipher, record_key_id
+from mock_account.crypto.reencryption import ReencryptCounts, report_lines
 from mock_account.stores import VersionConflict
-from mock_account.stores.workflow_records import WorkflowStore
+from mock_account.stores.workflow_records import (
+    ActionRecord,
+    OutboxRecord,
+    ProgressRecord,
+    WorkflowStore,
+)
 
 RETRIES = 5
+Rewritten = TypeVar("Rewritten", ProgressRecord, ActionRecord)
 
 
-def _progress_context(account: str, identity: str, workflow: str) -> dict[str, str]:
-    return {"convid": f"workflow|{workflow}", "owner": f"{account}|{identity}"}
+def _progress_context(record: ProgressRecord) -> dict[str, str]:
+    return {"convid": f"workflow|{record.workflow}", "owner": f"{record.account}|{record.identity}"}
 
 
-def _action_context(account: str, identity: str, action_id: str) -> dict[str, str]:
-    return {"convid": f"action|{action_id}", "owner": f"{account}|{identity}"}
+def _action_context(record: ActionRecord | OutboxRecord) -> dict[str, str]:
+    return {"convid": f"action|{record.action_id}", "owner": f"{record.account}|{record.identity}"}
 
 
 @dataclass
-class WorkflowReencryptReport:
+class WorkflowReencryptReport(ReencryptCounts):
     """Counts of one pass over the workflow records."""
 
     progress: int = 0
     actions: int = 0
     outbox: int = 0
-    current: int = 0
-    unreadable: list[str] = field(default_factory=list)
     gave_up: list[str] = field(default_factory=list)
 
     def lines(self) -> list[str]:
-        out = [
-            f"workflow progress re-encrypted: {self.progress}",
-            f"actions re-encrypted: {self.actions}",
-            f"outbox records re-encrypted: {self.outbox}",
-            f"workflow records already on the current key: {self.current}",
-        ]
-        out += [f"unreadable, left as is: {item}" for item in self.unreadable]
-        out += [f"busy, run again to finish: {item}" for item in self.gave_up]
-        return out
+        counts = {
+            "workflow progress re-encrypted": self.progress,
+            "actions re-encrypted": self.actions,
+            "outbox records re-encrypted": self.outbox,
+            "workflow records already on the current key": self.current,
+        }
+        return report_lines(counts, self.unreadable, self.gave_up)
+
+
+def _reencrypt_retrying(
+    record: Rewritten,
+    report: WorkflowReencryptReport,
+    cipher: StateCipher,
+    *,
+    name: str,
+    purpose: Purpose,
+    context: Callable[[Rewritten], dict[str, str]],
+    write: Callable[[Rewritten, bytes], bool],
+    reread: Callable[[Rewritten], Rewritten | None],
+) -> bool:
+    """Re-encrypt ``record`` and ``write`` it back, which refuses (False) when a concurrent
+    turn changed it since it was read: then it is read again and tried again, up to
+    ``RETRIES`` times, so that turn is never undone. True once it is written."""
+    current = record
+    for _ in range(RETRIES + 1):
+        blob = report.resealed(cipher, current.blob, name, purpose=purpose, **context(current))
+        if blob is None:
+            return False
+        if write(current, blob):
+            return True
+        again = reread(current)
+        if again is None:  # deleted meanwhile: nothing left to re-encrypt
+            return False
+        current = again
+    report.gave_up.append(name)
+    return False
 
 
 def reencrypt_workflows(store: WorkflowStore, cipher: StateCipher) -> WorkflowReencryptReport:
     """Re-encrypt every workflow record of ``store`` under ``cipher``'s current key."""
     report = WorkflowReencryptReport()
-    for record in store.all_progress():
-        name = f"{record.account}/{record.identity}/{record.workflow} progress"
-        current = record
-        for _ in range(RETRIES + 1):
-            if not cipher.needs_reencryption(current.blob):
-                report.current += 1
-                break
-            context = _progress_context(current.account, current.identity, current.workflow)
-            try:
-                blob = cipher.reencrypt(current.blob, purpose="workflow", **context)
-            except InvalidRecord:
-                report.unreadable.append(name)
-                break
-            try:
-                store.save_progress(
-                    current.account,
-                    current.identity,
-                    current.workflow,
-                    expected_version=current.version,
-                    blob=blob,
-                    now=current.updated,
-                )
-            except VersionConflict:
-                again = store.load_progress(current.account, current.identity, current.workflow)
-                if again is None:
-                    break
-                current = again
-                continue
-            report.progress += 1
-            break
-        else:
-            report.gave_up.append(name)
-    for action in store.all_actions():
-        name = f"{action.account}/{action.action_id} action"
-        current_action = action
-        for _ in range(RETRIES + 1):
-            if not cipher.needs_reencryption(current_action.blob):
-                report.current += 1
-                break
-            context = _action_context(
-                current_action.account, current_action.identity, current_action.action_id
-            )
-            try:
-                blob = cipher.reencrypt(current_action.blob, purpose="action", **context)
-            except InvalidRecord:
-                report.unreadable.append(name)
-                break
-            moved = store.move_action(
-                current_action.account,
-                current_action.action_id,
-                from_statuses=[current_action.status],
-                to_status=current_action.status,
-                now=current_action.updated,
-                blob=blob,
-            )
-            if moved is not None:
-                report.actions += 1
-                break
-            again_action = store.get_action(current_action.account, current_action.action_id)
-            if again_action is None:
-                break
-            current_action = again_action
-        else:
-            report.gave_up.append(name)
-    for sent in store.all_outbox():
-        if not cipher.needs_reencryption(sent.blob):
-            report.current += 1
-            continue
-        context = _action_context(sent.account, sent.identity, sent.action_id)
+
+    def save_progress(record: ProgressRecord, blob: bytes) -> bool:
         try:
-            blob = cipher.reencrypt(sent.blob, purpose="outbox", **context)
-        except InvalidRecord:
-            report.unreadable.append(f"{sent.account}/{sent.action_id} outbox")
-            continue
-        if store.replace_outbox_blob(sent.account, sent.action_id, blob):
+            store.save_progress(
+                record.account,
+                record.identity,
+                record.workflow,
+                expected_version=record.version,
+                blob=blob,
+                now=record.updated,
+            )
+        except VersionConflict:
+            return False
+        return True
+
+    def keep_status(action: ActionRecord, blob: bytes) -> bool:
+        moved = store.move_action(
+            action.account,
+            action.action_id,
+            from_statuses=[action.status],
+            to_status=action.status,
+            now=action.updated,
+            blob=blob,
+        )
+        return moved is not None
+
+    for record in store.all_progress():
+        if _reencrypt_retrying(
+            record,
+            report,
+            cipher,
+            name=f"{record.account}/{record.identity}/{record.workflow} progress",
+            purpose="workflow",
+            context=_progress_context,
+            write=save_progress,
+            reread=lambda r: store.load_progress(r.account, r.identity, r.workflow),
+        ):
+            report.progress += 1
+    for action in store.all_actions():
+        if _reencrypt_retrying(
+            action,
+            report,
+            cipher,
+            name=f"{action.account}/{action.action_id} action",
+            purpose="action",
+            context=_action_context,
+            write=keep_status,
+            reread=lambda a: store.get_action(a.account, a.action_id),
+        ):
+            report.actions += 1
+    for sent in store.all_outbox():
+        name = f"{sent.account}/{sent.action_id} outbox"
+        blob = report.resealed(cipher, sent.blob, name, purpose="outbox", **_action_context(sent))
+        if blob is not None and store.replace_outbox_blob(sent.account, sent.action_id, blob):
             report.outbox += 1
     return report
 
