@@ -9,8 +9,8 @@ refuses, its findings in ``findings``).
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, Protocol, TypeVar
+from abc import ABC, abstractmethod
+from typing import Any
 
 import httpx
 
@@ -26,8 +26,6 @@ from mock_account.config_history import (
 )
 from mock_account.stores.errors import StoreError, VersionConflict
 
-T = TypeVar("T")
-
 
 class ConfigRefusedError(ClientError):
     """A save refused because of the naming scheme, with the checker's findings."""
@@ -37,67 +35,28 @@ class ConfigRefusedError(ClientError):
         self.findings = findings
 
 
-class ConfigClient(Protocol):
-    def get(self, agent: str) -> dict[str, Any]: ...
-    def versions(self, agent: str, section: str | None = None) -> dict[str, Any]: ...
-    def diff(self, agent: str, section: str, revision: int, against: int | None = None) -> str: ...
-    def save(
-        self,
-        agent: str,
-        section: str,
-        content: Any,
-        base_revision: int | None = None,
-        origin: str = "edit",
-    ) -> dict[str, Any]: ...
-    def restore(self, agent: str, section: str, revision: int) -> dict[str, Any]: ...
-    def clone(self, agent: str, new_name: str) -> dict[str, Any]: ...
+class ConfigClient(ABC):
+    """The history's calls, each one endpoint and its JSON body; a subclass answers them, from
+    the embedded account or from a server, so both build their requests in one place."""
 
-
-class InProcessConfigClient:
-    """The history of an embedded account, acting as ``author``."""
-
-    def __init__(self, history: ConfigHistory, author: str) -> None:
-        self.history = history
-        self.author = author
-
-    @staticmethod
-    def _call(action: Callable[[], T]) -> T:
-        try:
-            return action()
-        except ConfigRefused as exc:
-            raise ConfigRefusedError(str(exc), exc.findings) from exc
-        except (ConfigFormatError, UnknownAgent, VersionConflict) as exc:
-            raise ClientError(str(exc)) from exc
-        except StoreError as exc:
-            raise ClientError(f"The store is unavailable: {exc}") from exc
+    @abstractmethod
+    def _answer(self, endpoint: str, body: dict[str, Any]) -> dict[str, Any]:
+        """What ``endpoint`` answers to ``body``; a refusal is a ``ClientError``."""
 
     def get(self, agent: str) -> dict[str, Any]:
-        def read() -> dict[str, Any]:
-            current = self.history.current(agent)
-            revisions = self.history.store.agent_revisions(self.history.scope)
-            return {
-                "agentName": agent,
-                "revision": revisions.get(agent, 0),
-                "version": current.version,
-                "sections": split_agent(current),
-            }
-
-        return self._call(read)
+        return self._answer("getAgentConfig", {"agentName": agent})
 
     def versions(self, agent: str, section: str | None = None) -> dict[str, Any]:
-        sections = [section] if section else list(SECTIONS)
-        return self._call(
-            lambda: {
-                "agentName": agent,
-                "keep": self.history.keep,
-                "sections": {
-                    s: [v.to_dict() for v in self.history.versions(agent, s)] for s in sections
-                },
-            }
-        )
+        body: dict[str, Any] = {"agentName": agent}
+        if section:
+            body["section"] = section
+        return self._answer("listAgentConfigVersions", body)
 
     def diff(self, agent: str, section: str, revision: int, against: int | None = None) -> str:
-        return self._call(lambda: self.history.diff(agent, section, revision, against))
+        body: dict[str, Any] = {"agentName": agent, "section": section, "revision": revision}
+        if against is not None:
+            body["against"] = against
+        return str(self._answer("diffAgentConfig", body)["diff"])
 
     def save(
         self,
@@ -107,27 +66,86 @@ class InProcessConfigClient:
         base_revision: int | None = None,
         origin: str = "edit",
     ) -> dict[str, Any]:
-        return self._call(
-            lambda: self.history.save(
-                agent,
-                section,
-                content,
-                author=self.author,
-                origin=origin,
-                base_revision=base_revision,
-            ).to_dict()
-        )
+        body: dict[str, Any] = {
+            "agentName": agent,
+            "section": section,
+            "content": content,
+            "origin": origin,
+        }
+        if base_revision is not None:
+            body["baseRevision"] = base_revision
+        return self._answer("saveAgentConfig", body)
 
     def restore(self, agent: str, section: str, revision: int) -> dict[str, Any]:
-        return self._call(
-            lambda: self.history.restore(agent, section, revision, author=self.author).to_dict()
+        return self._answer(
+            "restoreAgentConfig", {"agentName": agent, "section": section, "revision": revision}
         )
 
     def clone(self, agent: str, new_name: str) -> dict[str, Any]:
-        return self._call(lambda: self.history.clone(agent, new_name, author=self.author).to_dict())
+        return self._answer("cloneAgent", {"agentName": agent, "newName": new_name})
 
 
-class HttpConfigClient:
+class InProcessConfigClient(ConfigClient):
+    """The history of an embedded account, acting as ``author``."""
+
+    def __init__(self, history: ConfigHistory, author: str) -> None:
+        self.history = history
+        self.author = author
+
+    def _answer(self, endpoint: str, body: dict[str, Any]) -> dict[str, Any]:
+        try:
+            return self._call(endpoint, body)
+        except ConfigRefused as exc:
+            raise ConfigRefusedError(str(exc), exc.findings) from exc
+        except (ConfigFormatError, UnknownAgent, VersionConflict) as exc:
+            raise ClientError(str(exc)) from exc
+        except StoreError as exc:
+            raise ClientError(f"The store is unavailable: {exc}") from exc
+
+    def _call(self, endpoint: str, body: dict[str, Any]) -> dict[str, Any]:
+        """The history's call for ``endpoint``, answered as the server would (without its
+        ``success``)."""
+        history, agent = self.history, body["agentName"]
+        if endpoint == "getAgentConfig":
+            current = history.current(agent)
+            return {
+                "agentName": agent,
+                "revision": history.store.agent_revisions(history.scope).get(agent, 0),
+                "version": current.version,
+                "sections": split_agent(current),
+            }
+        if endpoint == "listAgentConfigVersions":
+            sections = [body["section"]] if body.get("section") else list(SECTIONS)
+            return {
+                "agentName": agent,
+                "keep": history.keep,
+                "sections": {
+                    s: [v.to_dict() for v in history.versions(agent, s)] for s in sections
+                },
+            }
+        if endpoint == "diffAgentConfig":
+            return {
+                "diff": history.diff(agent, body["section"], body["revision"], body.get("against"))
+            }
+        if endpoint == "saveAgentConfig":
+            saved = history.save(
+                agent,
+                body["section"],
+                body["content"],
+                author=self.author,
+                origin=body["origin"],
+                base_revision=body.get("baseRevision"),
+            )
+            return saved.to_dict()
+        if endpoint == "restoreAgentConfig":
+            restored = history.restore(agent, body["section"], body["revision"], author=self.author)
+            return restored.to_dict()
+        if endpoint == "cloneAgent":
+            return history.clone(agent, body["newName"], author=self.author).to_dict()
+        raise ClientError(f"unknown call {endpoint}")
+
+
+class HttpConfigClient(ConfigClient):
     """The history of a server, through its harness extras, as the user of ``token``."""
 
     def __init__(
@@ -146,7 +164,7 @@ class HttpConfigClient:
         )
         self._http.headers["Authorization"] = f"Bearer {token}"
 
-    def _post(self, endpoint: str, body: dict[str, Any]) -> dict[str, Any]:
+    def _answer(self, endpoint: str, body: dict[str, Any]) -> dict[str, Any]:
         data, response = post_json(self._http, self.base_url, f"/api/harness/{endpoint}", body)
         if response.status_code >= 400 or not isinstance(data, dict):
             error = data.get("error") if isinstance(data, dict) else None
@@ -156,47 +174,6 @@ class HttpConfigClient:
                 raise ConfigRefusedError(message, data["findings"])
             raise ClientError(message)
         return data
-
-    def get(self, agent: str) -> dict[str, Any]:
-        return self._post("getAgentConfig", {"agentName": agent})
-
-    def versions(self, agent: str, section: str | None = None) -> dict[str, Any]:
-        body: dict[str, Any] = {"agentName": agent}
-        if section:
-            body["section"] = section
-        return self._post("listAgentConfigVersions", body)
-
-    def diff(self, agent: str, section: str, revision: int, against: int | None = None) -> str:
-        body: dict[str, Any] = {"agentName": agent, "section": section, "revision": revision}
-        if against is not None:
-            body["against"] = against
-        return str(self._post("diffAgentConfig", body)["diff"])
-
-    def save(
-        self,
-        agent: str,
-        section: str,
-        content: Any,
-        base_revision: int | None = None,
-        origin: str = "edit",
-    ) -> dict[str, Any]:
-        body: dict[str, Any] = {
-            "agentName": agent,
-            "section": section,
-            "content": content,
-            "origin": origin,
-        }
-        if base_revision is not None:
-            body["baseRevision"] = base_revision
-        return self._post("saveAgentConfig", body)
-
-    def restore(self, agent: str, section: str, revision: int) -> dict[str, Any]:
-        return self._post(
-            "restoreAgentConfig", {"agentName": agent, "section": section, "revision": revision}
-        )
-
-    def clone(self, agent: str, new_name: str) -> dict[str, Any]:
-        return self._post("cloneAgent", {"agentName": agent, "newName": new_name})
 
     def close(self) -> None:
         self._http.close()
