@@ -133,14 +133,20 @@ def new_conversation() -> None:
     st.session_state.pop("held", None)
 
 
+def _of_this_conversation(key: str) -> Any:
+    """What the session keeps under ``key`` (a thing with a ``convid``) for the conversation
+    open now, or ``None``."""
+    kept = st.session_state.get(key)
+    if kept is not None and kept.convid != convid():
+        # Another conversation was opened meanwhile: what was kept stays with its own.
+        st.session_state.pop(key, None)
+        return None
+    return kept
+
+
 def active_run() -> RequestRun | None:
     """The request still in progress (waiting on a form or a choice) in this conversation."""
-    run = st.session_state.get("run")
-    if run is not None and run.convid != convid():
-        # Another conversation was opened meanwhile: the run stays with its own.
-        st.session_state.pop("run", None)
-        return None
-    return run
+    return _of_this_conversation("run")
 
 
 @dataclass(frozen=True)
@@ -153,11 +159,7 @@ class HeldRequest:
 
 
 def held_request() -> HeldRequest | None:
-    held = st.session_state.get("held")
-    if held is not None and held.convid != convid():
-        st.session_state.pop("held", None)
-        return None
-    return held
+    return _of_this_conversation("held")
 
 
 def hold_request(held: HeldRequest | None) -> None:

@@ -9,6 +9,7 @@ happens to it (rather than the server's bare ``unknownConversation``).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import streamlit as st
@@ -65,6 +66,14 @@ def _pending_ask(entries: list[session.Entry]) -> AnswerView | None:
     return next(a for a in reversed(_answers(entries[index])) if a.success)
 
 
+def _in_session(step: Callable[..., RequestRun], *args: Any) -> RequestRun:
+    """A step of the request runner (``start_request``, ``answer_pending``, ``choose``) for
+    this session's client and user, with the search behaviour it chose."""
+    return step(
+        session.client(), session.user_key(), *args, behavior=session.search_behavior_override()
+    )
+
+
 def _record(run: RequestRun, results: tuple[PartResult, ...], entry: session.Entry) -> None:
     """Keep ``run`` going (or not) and what its latest step answered in ``entry``."""
     entry.parts = (*entry.parts, *results)
@@ -84,13 +93,7 @@ def _send_query(text: str) -> None:
     if abandoned is not None and abandoned.choice is not None and entries:
         # A new request instead of picking an agent: say what was left unsent.
         entries[-1].meta["not_sent"] = list(abandoned.remaining)
-    run = start_request(
-        session.client(),
-        session.user_key(),
-        text,
-        session.convid(),
-        behavior=session.search_behavior_override(),
-    )
+    run = _in_session(start_request, text, session.convid())
     entry = session.Entry(text.strip())
     entries.append(entry)
     _record(run, run.results, entry)
@@ -108,13 +111,7 @@ def _send_answers(answers: dict[str, Any]) -> None:
         run = RequestRun.waiting_on(pending)
     assert run is not None
     before = len(run.results)
-    run = answer_pending(
-        session.client(),
-        session.user_key(),
-        run,
-        answers,
-        behavior=session.search_behavior_override(),
-    )
+    run = _in_session(answer_pending, run, answers)
     labels = {f.name: f.label for f in pending.ask.fields} if pending.ask else {}
     shown = " · ".join(
         f"{labels.get(k, k)}: {', '.join(v) if isinstance(v, list) else v}"
@@ -133,13 +130,7 @@ def _send_choice(agent: str) -> None:
         raise ClientError("There is no choice of agents waiting.")
     before = len(run.results)
     entries[-1].meta.setdefault("chosen", {})[run.choice.index] = agent
-    run = choose(
-        session.client(),
-        session.user_key(),
-        run,
-        agent,
-        behavior=session.search_behavior_override(),
-    )
+    run = _in_session(choose, run, agent)
     _record(run, run.results[before:], entries[-1])
 
 
@@ -313,30 +304,26 @@ def _render_held(pending: AnswerView) -> None:
             f"“{held.text}” cannot go to another agent in this conversation yet. "
             "What would you like to do?"
         )
-        columns = st.columns(3)
-        columns[0].button(
-            "Answer the form first, then send it",
-            key="held:after_form",
-            type="primary",
-            on_click=_queue_held,
-            args=("after_form",),
-            width="stretch",
+        choices = (
+            ("Answer the form first, then send it", "after_form", "primary", None),
+            (
+                "Send it in a new conversation",
+                "new_conversation",
+                "secondary",
+                "This conversation stays in the list with its form, to answer later.",
+            ),
+            ("Drop it", "drop", "secondary", None),
         )
-        columns[1].button(
-            "Send it in a new conversation",
-            key="held:new_conversation",
-            on_click=_queue_held,
-            args=("new_conversation",),
-            width="stretch",
-            help="This conversation stays in the list with its form, to answer later.",
-        )
-        columns[2].button(
-            "Drop it",
-            key="held:drop",
-            on_click=_queue_held,
-            args=("drop",),
-            width="stretch",
-        )
+        for column, (label, choice, kind, hint) in zip(st.columns(3), choices, strict=True):
+            column.button(
+                label,
+                key=f"held:{choice}",
+                type=kind,
+                on_click=_queue_held,
+                args=(choice,),
+                width="stretch",
+                help=hint,
+            )
 
 
 def main() -> None:
