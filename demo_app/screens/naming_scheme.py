@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import streamlit as st
@@ -66,6 +67,18 @@ def _findings_table(report: Report) -> None:
     st.dataframe(rows, hide_index=True, use_container_width=True)
 
 
+def _show_report(
+    report: Report, alarm: Callable[[str], object], *, with_findings: str, clean: str
+) -> None:
+    """A report's message: ``with_findings`` through ``alarm`` above its findings' table, or
+    ``clean`` as a success when it has none."""
+    if report.findings:
+        alarm(with_findings)
+        _findings_table(report)
+    else:
+        st.success(clean)
+
+
 def _scheme_tables(scheme: NamingScheme) -> None:
     st.subheader("Standard prompts")
     st.dataframe(
@@ -121,11 +134,12 @@ def _check_one(folder: str) -> None:
         st.error(str(exc))
         return
     summary = report.summary()
-    if report.findings:
-        st.error(f"{name}: {summary}")
-        _findings_table(report)
-    else:
-        st.success(f"{name}: {summary} — it follows the naming scheme.")
+    _show_report(
+        report,
+        st.error,
+        with_findings=f"{name}: {summary}",
+        clean=f"{name}: {summary} — it follows the naming scheme.",
+    )
 
 
 def main() -> None:
@@ -137,12 +151,8 @@ def main() -> None:
         _scheme_tables(scheme)
     with tabs[1]:
         report = _account_report(folder)
-        summary = report.summary()
-        if report.findings:
-            st.warning(f"The account: {summary}.")
-            _findings_table(report)
-        else:
-            st.success(f"The account: {summary}.")
+        message = f"The account: {report.summary()}."
+        _show_report(report, st.warning, with_findings=message, clean=message)
     with tabs[2]:
         _check_one(folder)
 
