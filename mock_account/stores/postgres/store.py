@@ -34,47 +34,43 @@ from mock_account.stores.errors import (
     VersionConflict,
 )
 from mock_account.stores.postgres import schema as postgres_schema
-from mock_account.stores.sql.entries import entry_update
+from mock_account.stores.sql.entries import ENTRY_COLUMNS, entry_from_row, entry_update
 
-_COLUMNS = (
-    "account, convid, owner, title, created, last_executed, last_read, pinned, state_version, "
-    "last_agent"
-)
 _BATCH = 500
 #: A connection idle for longer than this is checked (a round trip) before it is lent again.
 RECHECK_IDLE_S = 1.0
 
 _SQL = {
     "create": "INSERT INTO {s}.entries VALUES (%s, %s, %s, %s, %s, %s, %s, %s, false, 1, %s) "
-    f"ON CONFLICT DO NOTHING RETURNING {_COLUMNS}",
+    f"ON CONFLICT DO NOTHING RETURNING {ENTRY_COLUMNS}",
     "advance": "UPDATE {s}.entries SET state_version = state_version + 1, last_executed = %s, "
     "last_used = GREATEST(%s, last_read), last_agent = %s "
     # The owner is checked, but not in a form an index could serve: the plan is the primary key.
     "WHERE account = %s AND convid = %s AND owner || '' = %s AND state_version = %s "
-    f"RETURNING {_COLUMNS}",
+    f"RETURNING {ENTRY_COLUMNS}",
     "bump": "UPDATE {s}.entries SET state_version = state_version + 1 "
     "WHERE account = %s AND convid = %s AND state_version = %s",
     "put_state": "INSERT INTO {s}.states VALUES (%s, %s, %s) "
     "ON CONFLICT (account, convid) DO UPDATE SET blob = excluded.blob",
     "drop_state": "DELETE FROM {s}.states WHERE account = %s AND convid = %s",
     "load": "SELECT "
-    + ", ".join(f"e.{c.strip()}" for c in _COLUMNS.split(","))
+    + ", ".join(f"e.{c.strip()}" for c in ENTRY_COLUMNS.split(","))
     + ", s.blob FROM {s}.entries e LEFT JOIN {s}.states s "
     "ON s.account = e.account AND s.convid = e.convid WHERE e.account = %s AND e.convid = %s",
-    "entry": f"SELECT {_COLUMNS} FROM {{s}}.entries WHERE account = %s AND convid = %s",
+    "entry": f"SELECT {ENTRY_COLUMNS} FROM {{s}}.entries WHERE account = %s AND convid = %s",
     "exists": "SELECT 1 FROM {s}.entries WHERE account = %s AND convid = %s",
     "delete": "DELETE FROM {s}.entries WHERE account = %s AND convid = %s",
-    "pinned": f"SELECT {_COLUMNS} FROM {{s}}.entries WHERE account = %s AND owner = %s "
+    "pinned": f"SELECT {ENTRY_COLUMNS} FROM {{s}}.entries WHERE account = %s AND owner = %s "
     "AND pinned ORDER BY last_used DESC, convid DESC",
-    "recent": f"SELECT {_COLUMNS} FROM {{s}}.entries WHERE account = %s AND owner = %s "
+    "recent": f"SELECT {ENTRY_COLUMNS} FROM {{s}}.entries WHERE account = %s AND owner = %s "
     "AND NOT pinned ORDER BY last_used DESC, convid DESC LIMIT %s",
-    "recent_after": f"SELECT {_COLUMNS} FROM {{s}}.entries WHERE account = %s AND owner = %s "
+    "recent_after": f"SELECT {ENTRY_COLUMNS} FROM {{s}}.entries WHERE account = %s AND owner = %s "
     "AND NOT pinned AND (last_used, convid) < (%s, %s) "
     "ORDER BY last_used DESC, convid DESC LIMIT %s",
     "count_pinned": "SELECT count(*) FROM {s}.entries WHERE account = %s AND owner = %s AND pinned",
-    "iter": f"SELECT {_COLUMNS} FROM {{s}}.entries WHERE (account, convid) > (%s, %s) "
+    "iter": f"SELECT {ENTRY_COLUMNS} FROM {{s}}.entries WHERE (account, convid) > (%s, %s) "
     "ORDER BY account, convid LIMIT %s",
-    "iter_account": f"SELECT {_COLUMNS} FROM {{s}}.entries WHERE account = %s "
+    "iter_account": f"SELECT {ENTRY_COLUMNS} FROM {{s}}.entries WHERE account = %s "
     "AND convid > %s ORDER BY convid LIMIT %s",
     # Insert, or take over a record that expired: the conditional upsert is one atomic step,
     # and no returned row means a live record is kept (read back with "recall").
@@ -106,26 +102,19 @@ _SAVE_STATE = {
 _SQL.update(
     {
         f"save_{cas}_{state}": f"WITH saved AS ({cas_sql}), stored AS ({state_sql}) "
-        f"SELECT {_COLUMNS} FROM saved"
+        f"SELECT {ENTRY_COLUMNS} FROM saved"
         for cas, cas_sql in _SAVE_CAS.items()
         for state, state_sql in _SAVE_STATE.items()
     }
 )
 
 
+def _in_utc(value: datetime) -> datetime:
+    return value.astimezone(UTC)
+
+
 def _entry(row: tuple) -> base.ConversationEntry:
-    return base.ConversationEntry(
-        account=row[0],
-        convid=row[1],
-        owner=row[2],
-        title=bytes(row[3]),
-        created=row[4].astimezone(UTC),
-        last_executed=row[5].astimezone(UTC),
-        last_read=row[6].astimezone(UTC),
-        pinned=bool(row[7]),
-        state_version=int(row[8]),
-        last_agent=str(row[9]),
-    )
+    return entry_from_row(row, _in_utc)
 
 
 def _cas(r: base.CommitRequest, t: datetime) -> tuple[str, tuple]:

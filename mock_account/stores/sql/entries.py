@@ -1,12 +1,35 @@
-"""The ``UPDATE`` of an entry's title, pinned flag and last read, in the SQL SQLite and
-PostgreSQL share (their ``entries`` tables have the same columns)."""
+"""What SQLite and PostgreSQL share of their ``entries`` tables (the same columns): an entry
+read from a row, and the ``UPDATE`` of an entry's title, pinned flag and last read."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import datetime
+from typing import Any
 
-from mock_account.stores.base import EntryChange
+from mock_account.stores.base import ConversationEntry, EntryChange
+
+#: An entry's columns, in the order ``entry_from_row`` reads them.
+ENTRY_COLUMNS = (
+    "account, convid, owner, title, created, last_executed, last_read, pinned, state_version, "
+    "last_agent"
+)
+
+
+def entry_from_row(row: tuple, time: Callable[[Any], datetime]) -> ConversationEntry:
+    """The entry of a row of ``ENTRY_COLUMNS``; ``time`` reads the dialect's times in UTC."""
+    return ConversationEntry(
+        account=row[0],
+        convid=row[1],
+        owner=row[2],
+        title=bytes(row[3]),
+        created=time(row[4]),
+        last_executed=time(row[5]),
+        last_read=time(row[6]),
+        pinned=bool(row[7]),
+        state_version=int(row[8]),
+        last_agent=str(row[9]),
+    )
 
 
 def entry_update(

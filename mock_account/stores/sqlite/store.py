@@ -23,21 +23,17 @@ from pathlib import Path
 from mock_account.stores import base
 from mock_account.stores.codec import decode_cursor, encode_cursor, from_micros, to_micros
 from mock_account.stores.errors import StoreError, VersionConflict
-from mock_account.stores.sql.entries import entry_update
+from mock_account.stores.sql.entries import ENTRY_COLUMNS, entry_from_row, entry_update
 from mock_account.stores.sqlite import schema as sqlite_schema
 from mock_account.stores.sqlite.connections import SqliteConnections
 
 log = logging.getLogger(__name__)
 
-_COLUMNS = (
-    "account, convid, owner, title, created, last_executed, last_read, pinned, state_version, "
-    "last_agent"
-)
 _BATCH = 500
 # A save is one statement, with no read-back of what it wrote: the compare-and-swap is the
 # UPDATE's WHERE clause (or the INSERT's primary key), and the state is a column of the entry.
 _CREATE = (
-    f"INSERT INTO entries ({_COLUMNS}, last_used, blob) "
+    f"INSERT INTO entries ({ENTRY_COLUMNS}, last_used, blob) "
     "VALUES (?, ?, ?, ?, ?, ?, ?, 0, 1, ?, ?, ?) ON CONFLICT DO NOTHING"
 )
 _ADVANCE = (
@@ -45,7 +41,7 @@ _ADVANCE = (
     "last_used = max(?, last_read), last_agent = ?, blob = ? "
     "WHERE account = ? AND convid = ? AND owner = ? AND state_version = ?"
 )
-_LOAD = f"SELECT {_COLUMNS}, blob FROM entries WHERE account = ? AND convid = ?"
+_LOAD = f"SELECT {ENTRY_COLUMNS}, blob FROM entries WHERE account = ? AND convid = ?"
 _RECALL = "SELECT account, convid, record, expires FROM idempotency WHERE key = ? AND expires > ?"
 
 
@@ -54,18 +50,7 @@ def _idempotency_record(row: tuple) -> base.IdempotencyRecord:
 
 
 def _entry(row: tuple) -> base.ConversationEntry:
-    return base.ConversationEntry(
-        account=row[0],
-        convid=row[1],
-        owner=row[2],
-        title=bytes(row[3]),
-        created=from_micros(row[4]),
-        last_executed=from_micros(row[5]),
-        last_read=from_micros(row[6]),
-        pinned=bool(row[7]),
-        state_version=row[8],
-        last_agent=row[9],
-    )
+    return entry_from_row(row, from_micros)
 
 
 class SqliteStore(base.ConversationStore, base.IdempotencyRecords):
@@ -182,7 +167,8 @@ class SqliteStore(base.ConversationStore, base.IdempotencyRecords):
 
     def get_entry(self, account: str, convid: str) -> base.ConversationEntry | None:
         row = self._read_one(
-            f"SELECT {_COLUMNS} FROM entries WHERE account = ? AND convid = ?", (account, convid)
+            f"SELECT {ENTRY_COLUMNS} FROM entries WHERE account = ? AND convid = ?",
+            (account, convid),
         )
         return None if row is None else _entry(row)
 
@@ -248,7 +234,7 @@ class SqliteStore(base.ConversationStore, base.IdempotencyRecords):
 
     def list_pinned(self, account: str, owner: str) -> list[base.ConversationEntry]:
         return self._select(
-            f"SELECT {_COLUMNS} FROM entries WHERE account = ? AND owner = ? AND pinned = 1 "
+            f"SELECT {ENTRY_COLUMNS} FROM entries WHERE account = ? AND owner = ? AND pinned = 1 "
             "ORDER BY last_used DESC, convid DESC",
             (account, owner),
         )
@@ -261,7 +247,7 @@ class SqliteStore(base.ConversationStore, base.IdempotencyRecords):
         after = "" if cursor is None else "AND (last_used, convid) < (?, ?) "
         position = () if cursor is None else decode_cursor(cursor)
         found = self._select(
-            f"SELECT {_COLUMNS} FROM entries WHERE account = ? AND owner = ? AND pinned = 0 "
+            f"SELECT {ENTRY_COLUMNS} FROM entries WHERE account = ? AND owner = ? AND pinned = 0 "
             f"{after}ORDER BY last_used DESC, convid DESC LIMIT ?",
             (account, owner, *position, limit + 1),
         )
@@ -282,7 +268,7 @@ class SqliteStore(base.ConversationStore, base.IdempotencyRecords):
         position: tuple[str, str] = ("", "")
         while True:
             batch = self._select(
-                f"SELECT {_COLUMNS} FROM entries WHERE {where}(account, convid) > (?, ?) "
+                f"SELECT {ENTRY_COLUMNS} FROM entries WHERE {where}(account, convid) > (?, ?) "
                 "ORDER BY account, convid LIMIT ?",
                 (*of_account, *position, _BATCH),
             )
