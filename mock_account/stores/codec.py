@@ -13,6 +13,7 @@ from __future__ import annotations
 import base64
 import binascii
 import functools
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 
 from mock_account.stores.base import ConversationEntry
@@ -76,3 +77,19 @@ def is_after_cursor(entry: ConversationEntry, position: tuple[int, str] | None) 
     if position is None:
         return True
     return (to_micros(entry.last_used), entry.convid) < position
+
+
+def recent_page(
+    limit: int,
+    cursor: str | None,
+    fetch: Callable[[tuple[int, str] | None, int], list[ConversationEntry]],
+) -> tuple[list[ConversationEntry], str | None]:
+    """One page of ``list_recent`` and the cursor of the next. ``fetch(position, want)`` gives
+    the entries after ``position`` (the cursor's; ``None`` from the top) in listing order, at
+    least ``want`` of them where there are as many: one more than the page is asked for, so a
+    next cursor is given only when an entry follows."""
+    if limit < 1:
+        raise ValueError(f"limit must be at least 1, got {limit}")
+    found = fetch(None if cursor is None else decode_cursor(cursor), limit + 1)
+    page = found[:limit]
+    return page, (encode_cursor(page[-1]) if len(found) > limit else None)

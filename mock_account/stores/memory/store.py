@@ -9,7 +9,12 @@ from datetime import datetime
 from typing import TypeVar, cast
 
 from mock_account.stores import base
-from mock_account.stores.codec import decode_cursor, encode_cursor, is_after_cursor, sort_key, utc
+from mock_account.stores.codec import (
+    is_after_cursor,
+    recent_page,
+    sort_key,
+    utc,
+)
 from mock_account.stores.errors import VersionConflict
 
 _Key = tuple[str, str]
@@ -152,12 +157,11 @@ class MemoryStore(base.ConversationStore, base.IdempotencyRecords):
     def list_recent(
         self, account: str, owner: str, *, limit: int, cursor: str | None
     ) -> tuple[list[base.ConversationEntry], str | None]:
-        if limit < 1:
-            raise ValueError(f"limit must be at least 1, got {limit}")
-        position = None if cursor is None else decode_cursor(cursor)
-        after = [e for e in self._owned(account, owner, False) if is_after_cursor(e, position)]
-        page = after[:limit]
-        return page, (encode_cursor(page[-1]) if len(after) > limit else None)
+        def after(position: tuple[int, str] | None, _want: int) -> list[base.ConversationEntry]:
+            # All of them are at hand: the page is cut from the whole list.
+            return [e for e in self._owned(account, owner, False) if is_after_cursor(e, position)]
+
+        return recent_page(limit, cursor, after)
 
     def count_pinned(self, account: str, owner: str) -> int:
         return len(self._owned(account, owner, pinned=True))

@@ -26,7 +26,7 @@ from psycopg.conninfo import conninfo_to_dict
 from psycopg_pool import ConnectionPool
 
 from mock_account.stores import base
-from mock_account.stores.codec import decode_cursor, encode_cursor, from_micros, utc
+from mock_account.stores.codec import from_micros, recent_page, utc
 from mock_account.stores.errors import (
     StoreConfigError,
     StoreError,
@@ -373,17 +373,17 @@ class PostgresStore(base.ConversationStore, base.IdempotencyRecords):
     def list_recent(
         self, account: str, owner: str, *, limit: int, cursor: str | None
     ) -> tuple[list[base.ConversationEntry], str | None]:
-        if limit < 1:
-            raise ValueError(f"limit must be at least 1, got {limit}")
-        if cursor is None:
-            rows = self._rows("recent", (account, owner, limit + 1))
-        else:
-            micros, convid = decode_cursor(cursor)
-            rows = self._rows(
-                "recent_after", (account, owner, from_micros(micros), convid, limit + 1)
-            )
-        page = [_entry(r) for r in rows[:limit]]
-        return page, (encode_cursor(page[-1]) if len(rows) > limit else None)
+        def after(position: tuple[int, str] | None, want: int) -> list[base.ConversationEntry]:
+            if position is None:
+                rows = self._rows("recent", (account, owner, want))
+            else:
+                micros, convid = position
+                rows = self._rows(
+                    "recent_after", (account, owner, from_micros(micros), convid, want)
+                )
+            return [_entry(r) for r in rows]
+
+        return recent_page(limit, cursor, after)
 
     def count_pinned(self, account: str, owner: str) -> int:
         return int(self._rows("count_pinned", (account, owner))[0][0])

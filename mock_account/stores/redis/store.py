@@ -31,7 +31,11 @@ from redis.backoff import NoBackoff
 from redis.retry import Retry
 
 from mock_account.stores import base
-from mock_account.stores.codec import decode_cursor, encode_cursor, from_micros, to_micros
+from mock_account.stores.codec import (
+    from_micros,
+    recent_page,
+    to_micros,
+)
 from mock_account.stores.errors import (
     StoreConfigError,
     StoreError,
@@ -260,15 +264,13 @@ class RedisStore(base.ConversationStore, base.IdempotencyRecords):
     def list_recent(
         self, account: str, owner: str, *, limit: int, cursor: str | None
     ) -> tuple[list[base.ConversationEntry], str | None]:
-        if limit < 1:
-            raise ValueError(f"limit must be at least 1, got {limit}")
-        position = None if cursor is None else decode_cursor(cursor)
-        with self._errors():
-            found = self._index.listed(
-                account, owner, pinned=False, position=position, want=limit + 1
-            )
-        page = found[:limit]
-        return page, (encode_cursor(page[-1]) if len(found) > limit else None)
+        def after(position: tuple[int, str] | None, want: int) -> list[base.ConversationEntry]:
+            with self._errors():
+                return self._index.listed(
+                    account, owner, pinned=False, position=position, want=want
+                )
+
+        return recent_page(limit, cursor, after)
 
     def count_pinned(self, account: str, owner: str) -> int:
         with self._errors():

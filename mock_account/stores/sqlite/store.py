@@ -21,7 +21,11 @@ from datetime import datetime
 from pathlib import Path
 
 from mock_account.stores import base
-from mock_account.stores.codec import decode_cursor, encode_cursor, from_micros, to_micros
+from mock_account.stores.codec import (
+    from_micros,
+    recent_page,
+    to_micros,
+)
 from mock_account.stores.errors import StoreError, VersionConflict
 from mock_account.stores.sql.entries import ENTRY_COLUMNS, entry_from_row, entry_update
 from mock_account.stores.sqlite import schema as sqlite_schema
@@ -242,17 +246,15 @@ class SqliteStore(base.ConversationStore, base.IdempotencyRecords):
     def list_recent(
         self, account: str, owner: str, *, limit: int, cursor: str | None
     ) -> tuple[list[base.ConversationEntry], str | None]:
-        if limit < 1:
-            raise ValueError(f"limit must be at least 1, got {limit}")
-        after = "" if cursor is None else "AND (last_used, convid) < (?, ?) "
-        position = () if cursor is None else decode_cursor(cursor)
-        found = self._select(
-            f"SELECT {ENTRY_COLUMNS} FROM entries WHERE account = ? AND owner = ? AND pinned = 0 "
-            f"{after}ORDER BY last_used DESC, convid DESC LIMIT ?",
-            (account, owner, *position, limit + 1),
-        )
-        page = found[:limit]
-        return page, (encode_cursor(page[-1]) if len(found) > limit else None)
+        def after(position: tuple[int, str] | None, want: int) -> list[base.ConversationEntry]:
+            later = "" if position is None else "AND (last_used, convid) < (?, ?) "
+            return self._select(
+                f"SELECT {ENTRY_COLUMNS} FROM entries WHERE account = ? AND owner = ? "
+                f"AND pinned = 0 {later}ORDER BY last_used DESC, convid DESC LIMIT ?",
+                (account, owner, *(position or ()), want),
+            )
+
+        return recent_page(limit, cursor, after)
 
     def count_pinned(self, account: str, owner: str) -> int:
         row = self._read_one(
