@@ -36,24 +36,29 @@ end
 return redis.call('HGETALL', KEYS[1])
 """
 
+
+def _seen_at(now: str) -> str:
+    """Lua that moves the identity's ``last_seen`` on to ``now`` (an ``ARGV``), never back: of
+    two turns that race, the earlier one written last leaves the later time."""
+    return (
+        f"if tonumber(redis.call('HGET', KEYS[1], 'last_seen')) < tonumber({now}) then\n"
+        f"  redis.call('HSET', KEYS[1], 'last_seen', {now})\n"
+        "end\n"
+    )
+
+
 # KEYS: identity. ARGV: expected convid, convid, now. 1 if moved.
-MOVE = """
+MOVE = f"""
 if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
 if redis.call('HGET', KEYS[1], 'convid') ~= ARGV[1] then return 0 end
 redis.call('HSET', KEYS[1], 'convid', ARGV[2])
-if tonumber(redis.call('HGET', KEYS[1], 'last_seen')) < tonumber(ARGV[3]) then
-  redis.call('HSET', KEYS[1], 'last_seen', ARGV[3])
-end
-return 1
+{_seen_at("ARGV[3]")}return 1
 """
 
 # KEYS: identity. ARGV: now.
-TOUCH = """
+TOUCH = f"""
 if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
-if tonumber(redis.call('HGET', KEYS[1], 'last_seen')) < tonumber(ARGV[1]) then
-  redis.call('HSET', KEYS[1], 'last_seen', ARGV[1])
-end
-return 1
+{_seen_at("ARGV[1]")}return 1
 """
 
 # KEYS: identity. ARGV: has contact ('0'/'1'), contact, contact hash.
