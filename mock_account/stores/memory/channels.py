@@ -13,7 +13,7 @@ from datetime import datetime
 
 from mock_account.stores import channel_records as contract
 from mock_account.stores.errors import VersionConflict
-from mock_account.stores.memory.store import MemoryStore
+from mock_account.stores.memory.store import MemoryStore, replace_record
 
 
 class MemoryChannelRecords(contract.ChannelRecords):
@@ -48,11 +48,7 @@ class MemoryChannelRecords(contract.ChannelRecords):
             return [r for r in self._identities.values() if account in (None, r.account)]
 
     def _change(self, account: str, identity: str, **changes: object) -> bool:
-        record = self._identities.get((account, identity))
-        if record is None:
-            return False
-        self._identities[(account, identity)] = dataclasses.replace(record, **changes)
-        return True
+        return replace_record(self._identities, (account, identity), **changes)
 
     def move_identity(
         self, account: str, identity: str, *, expected_convid: str, convid: str, now: datetime

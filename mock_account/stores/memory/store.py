@@ -6,7 +6,7 @@ import dataclasses
 import threading
 from collections.abc import Callable, Iterator
 from datetime import datetime
-from typing import TypeVar, cast
+from typing import Any, TypeVar, cast
 
 from mock_account.stores import base
 from mock_account.stores.codec import (
@@ -19,6 +19,17 @@ from mock_account.stores.errors import VersionConflict
 
 _Key = tuple[str, str]
 _Table = TypeVar("_Table")
+_RecordKey = TypeVar("_RecordKey")
+
+
+def replace_record(table: dict[_RecordKey, Any], key: _RecordKey, **changes: object) -> bool:
+    """Put a copy of the (frozen) record at ``key`` with ``changes`` in its place; False when
+    there is none. The caller holds the store's lock."""
+    record = table.get(key)
+    if record is None:
+        return False
+    table[key] = dataclasses.replace(record, **changes)
+    return True
 
 
 class MemoryStore(base.ConversationStore, base.IdempotencyRecords):
@@ -114,11 +125,7 @@ class MemoryStore(base.ConversationStore, base.IdempotencyRecords):
         if change.last_read is not None:
             changes["last_read"] = utc(change.last_read, "last_read")
         with self._lock:
-            current = self._entries.get((account, convid))
-            if current is None:
-                return False
-            self._entries[(account, convid)] = dataclasses.replace(current, **changes)
-            return True
+            return replace_record(self._entries, (account, convid), **changes)
 
     def replace_blob(
         self, account: str, convid: str, *, expected_version: int, blob: bytes
