@@ -11,6 +11,14 @@ from mock_account.stores import workflow_records as contract
 from mock_account.stores.sql.seam import SqlSeam
 
 
+def _whose(account: str, identity: str | None) -> tuple[list[str], list[str]]:
+    """The conditions (joined by AND) and parameters that pick an account's records, or only
+    one identity's."""
+    if identity is None:
+        return ["account = ?"], [account]
+    return ["account = ?", "identity = ?"], [account, identity]
+
+
 class SqlWorkflowStore(SqlSeam, contract.WorkflowStore):
     """The SQL of SQLite and PostgreSQL; a backend's seam gives the dialect and connections."""
 
@@ -142,21 +150,16 @@ class SqlWorkflowStore(SqlSeam, contract.WorkflowStore):
     def list_actions(
         self, account: str, identity: str | None = None, statuses: Iterable[str] | None = None
     ) -> list[contract.ActionRecord]:
-        where, params = ["account = ?"], [account]
-        if identity is not None:
-            where.append("identity = ?")
-            params.append(identity)
+        where, params = _whose(account, identity)
         if statuses is not None:
             wanted = list(statuses)
             if not wanted:
                 return []
             where.append(f"status IN ({', '.join('?' for _ in wanted)})")
             params.extend(wanted)
-        rows = self._query(
-            self._sql(
-                f"SELECT {self._ACTION} FROM {{actions}} WHERE {' AND '.join(where)} "
-                "ORDER BY created DESC, action_id DESC"
-            ),
+        rows = self._rows(
+            f"SELECT {self._ACTION} FROM {{actions}} WHERE {' AND '.join(where)} "
+            "ORDER BY created DESC, action_id DESC",
             tuple(params),
         )
         return [self._action(r) for r in rows]
@@ -176,15 +179,10 @@ class SqlWorkflowStore(SqlSeam, contract.WorkflowStore):
         return bool(rows)
 
     def list_outbox(self, account: str, identity: str | None = None) -> list[contract.OutboxRecord]:
-        where, params = "account = ?", [account]
-        if identity is not None:
-            where += " AND identity = ?"
-            params.append(identity)
-        rows = self._query(
-            self._sql(
-                f"SELECT {self._OUTBOX} FROM {{outbox}} WHERE {where} "
-                "ORDER BY delivered DESC, action_id DESC"
-            ),
+        where, params = _whose(account, identity)
+        rows = self._rows(
+            f"SELECT {self._OUTBOX} FROM {{outbox}} WHERE {' AND '.join(where)} "
+            "ORDER BY delivered DESC, action_id DESC",
             tuple(params),
         )
         return [self._outbox(r) for r in rows]
