@@ -209,6 +209,25 @@ class ActionLedger:
         doc["events"].append({"event": event, "at": _iso(self.clock()), **extra})
         return self._seal(record.account, record.identity, record.action_id, doc, "action")
 
+    def _move(
+        self,
+        record: ActionRecord,
+        from_statuses: list[str],
+        to_status: str,
+        event: str,
+        **extra: Any,
+    ) -> ActionRecord | None:
+        """``record`` moved on to ``to_status`` with ``event`` in its history, if it still
+        stands at one of ``from_statuses``; ``None`` when it moved meanwhile."""
+        return self.store.move_action(
+            record.account,
+            record.action_id,
+            from_statuses=from_statuses,
+            to_status=to_status,
+            now=self.clock(),
+            blob=self._event(record, event, **extra),
+        )
+
     def approve(self, account: str, identity: str, action_id: str) -> dict[str, Any]:
         """Approve an action awaiting approval (approving it again changes nothing)."""
         record = self._mine(account, identity, action_id)
@@ -216,14 +235,7 @@ class ActionLedger:
             raise ActionRefused("This action was rejected; it cannot be approved any more.")
         if record.status != AWAITING:
             return self.view(record)
-        moved = self.store.move_action(
-            account,
-            action_id,
-            from_statuses=[AWAITING],
-            to_status=APPROVED,
-            now=self.clock(),
-            blob=self._event(record, "approved", by=identity),
-        )
+        moved = self._move(record, [AWAITING], APPROVED, "approved", by=identity)
         return self.view(moved or self._mine(account, identity, action_id))
 
     def reject(self, account: str, identity: str, action_id: str) -> dict[str, Any]:
@@ -231,14 +243,7 @@ class ActionLedger:
         record = self._mine(account, identity, action_id)
         if record.status == REJECTED:
             return self.view(record)
-        moved = self.store.move_action(
-            account,
-            action_id,
-            from_statuses=[AWAITING],
-            to_status=REJECTED,
-            now=self.clock(),
-            blob=self._event(record, "rejected", by=identity),
-        )
+        moved = self._move(record, [AWAITING], REJECTED, "rejected", by=identity)
         if moved is None:
             raise ActionRefused("This action is already approved; it can no longer be rejected.")
         return self.view(moved)
@@ -277,14 +282,7 @@ class ActionLedger:
         )
         if self._before_finish is not None:
             self._before_finish(action_id)
-        done = self.store.move_action(
-            account,
-            action_id,
-            from_statuses=[EXECUTING],
-            to_status=DONE,
-            now=self.clock(),
-            blob=self._event(claimed, "executed", firstDelivery=delivered),
-        )
+        done = self._move(claimed, [EXECUTING], DONE, "executed", firstDelivery=delivered)
         current = done or self.store.get_action(account, action_id)
         return self.view(current) if current else None
 
