@@ -490,6 +490,13 @@ class Recipe:
 
     # --- helpers ----------------------------------------------------------------
 
+    def named(self, stated: Stated) -> Record:
+        """The record's name as the request gives it (``{name_field: name}``), or nothing: a
+        known name of this source's kinds, else the first unknown one it reports."""
+        assert self.name_field is not None
+        names = stated.names_of(*self.name_kinds) or self._unknown(stated)
+        return {self.name_field: names[0].shown} if names else {}
+
     def _unknown(self, stated: Stated) -> tuple[Name, ...]:
         if self.unknown_names == "organisations":
             return stated.unknown_organisations()

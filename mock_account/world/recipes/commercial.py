@@ -260,10 +260,7 @@ class Contracts(Recipe):
 
     def stated(self, ctx: Context) -> Record:
         stated = ctx.stated
-        out: Record = {}
-        parties = stated.names_of(*self.name_kinds) or stated.unknown_organisations()
-        if parties:
-            out["counterparty"] = parties[0].shown
+        out = self.named(stated)
         kind = keyword_choice(stated.text, _KIND_WORDS)
         if kind:
             out["kind"] = kind
@@ -383,11 +380,8 @@ class Vendors(Recipe):
 
     def stated(self, ctx: Context) -> Record:
         stated = ctx.stated
-        out: Record = {}
-        named = stated.names_of("vendor") or stated.unknown_organisations()
-        if named:
-            out["name"] = named[0].shown
-        elif customers := stated.names_of("customer"):
+        out = self.named(stated)
+        if "name" not in out and (customers := stated.names_of("customer")):
             # A company we sell to may supply us too: the one the request names is onboarded
             # ("set up Castellano Textiles as a supplier"), in its own country.
             out["name"] = customers[0].shown

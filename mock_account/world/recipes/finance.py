@@ -420,9 +420,7 @@ class Invoices(Recipe):
                 out["amount"] = round(product["price"] * quantity.count, 2)
                 out["currency"] = product["currency"]
                 out["items"] = f"{int(quantity.count)} x {product['name']}"
-        parties = stated.names_of(*self.name_kinds) or stated.unknown_organisations()
-        if parties:
-            out["party"] = parties[0].shown
+        out.update(self.named(stated))
         due = stated.deadline or (
             stated.first_date if stated.first_date and stated.first_date > ctx.today else None
         )

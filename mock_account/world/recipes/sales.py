@@ -141,11 +141,8 @@ class Customers(Recipe):
 
     def stated(self, ctx: Context) -> Record:
         stated = ctx.stated
-        out: Record = {}
-        named = stated.names_of("customer") or stated.unknown_organisations()
-        if named:
-            out["name"] = named[0].shown
-        elif stated.people and _A_PERSON_AS_CUSTOMER.search(stated.text):
+        out = self.named(stated)
+        if "name" not in out and stated.people and _A_PERSON_AS_CUSTOMER.search(stated.text):
             # "A customer, Farida Hassan, asked for her data": a person is the customer.
             out["name"] = stated.people[0].shown
         if stated.people:
