@@ -514,6 +514,34 @@ class Recipe:
         return f"{self.id_prefix}-{number:0{self.id_digits}d}"
 
 
+class PartyRecipe(Recipe):
+    """A record of a deal with another party, a customer or a supplier (a contract, an
+    invoice): it is named by that party, known here or not."""
+
+    name_kinds = ("customer", "vendor")
+    unknown_names = "organisations"
+    # The field that says which side of the deal the party is on, and its values when the
+    # party is a supplier and when it is a customer.
+    side_field: ClassVar[str]
+    sides: ClassVar[tuple[str, str]]
+
+    def name_question(self) -> str | None:
+        # Asked for as the answer names it: "with {}" is "who it is with".
+        return "who it is " + self.by_name.removesuffix(" {}")
+
+    def fill_party(self, record: Record, ctx: Context) -> None:
+        """The party and its side, where nothing said them: a party of the side said (a
+        supplier for a supplier's side, else a customer), and the side of the party."""
+        assert self.name_field is not None
+        supplier_side, customer_side = self.sides
+        if not record.get(self.name_field):
+            source = "vendors" if record.get(self.side_field) == supplier_side else "customers"
+            record[self.name_field] = ctx.pick(r["name"] for r in ctx.data.records(source))
+        if not record.get(self.side_field):
+            supplier = ctx.data.lookup("vendors", where={"name": record[self.name_field]})
+            record[self.side_field] = supplier_side if supplier else customer_side
+
+
 _CAPITALISED = re.compile(r"\b([A-Z][a-z]{2,})(?:'s)?\b")
 _FIRST_NAMES: dict[tuple[int, str], dict[str, str]] = {}
 

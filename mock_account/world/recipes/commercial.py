@@ -22,6 +22,7 @@ from ..changes import day_of_its_month, how_changed
 from ..recipe import (
     Asked,
     Context,
+    PartyRecipe,
     Recipe,
     Record,
     fits,
@@ -244,19 +245,17 @@ _STAGES = {
 _MONTHLY = re.compile(r"\b(?:per|a|each|every) month\b|\bmonthly\b", re.IGNORECASE)
 
 
-class Contracts(Recipe):
+class Contracts(PartyRecipe):
     source = "contracts"
     noun = "contract"
     id_field = "id"
     id_prefix = "CTR"
     name_field = "counterparty"
     about_fields = ("counterparty",)
-    name_kinds = ("customer", "vendor")
-    unknown_names = "organisations"
     by_name = "with {}"
-
-    def name_question(self) -> str | None:
-        return "who it is with"
+    # A supplier's terms are with a supplier; anything else with a customer.
+    side_field = "party_type"
+    sides = ("supplier", "customer")
 
     def stated(self, ctx: Context) -> Record:
         stated = ctx.stated
@@ -343,13 +342,7 @@ class Contracts(Recipe):
 
     def fill(self, record: Record, ctx: Context) -> None:
         record.setdefault("id", self.new_id(ctx))
-        if not record.get("counterparty"):
-            # A supplier's terms are with a supplier; anything else with a customer.
-            source = "vendors" if record.get("party_type") == "supplier" else "customers"
-            record["counterparty"] = ctx.pick(r["name"] for r in ctx.data.records(source))
-        if not record.get("party_type"):
-            supplier = ctx.data.lookup("vendors", where={"name": record["counterparty"]})
-            record["party_type"] = "supplier" if supplier else "customer"
+        self.fill_party(record, ctx)
         if record.get("kind") not in CONTRACT_KINDS:
             record["kind"] = ctx.pick(("msa", "sow", "license", "purchase"))
         if not record.get("currency"):

@@ -15,6 +15,7 @@ from mock_account.business.vocab import EXPENSE_CATEGORIES
 from ..recipe import (
     CHANGES,
     Context,
+    PartyRecipe,
     Recipe,
     Record,
     first_sentence,
@@ -324,7 +325,7 @@ class Expenses(Recipe):
         return f"{why} It is with {_PEOPLE.requester(ctx)['manager']} for approval."
 
 
-class Invoices(Recipe):
+class Invoices(PartyRecipe):
     source = "invoices"
     noun = "invoice"
     id_field = "number"
@@ -332,12 +333,10 @@ class Invoices(Recipe):
     id_digits = 6
     name_field = "party"
     about_fields = ("party",)
-    name_kinds = ("customer", "vendor")
-    unknown_names = "organisations"
     by_name = "for {}"
-
-    def name_question(self) -> str | None:
-        return "who it is for"
+    # A bill to us comes from a supplier; an invoice we issue goes to a customer.
+    side_field = "direction"
+    sides = ("payable", "receivable")
 
     def not_for(self, ctx: Context, given: Record) -> str | None:
         # "Record their invoice for 4,500 EUR" with nobody of that kind saved here: whose it
@@ -469,13 +468,7 @@ class Invoices(Recipe):
             # An invoice for an order goes to the order's customer.
             buyer = ctx.data.lookup("customers", where={"id": record["customer_id"]})
             record["party"] = buyer[0]["name"] if buyer else ""
-        if not record.get("party"):
-            # A bill to us comes from a supplier; an invoice we issue goes to a customer.
-            source = "vendors" if record.get("direction") == "payable" else "customers"
-            record["party"] = ctx.pick(r["name"] for r in ctx.data.records(source))
-        if not record.get("direction"):
-            supplier = ctx.data.lookup("vendors", where={"name": record["party"]})
-            record["direction"] = "payable" if supplier else "receivable"
+        self.fill_party(record, ctx)
         if record.get("amount") is None and record["direction"] == "receivable":
             _bill_latest_order(record, ctx)
         if not record.get("currency"):
