@@ -479,6 +479,14 @@ class AgentDefinition(_Strict):
                 return True
         return False
 
+    @property
+    def creates(self) -> bool:
+        """Whether the agent makes a new record (places an order, opens a case)."""
+        return any(
+            isinstance(args, DataArgs) and args.action == "create"
+            for args in map(command_args, walk_commands(list(self.main)))
+        )
+
 
 def walk_commands(commands: list[Any]) -> Any:
     """Yield every command of a block, depth first, including nested if/for bodies."""

@@ -224,6 +224,9 @@ class Focus:
     # A thing done already, said as news ("my flight just got cancelled"): the participle. An
     # agent that does that very thing is not what is asked; one that deals with it after is.
     done: str | None = None
+    # An edit said of a record the request names by its reference ("On order SO-77120, drop
+    # the scanners to 24"): a change of that record, not a new one.
+    on_record: bool = False
 
 
 # Said of a thing done to it: "got cancelled", "was approved", "has been delivered".
@@ -261,6 +264,7 @@ def focus(text: str) -> Focus:
         _side(text),
         not question and _wants_a_verb(text),
         done.group(1).casefold() if (done := _DONE.search(text)) else None,
+        read.edit is not None and bool(_RECORD_ID.search(text)),
     )
 
 
@@ -638,9 +642,15 @@ def edited(text: str) -> Edit | None:
             if following and following not in _OBJECT_ENDS:
                 nouns.append(following)
             break
-        if word in _OBJECT_ENDS or len(nouns) == 3:
+        if word in _OBJECT_ENDS or len(nouns) == 6:
             break
         nouns.append(word)
+    # The thing is the last of its words ("the linkedin year end sale campaign": a campaign).
+    nouns = nouns[-3:]
+    if nouns and _COUNT_CHANGED.search(opened):
+        # "Change the cold-chain labels from 40 cases to 65": a count of goods changes, which
+        # is an order's quantity whatever the goods are called.
+        nouns.append("units")
     return Edit(tuple(nouns), _has_number(opened)) if nouns else None
 
 
@@ -648,6 +658,8 @@ def edited(text: str) -> Edit | None:
 _COUNTED_VALUE = re.compile(
     r"\bto\s+\d[\d,.]*\s+(?:units?|pcs|pieces|items|boxes|cartons|cases|pallets)\b", re.I
 )
+# A count moved from one number to another: "from 40 cases to 65", "from 30 units to 24".
+_COUNT_CHANGED = re.compile(r"\bfrom\s+\d[\d,]*\s+[a-z]+\s+to\s+\d", re.IGNORECASE)
 
 
 def _has_number(text: str) -> bool:

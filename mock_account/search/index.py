@@ -141,6 +141,7 @@ class SearchIndex:
     tags: np.ndarray = field(repr=False)  # (agents,) tag per agent
     # (agents,) whether each agent acts rather than answers (``acts`` of what was indexed)
     acting: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=bool), repr=False)
+    creating: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=bool), repr=False)
     # (agents,) the verb each agent is named for ("open" of OpenSupportCase)
     verbs: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=object), repr=False)
     # Per agent, the terms of its title and name: what it is about ("seat" of ChooseFlightSeat)
@@ -222,6 +223,7 @@ class SearchIndex:
             weights=saturated * idf[None, :],
             tags=np.array([a.tag for a in agents], dtype=object),
             acting=np.array([bool(getattr(a, "acts", False)) for a in agents], dtype=bool),
+            creating=np.array([bool(getattr(a, "creates", False)) for a in agents], dtype=bool),
             verbs=np.array([split_name(a.name).split()[0].lower() for a in agents], dtype=object),
             own_terms=tuple(frozenset(terms(f"{a.title} {split_name(a.name)}")) for a in agents),
             vectors=vectors,
@@ -351,6 +353,10 @@ class SearchIndex:
                 # the base to 102000" is no audience segment to build over a customer base).
                 keep &= self.acting | self._named_for(edit.nouns)
             named = self._named_for(edit.nouns)
+            if asked.on_record and len(self.creating) == len(blended):
+                # "On order SO-77120, drop the scanners to 24": an edit of a record the request
+                # names by its reference changes that record; it makes no new one.
+                blended = np.where(self.creating, blended * self.params.unnamed_edit, blended)
             if edit.valued and (keep & named).any():
                 # The agent named for the thing edited ("its budget": the one that changes a
                 # campaign's budget) before one whose work only touches it (reconciling spend).

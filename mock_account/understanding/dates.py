@@ -601,8 +601,10 @@ def _weekday_atom(m: re.Match[str], today: dt.date) -> _Atom | None:
     week = (m.group("wdw") or "").lower()
     if lowered.endswith("s") and lowered[:-1] in _FULL_WEEKDAYS:
         return None  # "on Mondays" is a habit, not a day
+    # Said with "next", "last", "this" it is a day in any case ("last fri").
+    qualified = qualifier not in ("", "on")
     if lowered not in _FULL_WEEKDAYS and not (
-        name[0].isupper() and (qualifier or week or _among_days(m))
+        qualified or (name[0].isupper() and (qualifier or week or _among_days(m)))
     ):
         return None  # "Sat", "Sun", "Wed" are words too: only "on Sat", "next Wed", "Wed 16th"
     weekday = WEEKDAY_NUMBERS[lowered[:3]]
@@ -731,6 +733,11 @@ _MONTH_PREPOSITIONS = frozenset(
 )
 
 
+_TIME_OF_MONTH = frozenset(
+    ("end of", "mid", "early", "late", "next", "last", "this", "until", "till", "through", "since")
+)
+
+
 def _month_atom(m: re.Match[str], today: dt.date) -> _Atom | None:
     """ "in March", "March 2027", "next March", "end of March" (a day)."""
     name = m.group("monn")
@@ -741,7 +748,12 @@ def _month_atom(m: re.Match[str], today: dt.date) -> _Atom | None:
         # Without a year a month needs a word before it ("in March", not "May I"), a capital
         # for the two that are verbs ("we march on", "it may rain"), and its full name ("for
         # Jan" could be a person).
-        abbreviated = len(bare) <= 4 and bare not in ("may", "june", "july")
+        # A word of time before a short name makes it a month ("end of Feb", "mid Jan").
+        abbreviated = (
+            len(bare) <= 4
+            and bare not in ("may", "june", "july")
+            and qualifier not in _TIME_OF_MONTH
+        )
         if not qualifier or not _month_ok(name) or abbreviated:
             return None
     month = _month_number(name)

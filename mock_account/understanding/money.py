@@ -83,6 +83,8 @@ CURRENCY_WORDS: dict[str, str] = {
     "yuan": "CNY",
     "renminbi": "CNY",
     "rmb": "CNY",
+    "indonesian rupiah": "IDR",
+    "rupiah": "IDR",
     "indian rupees": "INR",
     "rupees": "INR",
     "rupee": "INR",

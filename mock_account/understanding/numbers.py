@@ -51,6 +51,10 @@ _MULTIPLIERS: dict[str, int] = {
     "k": 1_000,
     "thousand": 1_000,
     "grand": 1_000,
+    "lakh": 100_000,
+    "lakhs": 100_000,
+    "crore": 10_000_000,
+    "crores": 10_000_000,
     "m": 1_000_000,
     "mn": 1_000_000,
     "mio": 1_000_000,
@@ -69,7 +73,9 @@ WORDS_NUMBER = (
 # Digits with thousands separators or a decimal part: "1,200", "1,200.50", "1.200,50", "45".
 DIGITS_NUMBER = r"(?:\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d{1,3}(?:\.\d{3})+,\d{1,2}|\d+(?:[.,]\d+)?)"
 # A multiplier right after digits: "1.5k", "2 million", "3bn".
-MULTIPLIER = r"(?:\s?(?:k|K|m|M|mn|mio|bn|BN)\b|\s+(?:thousand|million|billion|grand)\b)"
+MULTIPLIER = (
+    r"(?:\s?(?:k|K|m|M|mn|mio|bn|BN)\b|\s+(?:thousand|million|billion|grand|lakhs?|crores?)\b)"
+)
 # Any number, digits (maybe with a multiplier) or words.
 NUMBER = rf"(?:{DIGITS_NUMBER}(?:{MULTIPLIER})?|\b{WORDS_NUMBER})"
 

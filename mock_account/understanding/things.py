@@ -220,20 +220,22 @@ _NUMBERED_RE = re.compile(r"(?<![\w#])#\d{2,9}\b")
 # A fault code after what it is ("error E-17", "fault code F3", "alarm A-204") and a size in
 # pixels or units ("728x90", "300 x 250").
 _FAULT_CODE_RE = re.compile(
-    r"\b(?:error|fault|alarm|code)\s+([A-Z]{1,3}-?\d{1,4})\b", re.IGNORECASE
+    r"\b(?:error|fault|alarm|code)\s+([A-Z]{1,3}-?\d{1,4}|\d{3,4})\b", re.IGNORECASE
 )
 _DIMENSIONS_RE = re.compile(r"(?<![\w.,])\d{2,4}\s?[x×]\s?\d{2,4}(?!\w|[.,]\d)")
 # A record's number in the user's own system, after the record's noun: "Order 88-31207",
 # "booking 4410-22", "PO 4500018842" (the account's own ids were claimed before).
 _RECORD_NUMBER_RE = re.compile(
     r"\b(?:order|invoice|PO|purchase\s+order|ticket|case|contract|booking|reservation|shipment"
-    r"|claim|quote|policy|account|member|reference|ref)(?:\s*#\s?(\d{3,})|\s+(?:no\.?\s+|number\s+)?(\d{2,}(?:-\d{2,})+|\d{6,}(?!\s+[a-z]+s\b)))\b",
+    r"|claim|quote|policy|account|member|reference|ref)(?:\s*#\s?(\d{3,})|\s+(?:no\.?\s+|number\s+)?(\d{2,}(?:-\d{2,})+|\d{5,}(?!\s+[a-z]+s\b)))\b",
     re.IGNORECASE,
 )
 # A reference in parts between slashes, letters and digits both: "contract 2025/LGL/019".
 _SLASHED_CODE_RE = re.compile(
     r"(?<![\w/])(?=[\w/]*[A-Z])(?=[\w/]*\d)[A-Z0-9]{2,}(?:/[A-Z0-9]{2,}){2,}(?![\w/])"
 )
+# The last digits of an account or a card, as people give them: "account ending 7781".
+_ENDING_RE = re.compile(r"\b(?:ending(?:\s+in|\s+with)?|ends\s+(?:in|with))\s+(\d{3,6})\b", re.I)
 # A sign-in name after the word that introduces it: "reset it for j.tay", "user s_lim".
 _USERNAME_RE = re.compile(
     r"\b(?:for|user(?:name)?|login|handle)\s+([a-z][a-z0-9]*[._][a-z][a-z0-9]*)\b(?![.@-]\w)"
@@ -288,12 +290,12 @@ def find_codes(analysis: Analysis) -> Iterator[ThingFact]:
     for m in _RECORD_NUMBER_RE.finditer(text):
         number = 1 if m.group(1) else 2
         found.append((m.start(number), m.end(number), m.group(number)))
-    for pattern in (_SLASHED_CODE_RE, _USERNAME_RE):
+    for pattern in (_SLASHED_CODE_RE, _USERNAME_RE, _ENDING_RE):
         for m in pattern.finditer(text):
             group = 1 if pattern.groups else 0
             found.append((m.start(group), m.end(group), m.group(group)))
     for m in _FAULT_CODE_RE.finditer(text):
-        if any(c.isupper() for c in m.group(1)):
+        if any(c.isupper() for c in m.group(1)) or m.group(1).isdigit():
             found.append((m.start(1), m.end(1), m.group(1)))
     for m in _DIMENSIONS_RE.finditer(text):
         found.append((m.start(), m.end(), m.group()))

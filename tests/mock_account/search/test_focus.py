@@ -341,3 +341,10 @@ def test_a_records_noun_before_its_reference_is_no_ask(index: SearchIndex) -> No
     # "order" with a count is still an order to place, and an imperative keeps its reference.
     assert focus("order 20 chairs for the Penang office").doing == "order"
     assert focus("cancel ORD-000123 please").doing == "cancel"
+
+
+def test_an_edit_is_of_the_last_words_of_its_object_and_of_a_record_named() -> None:
+    said = "bump the linkedin year end sale campaign to 12k"
+    assert focus(said).edit == Edit(("end", "sale", "campaign"), True)
+    assert focus("On order SO-77120, drop the X2 scanners from 30 units to 24").on_record
+    assert not focus("Make it an SUV instead").on_record

@@ -50,6 +50,8 @@ SINGLE_DAYS = [
     ("the third Friday in December", "2026-12-18"),
     ("Left my phone in a taxi last night", "2026-11-29"),
     ("the report is due by 9/1", "2027-01-09"),
+    ("it was due last fri", "2026-11-27"),  # lower case, with its qualifier
+    ("delivery by end of Feb", "2027-02-28"),
     # relative days
     ("today", "2026-11-30"),
     ("tomorrow", "2026-12-01"),

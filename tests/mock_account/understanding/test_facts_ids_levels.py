@@ -315,6 +315,9 @@ def test_a_records_number_in_the_users_own_system_is_kept_as_typed() -> None:
         ("PO#7741 with Meridian Components is a week late", "7741"),
         ("When is contract 2025/LGL/019 with Parallax Cloud up?", "2025/LGL/019"),
         ("I typed my password, can you reset it for j.tay?", "j.tay"),
+        ("salary into my new DBS account, ending 7781", "7781"),
+        ("With reference to HR ticket 88213: he leaves on Friday", "88213"),
+        ("forticlient just says error 809 since the update", "809"),
     ):
         assert code in [t.value for t in extract_facts(text, today=TODAY).things], text
     # A count after "order" is no number of a record.

@@ -22,6 +22,8 @@ from mock_account.understanding import extract_facts
         ("CHF 200 for the train", "200.00", "CHF"),
         ("200 Swiss francs", "200.00", "CHF"),
         ("2 million yen", "2000000.00", "JPY"),
+        ("the dinner came to 1.2 million rupiah", "1200000.00", "IDR"),
+        ("a 3.5 lakh INR order for test rigs", "350000.00", "INR"),
         ("US$ 50", "50.00", "USD"),
         ("C$75 for parking", "75.00", "CAD"),
         ("a 3,182 USD trip", "3182.00", "USD"),
