@@ -117,8 +117,10 @@ def create_app(
     kind = store_kind(deployment)
 
     # The two calls of every conversation turn come first in the application's own route list:
-    # an included router is matched through a second, nested pass over its routes.
+    # an included router is matched through a second, nested pass over its routes. So does
+    # the ping of the HTTP ceiling, which must be reached as they are.
     app.router.routes.extend(routes_exec.router.routes)
+    app.router.routes.extend(routes_harness.ping_router.routes)
 
     @app.get(
         "/health",

@@ -30,17 +30,18 @@ conversations. Shapes, messages and operation ids are the reference's.
   `trace` lines (the Server-Timing phases) and last the `agent` line (the response with
   `output: null`). A client that closes the connection stops the run; nothing of it is saved.
 
-**Harness extras** (tag `harness`, not part of the Search2o API): a `score` per search result,
-`POST /api/harness/getConversationState` (the owner's decrypted state), the `Server-Timing` header
-of `execAgent` (restore, run, serialize, encrypt, write and total, in ms), the field list in a
-422's `error.data.fields`, and the `Idempotency-Key` header of `execAgent` (a retry with the same
-key and body returns the first answer with `Idempotent-Replayed: true` and does not run the agent
-again; the same key with another body is refused with 422; not with `stream: true`); the caller's
-workflow progress (`listWorkflows`, `getWorkflowProgress`, `submitWorkflowValues`,
-`advanceWorkflow`) and actions with an effect outside, approved and then run at most once
-(`listActions`, `createAction`, `approveAction`, `rejectAction`, `getOutbox`). Channels and the
-Inbox (SPEC §9): `/api/harness/deliverMessage` (a message from a sender on a channel: a returning
-email or IM sender continues their conversation), `getInbox`, `getInboxConversation`,
+**Harness extras** (tag `harness`, not part of the Search2o API): a `score` per search result, `POST
+/api/harness/getConversationState` (the owner's decrypted state), `POST /api/harness/ping` (signed
+in like every call, then `{"success": true}` and nothing else: the load tests' HTTP ceiling), the
+`Server-Timing` header of `execAgent` (restore, run, serialize, encrypt, write and total, in ms),
+the field list in a 422's `error.data.fields`, and the `Idempotency-Key` header of `execAgent` (a
+retry with the same key and body returns the first answer with `Idempotent-Replayed: true` and does
+not run the agent again; the same key with another body is refused with 422; not with `stream:
+true`); the caller's workflow progress (`listWorkflows`, `getWorkflowProgress`,
+`submitWorkflowValues`, `advanceWorkflow`) and actions with an effect outside, approved and then run
+at most once (`listActions`, `createAction`, `approveAction`, `rejectAction`, `getOutbox`). Channels
+and the Inbox (SPEC §9): `/api/harness/deliverMessage` (a message from a sender on a channel: a
+returning email or IM sender continues their conversation), `getInbox`, `getInboxConversation`,
 `getContacts`, `getIdentity` and `setIdentityContact`, the account administrator's (403 for anyone
 else). The agents' configuration history (SPEC §10): `getAgentConfig`, `listAgentConfigVersions`,
 `diffAgentConfig`, `saveAgentConfig` (live at once in every server process), `restoreAgentConfig`

@@ -15,10 +15,16 @@ from mock_account.api.docs import BAD_BODY, FORBIDDEN, STORE_DOWN, UNAUTHORIZED
 
 
 def harness_router(
-    refusals: Mapping[int, dict[str, Any]], *, admin_only: bool = False
+    refusals: Mapping[int, dict[str, Any]],
+    *,
+    admin_only: bool = False,
+    uses_store: bool = True,
+    **options: Any,
 ) -> APIRouter:
     """A router of harness extras documenting ``refusals`` between the answers all of them
-    may give; ``admin_only``: some of its calls are the account administrator's (403)."""
+    may give; ``admin_only``: some of its calls are the account administrator's (403);
+    ``uses_store``: its calls reach the store or its hooks (502, 503). ``options`` go to the
+    ``APIRouter`` (a ``route_class``...)."""
     return APIRouter(
         prefix="/api/harness",
         tags=["harness"],
@@ -27,6 +33,7 @@ def harness_router(
             **(FORBIDDEN if admin_only else {}),
             **BAD_BODY,
             **refusals,
-            **STORE_DOWN,
+            **(STORE_DOWN if uses_store else {}),
         },
+        **options,
     )

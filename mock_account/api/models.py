@@ -29,6 +29,7 @@ PAGE_MAX = 25
 PAGE_DEFAULT = 10
 MAX_INPUT_DEPTH = 32
 CURSOR_MAX = 1000
+PING_NOTE_MAX = 200
 IDEMPOTENCY_KEY_PATTERN = r"^[\x21-\x7e]{1,255}$"
 
 #: Plain words for the patterns, used in 422 messages instead of the regular expression.
@@ -211,6 +212,17 @@ class SetPinnedRequest(RequestModel):
 
     convid: str = Convid
     pinned: bool = Field(description="true to pin, false to unpin.")
+
+
+class PingRequest(RequestModel):
+    """A small body, read and validated like any call's, then ignored (the body may be empty)."""
+
+    note: str = Field(
+        default="",
+        max_length=PING_NOTE_MAX,
+        description=f"Anything up to {PING_NOTE_MAX} characters; ignored.",
+        examples=["ceiling"],
+    )
 
 
 # --- responses ----------------------------------------------------------------------------

@@ -46,6 +46,7 @@ POST_PATHS = [
     "/api/user/setPinned",
     "/api/user/deleteConversation",
     "/api/harness/getConversationState",
+    "/api/harness/ping",
     *(
         f"/api/harness/{name}"
         for name in (

@@ -26,6 +26,7 @@ ALL_POST_PATHS = [
     "/api/user/setPinned",
     "/api/user/deleteConversation",
     "/api/harness/getConversationState",
+    "/api/harness/ping",
 ]
 
 
