@@ -2,10 +2,11 @@
 
     loadtests bench [--sizes 1KB,16KB,256KB,1MB] [--store URL] [--iterations N] [--json FILE]
                     [--peers]
-    loadtests run --scenario conversation|workflows|channels|store|crypto --users N
-                  --spawn-rate R --run-time T --out DIR [--host URL [--allow-remote] [--insecure]]
-                  [--tokens FILE] [--agents DIR] [--store URL] [--workers K]
-                  [--server-workers N] [--max-fail-ratio X] [--max-p99-ms Y]
+    loadtests run --scenario conversation|workflows|channels|config-edit|ceiling|store|crypto
+                  --users N --spawn-rate R --run-time T --out DIR [--with-ceiling]
+                  [--host URL [--allow-remote] [--insecure]] [--tokens FILE] [--agents DIR]
+                  [--store URL] [--workers K] [--server-workers N] [--max-fail-ratio X]
+                  [--max-p99-ms Y]
     loadtests writers [--stores sqlite,postgres,redis] [--threads 1,8,64] [--seconds S]
     loadtests capacity --users U --followups-per-hour F --state-kb S [--measured FILE]
     loadtests bench-engine [--runs N] [--store URL]
@@ -77,6 +78,7 @@ def _run(args: argparse.Namespace) -> int:
             insecure=args.insecure,
             tokens=args.tokens,
             agents=args.agents,
+            with_ceiling=args.with_ceiling,
         )
     )
 

@@ -10,10 +10,13 @@
 2. Run Locust as subprocesses: ``locust -f <scenario file> --headless -u N -r R -t T --csv
    DIR/locust --html DIR/report.html``; with ``--workers K`` a ``--master --expect-workers K``
    plus K ``--worker`` processes (Locust's own distributed mode). Every process has a deadline.
-3. Write ``summary.json`` (``loadtests.summary``: what was measured, the figures, which agents
-   the journeys ran), PNG plots (``loadtests.plots``), and print a short summary. Exit 1 with a
-   line per threshold exceeded (``--max-fail-ratio``, ``--max-p99-ms``), or when the run
-   produced nothing.
+3. With ``--with-ceiling``, run the ``ceiling`` scenario next, on the same server, with the same
+   users, spawn rate, run time and Locust workers, into ``OUT/ceiling/``: its req/s is the HTTP
+   ceiling of the session, and the scenario's req/s and execAgent/s are divided by it.
+4. Write ``summary.json`` (``loadtests.summary``: what was measured, the figures, which agents
+   the journeys ran, the ceiling and the ratios to it), PNG plots (``loadtests.plots``), and
+   print a short summary. Exit 1 with a line per threshold exceeded (``--max-fail-ratio``,
+   ``--max-p99-ms``), or when a run produced nothing.
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ import re
 import subprocess
 import sys
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -51,6 +54,7 @@ from loadtests.settings import (
     check_settings,
 )
 from loadtests.summary import (
+    CEILING_SCENARIO,
     agent_runs,
     build_summary,
     format_summary,
@@ -66,9 +70,12 @@ SCENARIOS = {
     "workflows": "workflow_user.py",
     "channels": "channel_user.py",
     "config-edit": "config_edit_user.py",
+    CEILING_SCENARIO: "ceiling_user.py",
 }
 # The scenarios that talk to a server over HTTP (one is started unless --host is given).
-HTTP_SCENARIOS = ("conversation", "workflows", "channels", "config-edit")
+HTTP_SCENARIOS = ("conversation", "workflows", "channels", "config-edit", CEILING_SCENARIO)
+#: The ceiling run of ``--with-ceiling``: a folder of the run's own.
+CEILING_FOLDER = "ceiling"
 _RUN_TIME_RE = re.compile(r"(?:(\d+)h)?(?:(\d+)m)?(?:(\d+)s)?")
 # Beyond the run time: start-up, waiting for workers, Locust's stop timeout, writing reports.
 EXTRA_TIME_S = 120
@@ -93,6 +100,7 @@ class RunConfig:
     insecure: bool = False
     tokens: Path | None = None
     agents: Path | None = None
+    with_ceiling: bool = False
 
 
 def run_time_seconds(text: str) -> int:
@@ -243,6 +251,13 @@ def add_run_arguments(parser: argparse.ArgumentParser) -> None:
         type=_non_negative_float,
         help="fail when the p99 of all requests is above this many ms",
     )
+    parser.add_argument(
+        "--with-ceiling",
+        action="store_true",
+        help="then run the ceiling scenario on the same server with the same users, spawn rate, "
+        "run time and workers (into OUT/ceiling) and print the scenario's req/s and "
+        "execAgent/s over it (an HTTP scenario; use --think 0 for the saturating ratios)",
+    )
 
 
 def _locust_command(config: RunConfig, host: str, locustfile: Path) -> list[str]:
@@ -346,18 +361,21 @@ def _run_locust(config: RunConfig, host: str, env: dict[str, str]) -> int:
             log.close()
 
 
-def _report(
+def _summarize(
     config: RunConfig,
     host: str,
     target: dict[str, Any] | None,
     plan: tuple[Identities, AgentFolder] | None,
     server_cpu_s: float | None = None,
-) -> int:
+    ceiling: tuple[float, str] | None = None,
+) -> dict[str, Any] | None:
+    """Write the run's ``summary.json`` and plots; the summary, or ``None`` (said why) when
+    Locust wrote no statistics."""
     out = config.out
     stats_csv = out / "locust_stats.csv"
     if not stats_csv.exists():
         print(f"loadtests: Locust wrote no statistics; see {out / 'locust.log'}", file=sys.stderr)
-        return 1
+        return None
     histograms = read_histograms(out / "histograms.json")
     requests, _ = read_stats(stats_csv)
     files = {
@@ -394,8 +412,9 @@ def _report(
             "token_count": users.count,
             "agents": str(folder.path),
         }
-        agents = agent_runs(folder.path, folder.names, out / "agent_runs.json")
-        files["agent_runs"] = "agent_runs.json"
+        if config.scenario != CEILING_SCENARIO:  # pings run no agent
+            agents = agent_runs(folder.path, folder.names, out / "agent_runs.json")
+            files["agent_runs"] = "agent_runs.json"
     summary = build_summary(
         scenario=config.scenario,
         configuration=configuration,
@@ -408,13 +427,46 @@ def _report(
         server_cpu_s=server_cpu_s,
         target=target,
         agents=agents,
+        ceiling=ceiling,
     )
     (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
+    return summary
+
+
+def _report(config: RunConfig, summary: dict[str, Any] | None) -> int:
+    """Print the summary and what it exceeded; 0 passed, 1 failed a threshold or measured
+    nothing."""
+    if summary is None:
+        return 1
     print(format_summary(summary))
-    print(f"reports in {out}: summary.json, report.html, locust_stats.csv, plots")
+    print(f"reports in {config.out}: summary.json, report.html, locust_stats.csv, plots")
     for line in summary["thresholds"]["exceeded"]:
         print(f"loadtests: threshold exceeded: {line}", file=sys.stderr)
     return 1 if summary["thresholds"]["exceeded"] else 0
+
+
+def _ceiling_config(config: RunConfig) -> RunConfig:
+    """The ceiling run of ``--with-ceiling``: the same server, users and Locust processes, in a
+    folder of its own, judged by no threshold of the scenario's."""
+    return replace(
+        config,
+        scenario=CEILING_SCENARIO,
+        out=config.out / CEILING_FOLDER,
+        think=None,
+        rate=None,
+        max_fail_ratio=None,
+        max_p99_ms=None,
+        with_ceiling=False,
+    )
+
+
+def _ceiling_env(env: dict[str, str], out: Path) -> dict[str, str]:
+    """``env`` with the ceiling run's own result files (its users never wait nor pace)."""
+    return {
+        **env,
+        HISTOGRAMS_FILE_ENV: str(out / "histograms.json"),
+        AGENT_RUNS_FILE_ENV: str(out / "agent_runs.json"),
+    }
 
 
 def _described(
@@ -456,6 +508,14 @@ def _unused_options(config: RunConfig) -> list[str]:
 def run_load_test(config: RunConfig) -> int:
     """Run the scenario and write its reports; 0 passed, 1 failed a threshold, 2 bad usage."""
     http = config.scenario in HTTP_SCENARIOS
+    if config.with_ceiling and (not http or config.scenario == CEILING_SCENARIO):
+        print(
+            f"loadtests: --with-ceiling goes with an HTTP scenario other than the ceiling "
+            f"({', '.join(s for s in HTTP_SCENARIOS if s != CEILING_SCENARIO)}), "
+            f"not {config.scenario}",
+            file=sys.stderr,
+        )
+        return 2
     try:
         # First of all: a refused target is refused before anything is written or sent.
         target = (
@@ -497,9 +557,12 @@ def run_load_test(config: RunConfig) -> int:
         notes.append("loadtests: --store is ignored with --host: the server keeps its own store")
     for line in notes:
         print(line, file=sys.stderr)
-    config.out.mkdir(parents=True, exist_ok=True)
-    for stale in ("summary.json", "histograms.json", "locust_stats.csv", "agent_runs.json"):
-        (config.out / stale).unlink(missing_ok=True)
+    ceiling = _ceiling_config(config) if config.with_ceiling else None
+    for run in (config, ceiling):
+        if run is not None:
+            run.out.mkdir(parents=True, exist_ok=True)
+            for stale in ("summary.json", "histograms.json", "locust_stats.csv", "agent_runs.json"):
+                (run.out / stale).unlink(missing_ok=True)
     if config.scenario == "store":
         env["LOADTEST_STORE_URL"] = config.store_url or f"sqlite:///{config.out / 'store.db'}"
     host = target.url if target is not None else "http://127.0.0.1:9020"
@@ -512,13 +575,26 @@ def run_load_test(config: RunConfig) -> int:
                 before = server.cpu_seconds()
                 _run_locust(config, host, env)
                 server_cpu_s = server.cpu_seconds() - before
+                if ceiling is not None:
+                    _run_locust(ceiling, host, _ceiling_env(env, ceiling.out))
         else:
             if target is not None:
                 # Before the load: an unreachable or unverifiable target is one line, not a
                 # run full of failures.
                 described = _described(host, target, insecure=config.insecure, store_url=None)
             _run_locust(config, host, env)
+            if ceiling is not None:
+                _run_locust(ceiling, host, _ceiling_env(env, ceiling.out))
     except (ServerError, TargetError) as exc:
         print(f"loadtests: {exc}", file=sys.stderr)
         return 1
-    return _report(config, host, described, plan, server_cpu_s)
+    if ceiling is None:
+        return _report(config, _summarize(config, host, described, plan, server_cpu_s))
+    # The ceiling's own summary first: the scenario's ends with its ratios to it.
+    ceiling_summary = _summarize(ceiling, host, described, plan)
+    ceiling_code = _report(ceiling, ceiling_summary)
+    figure = None
+    if ceiling_summary is not None and ceiling_summary["ceiling"]["rps"]:
+        figure = ceiling_summary["ceiling"]["rps"], f"{CEILING_FOLDER}/summary.json"
+    summary = _summarize(config, host, described, plan, server_cpu_s, figure)
+    return max(ceiling_code, _report(config, summary))

@@ -1,8 +1,10 @@
 """``summary.json`` of a Locust run: throughput, failures, latency per request, µs histograms.
 
 Built from Locust's ``<prefix>_stats.csv`` (one row per request name plus ``Aggregated``), the
-merged microsecond histograms and agent runs (``locust_support``), and what the target said of
-itself before the run (``loadtests.target``). Schema (``SCHEMA_VERSION`` 2)::
+merged microsecond histograms and agent runs (``locust_support``), what the target said of
+itself before the run (``loadtests.target``), and the HTTP ceiling of the same session (the
+successful req/s of the ``ceiling`` scenario's pings) with the run's ratios to it. Schema
+(``SCHEMA_VERSION`` 3)::
 
     {"schema": 2, "scenario", "configuration": {...}, "machine": {...},
      "target": {"url" (no credentials), "embedded", "loopback", "tls_verified", "server" (its
@@ -16,6 +18,9 @@ itself before the run (``loadtests.target``). Schema (``SCHEMA_VERSION`` 2)::
                    "p99_ms", "p99_9_ms", "max_ms"}],
      "state_us": {histogram name: {"count", "mean_us", "min_us", "max_us", "p50_us", "p95_us",
                                    "p99_us", "p99_9_us"}},
+     "ceiling": {"rps", "source" (the ceiling run's summary, or "this run"), "saturating"
+                 (the run had no think time and no pacing), "ratios": {"rps_over_ceiling",
+                 "exec_agent_rps_over_ceiling"} (null for the ceiling run itself)} or null,
      "thresholds": {"max_fail_ratio", "max_p99_ms", "exceeded": ["..."]},
      "files": {...}}
 """
@@ -30,9 +35,11 @@ from typing import Any
 
 from loadtests.histograms import HistogramSet
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 #: The names of the execAgent requests start so (``/api/exec/execAgent [follow-up]``...).
 EXEC_AGENT_NAME = "/api/exec/execAgent"
+#: The scenario whose req/s is the HTTP ceiling.
+CEILING_SCENARIO = "ceiling"
 SUMMARY_KEYS = (
     "schema",
     "scenario",
@@ -44,6 +51,7 @@ SUMMARY_KEYS = (
     "requests",
     "state_us",
     "server_cpu",
+    "ceiling",
     "thresholds",
     "files",
 )
@@ -138,6 +146,51 @@ def check_thresholds(
     return exceeded
 
 
+def successful_rps(totals: dict[str, Any]) -> float:
+    """Requests per second that succeeded (Locust's req/s counts the failed ones too)."""
+    if not totals["requests"]:
+        return 0.0
+    return round(totals["rps"] * (1 - totals["failures"] / totals["requests"]), 2)
+
+
+def saturating(configuration: dict[str, Any]) -> bool:
+    """Whether the run's users neither thought between calls nor paced their runs: the only
+    runs whose req/s compare with a ceiling."""
+    think = configuration.get("think")
+    return think is not None and max(think) == 0 and not configuration.get("rate")
+
+
+def ceiling_figures(
+    scenario: str,
+    configuration: dict[str, Any],
+    totals: dict[str, Any],
+    ceiling: tuple[float, str] | None,
+) -> dict[str, Any] | None:
+    """``summary.json``'s ``ceiling``: the ceiling run's own figure, or the ``(rps, source)`` of
+    one in the same session and this run's req/s and execAgent/s over it."""
+    if scenario == CEILING_SCENARIO:
+        # Its users never wait (``ceiling_user``): saturating whatever --think says.
+        rps = successful_rps(totals)
+        return {"rps": rps, "source": "this run", "saturating": True, "ratios": None}
+    if ceiling is None:
+        return None
+    rps, source = ceiling
+    exec_rps = totals.get("exec_agent_rps") or 0.0
+
+    def over(value: float) -> float | None:
+        return round(value / rps, 3) if rps else None
+
+    return {
+        "rps": rps,
+        "source": source,
+        "saturating": saturating(configuration),
+        "ratios": {
+            "rps_over_ceiling": over(totals["rps"]),
+            "exec_agent_rps_over_ceiling": over(exec_rps) if exec_rps else None,
+        },
+    }
+
+
 def build_summary(
     *,
     scenario: str,
@@ -151,11 +204,13 @@ def build_summary(
     server_cpu_s: float | None = None,
     target: dict[str, Any] | None = None,
     agents: dict[str, Any] | None = None,
+    ceiling: tuple[float, str] | None = None,
 ) -> dict[str, Any]:
     """``target``: what was load-tested (``None`` for the in-process scenarios); ``agents``: the
     agent runs of the journeys (``agent_runs``). ``server_cpu_s``: CPU seconds (user + system)
     the server's processes spent during the run, when it was started by the run; per request
-    and per ``execAgent`` it is the figure that holds across machines."""
+    and per ``execAgent`` it is the figure that holds across machines. ``ceiling``: the req/s of
+    a ceiling run in the same session and where its summary is."""
     requests, aggregated = read_stats(stats_csv)
     count, failures = aggregated["requests"], aggregated["failures"]
     totals = {
@@ -188,6 +243,7 @@ def build_summary(
         "requests": requests,
         "state_us": histograms.summary(),
         "server_cpu": server_cpu,
+        "ceiling": ceiling_figures(scenario, configuration, totals, ceiling),
         "thresholds": {
             "max_fail_ratio": max_fail_ratio,
             "max_p99_ms": max_p99_ms,
@@ -211,6 +267,8 @@ def format_summary(summary: dict[str, Any]) -> str:
         lines.append(f"execAgent: {t['exec_agent_rps']:.1f}/s")
     if summary.get("agents"):
         lines.append(_agents_line(summary["agents"]))
+    if summary.get("ceiling"):
+        lines += _ceiling_lines(summary["scenario"], t, summary["ceiling"])
     cpu = summary.get("server_cpu")
     if cpu and cpu["us_per_exec_agent"] is not None:
         lines.append(
@@ -229,6 +287,30 @@ def format_summary(summary: dict[str, Any]) -> str:
                     f"{h['p99_us']:>9.1f} {h['p99_9_us']:>9.1f}"
                 )
     return "\n".join(lines)
+
+
+def _ceiling_lines(scenario: str, totals: dict[str, Any], ceiling: dict[str, Any]) -> list[str]:
+    rps = ceiling["rps"]
+    if ceiling["ratios"] is None:
+        return [f"HTTP ceiling: {rps:.1f} req/s (successful signed-in pings)"]
+    ratios = ceiling["ratios"]
+    lines = [f"HTTP ceiling: {rps:.1f} req/s, same server and session ({ceiling['source']})"]
+    if ratios["rps_over_ceiling"] is not None:
+        lines.append(
+            f"{scenario} req/s ÷ ceiling: {totals['rps']:.1f} ÷ {rps:.1f} = "
+            f"{ratios['rps_over_ceiling']:.2f}"
+        )
+    if ratios["exec_agent_rps_over_ceiling"] is not None:
+        lines.append(
+            f"execAgent/s ÷ ceiling: {totals['exec_agent_rps']:.1f} ÷ {rps:.1f} = "
+            f"{ratios['exec_agent_rps_over_ceiling']:.2f}"
+        )
+    if not ceiling["saturating"]:
+        lines.append(
+            "  (this run's users thought between calls or were paced: its ratios to a ceiling "
+            "say little; --think 0 saturates)"
+        )
+    return lines
 
 
 def _target_line(target: dict[str, Any]) -> str:

@@ -28,6 +28,7 @@ SLOW_COST_S: dict[str, float] = {
     "tests/agents_catalog/test_pre_commit_hook.py": 25,
     "tests/reliability/test_rel_crash.py": 20,
     "tests/loadtests/test_load_run.py": 20,
+    "tests/loadtests/test_load_ceiling.py": 20,
     "tests/loadtests/test_load_stream.py": 20,
     "tests/loadtests/test_load_channels.py": 20,
     "tests/reliability/test_rel_retries.py": 15,
