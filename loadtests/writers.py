@@ -26,19 +26,16 @@ Exit codes: 0 fine, 1 a store failed or a save failed during the run, 2 bad usag
 from __future__ import annotations
 
 import argparse
-import os
 import sys
-import tempfile
 import threading
 import time
 import uuid
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
 import numpy as np
 
@@ -46,17 +43,22 @@ from agents_catalog.cli_kit import Parser, positive_int
 from loadtests.json_report import write_json
 from loadtests.machine import machine_info
 from loadtests.states import build_state
+from loadtests.store_targets import (
+    DEFAULT_POSTGRES_URL,
+    DEFAULT_REDIS_URL,
+    StoreTarget,
+    add_server_urls,
+    store_names,
+    store_target,
+)
 from mock_account.conversations.vault import Vault, seal_state
 from mock_account.crypto import Keyring, StateCipher
 from mock_account.engine.state import serialize_state
 from mock_account.stores import ConversationStore, StoreError, StoreUnavailable, open_store
 from mock_account.stores.batching import BatchingStore
 
-NAMED_STORES = ("memory", "sqlite", "postgres", "redis")
 DEFAULT_STORES = ("sqlite", "postgres", "redis")
 DEFAULT_THREADS = (1, 8, 64)
-DEFAULT_POSTGRES_URL = "postgresql://postgres@127.0.0.1:5432/postgres"
-DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
 CONVERSATIONS_PER_WRITER = 2
 ACCOUNT = "loadtests"
 OWNER = "writers@acme.example"
@@ -81,79 +83,10 @@ class WritersConfig:
 # -- stores --------------------------------------------------------------------------------------
 
 
-@dataclass
-class StoreTarget:
-    """A store to measure: its label, its URL, and how to remove what the run left there."""
-
-    label: str
-    url: str
-    cleanup: Callable[[], None] = lambda: None
-    opened: bool = False  # only a store that was opened has anything to clean up
-
-    def close(self) -> None:
-        if self.opened:
-            self.cleanup()
-
-
-def _with_option(url: str, option: str) -> str:
-    return f"{url}{'&' if '?' in url else '?'}{option}"
-
-
-def _drop_schema(url: str, schema: str) -> Callable[[], None]:
-    def drop() -> None:
-        import psycopg
-        from psycopg import sql
-
-        with psycopg.connect(_with_option(url, "connect_timeout=5"), autocommit=True) as conn:
-            conn.execute(sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(schema)))
-
-    return drop
-
-
-def _drop_prefix(url: str, prefix: str) -> Callable[[], None]:
-    def drop() -> None:
-        import redis
-
-        client = redis.Redis.from_url(url)
-        try:
-            keys = list(client.scan_iter(match=f"{prefix}:*", count=500))
-            for start in range(0, len(keys), 500):
-                client.delete(*keys[start : start + 500])
-        finally:
-            client.close()
-
-    return drop
-
-
-def _server_target(name: str, config: WritersConfig, run: str) -> StoreTarget:
-    """A PostgreSQL schema or a Redis prefix of the run's own, dropped when it closes."""
-    if name == "postgres":
-        schema = f"loadtests_writers_{run}"
-        url = _with_option(config.postgres_url, f"schema={schema}&pool_max=16")
-        return StoreTarget(name, url, _drop_schema(config.postgres_url, schema))
-    prefix = f"loadtests.writers.{run}"
-    url = _with_option(config.redis_url, f"prefix={prefix}")
-    return StoreTarget(name, url, _drop_prefix(config.redis_url, prefix))
-
-
-@contextmanager
-def store_target(name: str, config: WritersConfig) -> Iterator[StoreTarget]:
-    """The target a ``--stores`` item names, cleaned up on exit."""
-    run = uuid.uuid4().hex[:10]
-    if name == "memory":
-        yield StoreTarget("memory", "memory://")
-    elif name == "sqlite":
-        with tempfile.TemporaryDirectory(prefix="loadtests-writers-") as tmp:
-            yield StoreTarget("sqlite", f"sqlite:///{Path(tmp).resolve() / 'writers.db'}")
-    elif name in ("postgres", "redis"):
-        target = _server_target(name, config, run)
-        try:
-            yield target
-        finally:
-            target.close()
-    else:
-        parts = urlsplit(name)
-        yield StoreTarget(parts.scheme + (f"?{parts.query}" if parts.query else ""), name)
+def _target(name: str, config: WritersConfig) -> AbstractContextManager[StoreTarget]:
+    return store_target(
+        name, "writers", postgres_url=config.postgres_url, redis_url=config.redis_url
+    )
 
 
 def _open(target: StoreTarget, mode: str, config: WritersConfig) -> ConversationStore:
@@ -317,7 +250,7 @@ def run_writers(config: WritersConfig, progress: Callable[[str], None]) -> dict[
     skipped: list[dict[str, str]] = []
     failed: list[dict[str, str]] = []
     for name in config.stores:
-        with store_target(name, config) as target:
+        with _target(name, config) as target:
             try:
                 _open(target, "single", config).close()  # reachable? creates the schema once
             except StoreUnavailable as exc:
@@ -416,18 +349,6 @@ def _threads(text: str) -> list[int]:
     return counts
 
 
-def _stores(text: str) -> list[str]:
-    names = [part.strip() for part in text.split(",") if part.strip()]
-    for name in names:
-        if name not in NAMED_STORES and "://" not in name:
-            raise argparse.ArgumentTypeError(
-                f"unknown store {name!r}: use {', '.join(NAMED_STORES)} or a store URL"
-            )
-    if not names:
-        raise argparse.ArgumentTypeError("give at least one store")
-    return names
-
-
 def build_parser(prog: str = "loadtests writers") -> argparse.ArgumentParser:
     parser = Parser(
         prog=prog,
@@ -436,7 +357,7 @@ def build_parser(prog: str = "loadtests writers") -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--stores",
-        type=_stores,
+        type=store_names,
         default=None,
         help="comma-separated: memory, sqlite, postgres, redis or store URLs "
         "(default: sqlite,postgres,redis, those that answer)",
@@ -465,16 +386,7 @@ def build_parser(prog: str = "loadtests writers") -> argparse.ArgumentParser:
         default=0,
         help="how long a batch waits for more saves (default 0)",
     )
-    parser.add_argument(
-        "--postgres-url",
-        default=os.environ.get("LOADTEST_POSTGRES_URL", DEFAULT_POSTGRES_URL),
-        help="server of the 'postgres' store (env LOADTEST_POSTGRES_URL)",
-    )
-    parser.add_argument(
-        "--redis-url",
-        default=os.environ.get("LOADTEST_REDIS_URL", DEFAULT_REDIS_URL),
-        help="server of the 'redis' store (env LOADTEST_REDIS_URL)",
-    )
+    add_server_urls(parser)
     parser.add_argument("--json", type=Path, help="also write the result as JSON to this file")
     return parser
 
