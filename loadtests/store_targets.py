@@ -16,6 +16,7 @@ import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -42,30 +43,26 @@ def with_option(url: str, option: str) -> str:
     return f"{url}{'&' if '?' in url else '?'}{option}"
 
 
-def _drop_schema(url: str, schema: str) -> Callable[[], None]:
-    def drop() -> None:
-        import psycopg
-        from psycopg import sql
+def drop_schema(url: str, schema: str) -> None:
+    """Drop a PostgreSQL schema and all in it, on the server at ``url``."""
+    import psycopg
+    from psycopg import sql
 
-        with psycopg.connect(with_option(url, "connect_timeout=5"), autocommit=True) as conn:
-            conn.execute(sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(schema)))
-
-    return drop
+    with psycopg.connect(with_option(url, "connect_timeout=5"), autocommit=True) as conn:
+        conn.execute(sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(schema)))
 
 
-def _drop_prefix(url: str, prefix: str) -> Callable[[], None]:
-    def drop() -> None:
-        import redis
+def drop_prefix(url: str, prefix: str) -> None:
+    """Delete every key under a Redis key prefix, on the server at ``url``."""
+    import redis
 
-        client = redis.Redis.from_url(url)
-        try:
-            keys = list(client.scan_iter(match=f"{prefix}:*", count=500))
-            for start in range(0, len(keys), 500):
-                client.delete(*keys[start : start + 500])
-        finally:
-            client.close()
-
-    return drop
+    client = redis.Redis.from_url(url)
+    try:
+        keys = list(client.scan_iter(match=f"{prefix}:*", count=500))
+        for start in range(0, len(keys), 500):
+            client.delete(*keys[start : start + 500])
+    finally:
+        client.close()
 
 
 def _server_target(
@@ -75,10 +72,10 @@ def _server_target(
     if name == "postgres":
         schema = f"loadtests_{command}_{run}"
         url = with_option(postgres_url, f"schema={schema}&pool_max={pool_max}")
-        return StoreTarget(name, url, _drop_schema(postgres_url, schema))
+        return StoreTarget(name, url, partial(drop_schema, postgres_url, schema))
     prefix = f"loadtests.{command}.{run}"
     url = with_option(redis_url, f"prefix={prefix}")
-    return StoreTarget(name, url, _drop_prefix(redis_url, prefix))
+    return StoreTarget(name, url, partial(drop_prefix, redis_url, prefix))
 
 
 @contextmanager

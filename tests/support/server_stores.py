@@ -21,6 +21,8 @@ from pathlib import Path
 import pytest
 from missing import missing
 
+from loadtests import store_targets
+from loadtests.store_targets import with_option
 from mock_account.stores import ConversationStore, StoreUnavailable, open_store
 
 POSTGRES_URL = os.environ.get("TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/test")
@@ -38,28 +40,12 @@ def unreachable(backend: str, exc: BaseException) -> None:
     missing(f"{backend} server unreachable: {exc}")
 
 
-def with_option(url: str, option: str) -> str:
-    return f"{url}{'&' if '?' in url else '?'}{option}"
-
-
 def drop_schema(schema: str) -> None:
-    import psycopg
-    from psycopg import sql
-
-    with psycopg.connect(with_option(POSTGRES_URL, "connect_timeout=5"), autocommit=True) as conn:
-        conn.execute(sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(schema)))
+    store_targets.drop_schema(POSTGRES_URL, schema)
 
 
 def drop_prefix(prefix: str) -> None:
-    import redis
-
-    client = redis.Redis.from_url(REDIS_URL)
-    try:
-        keys = list(client.scan_iter(match=f"{prefix}:*", count=500))
-        for start in range(0, len(keys), 500):
-            client.delete(*keys[start : start + 500])
-    finally:
-        client.close()
+    store_targets.drop_prefix(REDIS_URL, prefix)
 
 
 def fresh_url(backend: str, folder: Path, label: str = "store") -> tuple[str, Callable[[], None]]:
