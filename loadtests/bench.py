@@ -23,7 +23,7 @@ from __future__ import annotations
 import gc
 import tempfile
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -141,10 +141,35 @@ def floors(p50: Mapping[str, float]) -> tuple[float, float]:
     )
 
 
-def _timed(func: Callable[[], Any]) -> tuple[Any, float]:
+def timed(func: Callable[[], Any]) -> tuple[Any, float]:
+    """``func()`` and the microseconds it took."""
     start = time.perf_counter_ns()
     value = func()
     return value, (time.perf_counter_ns() - start) / 1000.0
+
+
+def interleave(
+    operations: Sequence[Callable[[], None]],
+    iterations: int,
+    warmup: int,
+    forget_warmup: Callable[[], None],
+) -> None:
+    """Run the operations in turn ``warmup`` times (their samples then dropped by
+    ``forget_warmup``), then ``iterations`` times, the order reversed every other iteration
+    (A/B, B/A) so that slow phases of a shared machine hit both sides alike."""
+    for _ in range(warmup):
+        for op in operations:
+            op()
+    forget_warmup()
+    # The collector would land its pauses on whichever operation happened to be running.
+    gc.collect()
+    gc.disable()
+    try:
+        for i in range(iterations):
+            for op in operations if i % 2 == 0 else reversed(operations):
+                op()
+    finally:
+        gc.enable()
 
 
 def _peer_operation(result: SizeResult, key: str, label: str, ops: PeerOps) -> Callable[[], None]:
@@ -158,8 +183,8 @@ def _peer_operation(result: SizeResult, key: str, label: str, ops: PeerOps) -> C
         if key in result.peer_failures:
             return
         try:
-            saves.append(_timed(save)[1])
-            restores.append(_timed(restore)[1])
+            saves.append(timed(save)[1])
+            restores.append(timed(restore)[1])
         except Exception as exc:  # a peer failing mid-run must not stop the bench
             result.peer_failures[key] = f"{type(exc).__name__}: {exc}"
 
@@ -198,16 +223,16 @@ def _bench_size(
         samples["restore"].append(times.total_us)
 
     def raw_write() -> None:
-        samples["raw_dumps"].append(_timed(lambda: orjson.dumps(state))[1])
-        blob, enc_us = _timed(lambda: aes.encrypt(plain))
-        _, up_us = _timed(lambda: raw.upsert(raw_key, blob))
+        samples["raw_dumps"].append(timed(lambda: orjson.dumps(state))[1])
+        blob, enc_us = timed(lambda: aes.encrypt(plain))
+        _, up_us = timed(lambda: raw.upsert(raw_key, blob))
         samples["raw_encrypt"].append(enc_us)
         samples["raw_upsert"].append(up_us)
 
     def raw_read() -> None:
-        blob, read_us = _timed(lambda: raw.read(raw_key))
-        opened, dec_us = _timed(lambda: aes.decrypt(blob))
-        samples["raw_loads"].append(_timed(lambda: orjson.loads(opened))[1])
+        blob, read_us = timed(lambda: raw.read(raw_key))
+        opened, dec_us = timed(lambda: aes.decrypt(blob))
+        samples["raw_loads"].append(timed(lambda: orjson.loads(opened))[1])
         samples["raw_read"].append(read_us)
         samples["raw_decrypt"].append(dec_us)
         samples["raw_read_decrypt"].append(read_us + dec_us)
@@ -217,24 +242,16 @@ def _bench_size(
     operations += [
         _peer_operation(result, k, label, ops) for k, (label, ops) in (peers or {}).items()
     ]
-    try:
-        for _ in range(warmup):
-            for op in operations:
-                op()
+
+    def forget_warmup() -> None:
         for values in samples.values():
             values.clear()
         for _, saves, restores in result.peers.values():
             saves.clear()
             restores.clear()
-        # The collector would land its pauses on whichever operation happened to be running.
-        gc.collect()
-        gc.disable()
-        try:
-            for i in range(iterations):
-                for op in operations if i % 2 == 0 else reversed(operations):
-                    op()
-        finally:
-            gc.enable()
+
+    try:
+        interleave(operations, iterations, warmup, forget_warmup)
     finally:
         pipeline.delete(convid)
     return result
