@@ -8,6 +8,8 @@
                   [--store URL] [--workers K] [--server-workers N] [--max-fail-ratio X]
                   [--max-p99-ms Y]
     loadtests writers [--stores sqlite,postgres,redis] [--threads 1,8,64] [--seconds S]
+    loadtests scale [--stores sqlite,postgres,redis] [--sizes 1000,10000,100000] [--steps N]
+                    [--state-size 4KB] [--page 10]
     loadtests capacity --users U --followups-per-hour F --state-kb S [--measured FILE]
     loadtests bench-engine [--runs N] [--store URL]
     loadtests bench-http [--requests N] [--concurrency C] [--workers W] [--store URL]
@@ -150,13 +152,20 @@ def build_parser() -> argparse.ArgumentParser:
     http.add_argument("--account-dir", type=Path, help="folder of agent files")
     http.set_defaults(func=_bench_http)
 
-    # These two own their arguments; main() hands them the rest of the command line.
+    # These own their arguments; main() hands them the rest of the command line.
     commands.add_parser("writers", help="saves/s and latency at 1, 8, 64 writers, batched or not")
+    commands.add_parser(
+        "scale", help="save, restore and list latency at 10^3, 10^4, 10^5 stored conversations"
+    )
     commands.add_parser("capacity", help="what a deployment needs, from measured figures")
     return parser
 
 
-PASSTHROUGH = {"writers": "loadtests.writers", "capacity": "loadtests.capacity"}
+PASSTHROUGH = {
+    "writers": "loadtests.writers",
+    "scale": "loadtests.scale",
+    "capacity": "loadtests.capacity",
+}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -53,8 +53,11 @@ class StatePipeline:
         self.account = account
         self.owner = owner
 
-    def save(self, convid: str, state: dict[str, Any], expected_version: int) -> StageTimes:
-        """Save ``state`` over version ``expected_version`` (0 creates the conversation)."""
+    def save(self, convid: str, state: dict[str, Any] | bytes, expected_version: int) -> StageTimes:
+        """Save ``state`` over version ``expected_version`` (0 creates the conversation).
+
+        ``state`` may be the bytes ``check_state`` made of it: the vault then skips the
+        serialize stage (seeding many conversations with one state checks it once)."""
         return self.vault.save(
             account=self.account,
             owner=self.owner,
