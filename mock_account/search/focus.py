@@ -298,6 +298,8 @@ _BUYING = re.compile(
     r"\b(?:\d+|two|three|four|five|several|a\s+few|multiple|competing|comparable)\s+"
     r"(?:quotes|quotations|bids|offers|proposals)\b"
     r"|\b(?:quotes?|bids?|offers?|prices?)\s+from\s+(?:\w+\s+){0,3}(?:suppliers?|vendors?|dealers?)\b"
+    # Going out to several suppliers is buying from one of them.
+    r"|\b(?:\d+|two|three|four|five|several|multiple|a\s+few)\s+(?:other\s+)?(?:suppliers|vendors|dealers)\b"
     r"|\bRFQs?\b|\brequest\s+for\s+(?:quotation|proposal)",
     re.IGNORECASE,
 )

@@ -254,6 +254,7 @@ class _Atom:
     end_day: int | None = None  # second day of a compact range ("14-16 December")
     end_month: int | None = None  # last month of a month range ("from March to May")
     weekday: int | None = None  # a bare weekday ("on Tuesday"), tense still open
+    weekday_said: int | None = None  # the weekday said before the date ("Fri 18 Dec")
     week_named: bool = False  # a weekday of a week the phrase names ("Thursday next week")
     period: str = "dates"  # the DateRangeFact kind for range atoms
     part_of_day: str | None = None
@@ -455,7 +456,8 @@ def _atoms(analysis: Analysis, today: dt.date) -> list[_Atom]:
         # "Friday the 9th" too: the day of the month wins over the weekday.
         if atoms and atoms[-1].weekday is not None and (atom.month or atom.kind == "partial"):
             if re.fullmatch(r"[\s,]*", text[atoms[-1].end : atom.start]):
-                atom.start = atoms.pop().start
+                said = atoms.pop()
+                atom.start, atom.weekday_said = said.start, said.weekday
         atoms.append(atom)
     return atoms
 
@@ -823,6 +825,14 @@ def _resolve(
     first_day = _infer(today, atom.day, atom.month, atom.year, past)
     if first_day is None:
         return None, None
+    if atom.year is None and atom.weekday_said not in (None, first_day.weekday()):
+        # "Fri 18 Dec", said in a sentence in the past tense ("I missed that I'm on call from
+        # Fri 18 Dec"): the year in which the 18th is a Friday.
+        for year in (first_day.year + 1, first_day.year - 1):
+            other = _infer(today, atom.day, atom.month, year, past)
+            if other is not None and other.weekday() == atom.weekday_said:
+                first_day = other
+                break
     if atom.end_day is None:
         return first_day, first_day
     try:

@@ -78,10 +78,11 @@ def stated_from_facts(facts: RequestFacts) -> Stated:
         # "Send the Q4 newsletter next Monday": the day it is done, not the quarter that
         # names what is sent.
         span = None
-    elif span is not None and span.kind == "quarter":
+    elif span is not None and span.kind in ("quarter", "year"):
         # "Our Q1 budget is 40,000 EUR, launch a campaign in February": the month it starts,
-        # not the quarter that names the budget.
-        span = next((r for r in facts.date_ranges if r.kind != "quarter"), span)
+        # not the quarter that names the budget; "Last year we had a tiny table … the show
+        # runs 22 to 24 April": the days of the show, not the year of the story.
+        span = next((r for r in facts.date_ranges if r.kind not in ("quarter", "year")), span)
     start = span.start if span else None
     end = span.end if span else None
     # The day something starts comes first ("signed yesterday and starts Monday 3 March").

@@ -348,3 +348,7 @@ def test_an_edit_is_of_the_last_words_of_its_object_and_of_a_record_named() -> N
     assert focus(said).edit == Edit(("end", "sale", "campaign"), True)
     assert focus("On order SO-77120, drop the X2 scanners from 30 units to 24").on_record
     assert not focus("Make it an SUV instead").on_record
+
+
+def test_going_out_to_several_vendors_is_buying() -> None:
+    assert focus("We need to go out to at least three vendors for 40 desks").side == "buy"

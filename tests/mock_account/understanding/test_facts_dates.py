@@ -245,6 +245,14 @@ def test_other_todays(today: dt.date, text: str, expected: str) -> None:
     assert _single(text, today).date == D(expected)
 
 
+def test_a_weekday_said_with_its_date_confirms_the_year() -> None:
+    # A clause in the past tense ("I missed that…") would put 18 December last year; it is a
+    # Friday this year.
+    said = "I totally missed that I'm on call from Fri 18 Dec through Mon 21 Dec."
+    found = _range(said, D("2026-12-07"))
+    assert (found.start, found.end) == (D("2026-12-18"), D("2026-12-21"))
+
+
 def test_range_over_the_new_year_from_late_december() -> None:
     found = _range("from 30 December to 2 January", D("2026-12-29"))
     assert (found.start, found.end) == (D("2026-12-30"), D("2027-01-02"))

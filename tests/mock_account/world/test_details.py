@@ -126,3 +126,10 @@ def test_a_quarter_keeps_its_name_beside_its_days() -> None:
     # Beside other days too ("closed last week", within the quarter asked about).
     said = understand("Is last week's Halvorsen deal counted in my Q4 commission?", TODAY)
     assert details_of(said)["period"] == "Q4"
+
+
+def test_the_days_of_an_event_come_before_the_year_of_a_story() -> None:
+    said = understand(
+        "Last year we had a tiny stand at the expo. This year the show runs 22 to 24 April.", TODAY
+    )
+    assert (said.start, said.end) == (dt.date(2027, 4, 22), dt.date(2027, 4, 24))
