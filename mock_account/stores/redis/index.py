@@ -79,8 +79,11 @@ class UserIndex:
         moved: list[Fields] = []
         offset = 0
         while want is None or len(found) < want:
+            # A page reads about what it shows (one more, for a member at the cursor's own
+            # score), not a whole batch: each member read costs an entry fetched with it.
+            num = _BATCH if want is None else min(_BATCH, want - len(found) + 1)
             batch = self._redis.zrevrangebyscore(
-                key, top, "-inf", start=offset, num=_BATCH, withscores=True, score_cast_func=_score
+                key, top, "-inf", start=offset, num=num, withscores=True, score_cast_func=_score
             )
             offset += len(batch)
             members = [(m.decode(), s) for m, s in batch]
@@ -95,7 +98,7 @@ class UserIndex:
                     moved.append(fields)
                 else:
                     found.append(entry)
-            if len(batch) < _BATCH:
+            if len(batch) < num:
                 break
         self._repair(account, owner, revs, ghosts, moved)
         if moved and not _repaired:
