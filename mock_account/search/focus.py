@@ -523,7 +523,7 @@ _CORRECTS = re.compile(
     r"|\b(?:was|is|were|are)\s+actually\b[^.?!]*\d"
     # With its subject: "it should be 12"; "should be back around 1pm" is news, no correction.
     r"|\b[A-Za-z]+\s+should\s+(?:have\s+been|be)\b[^.?!]*\d"
-    r"|^(?:her|his|their|its)\s+(?:[a-z-]+\s+){1,2}(?:just\s+|has\s+|have\s+|got\s+|been\s+)*"
+    r"|^(?:her|his|their|its|my|our)\s+(?:[a-z-]+\s+){1,3}(?:just\s+|has\s+|have\s+|got\s+|been\s+)*"
     r"(?:moved|changed|shifted|slipped|pushed|brought)\b[^.?!]*\b(?:to|until|back|forward)\b",
     re.IGNORECASE,
 )
@@ -633,6 +633,9 @@ def edited(text: str) -> Edit | None:
         return Edit((added.group(1).casefold(),), _has_number(opened)) if added else None
     if rest[0] not in _DETERMINERS:
         return None
+    if rest[1:2] == ["lot"] or rest[1:3] in (["whole", "thing"], ["entire", "thing"]):
+        # "Push the whole thing a week later": all of what was asked, naming nothing.
+        return Edit((), _has_number(opened))
     nouns: list[str] = []
     words_left = iter(rest[1:])
     for word in words_left:

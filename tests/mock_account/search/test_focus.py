@@ -352,3 +352,14 @@ def test_an_edit_is_of_the_last_words_of_its_object_and_of_a_record_named() -> N
 
 def test_going_out_to_several_vendors_is_buying() -> None:
     assert focus("We need to go out to at least three vendors for 40 desks").side == "buy"
+
+
+def test_the_whole_of_what_was_asked_and_news_of_ones_day_moved_name_no_agent() -> None:
+    for said in (
+        "ok push the whole thing a week later",
+        "move the lot to Friday",
+        "Update: his last working day has been brought forward to the 11th.",
+    ):
+        assert focus(said).edit == Edit(()), said
+    # The whole of a thing named is that thing.
+    assert focus("move the entire offsite to March").edit == Edit(("entire", "offsite"))
