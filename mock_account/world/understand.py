@@ -48,6 +48,12 @@ def known_names(data: Any) -> dict[str, tuple[str, ...]]:
 _ID_AS_TYPED = re.compile(r"[A-Z]{2,5}-\d+")
 
 # Words just before an amount that make it a ceiling, not the price.
+_COUNTED_PARTIES = frozenset(
+    """
+    vendor supplier dealer agency quote quotation bid offer proposal option person people
+    colleague candidate reference
+    """.split()
+)
 # An amount being replaced by the one after it: "from 8k to 12k", "was 1,500, now 2,000".
 _REPLACED = re.compile(r"\b(?:from|was|instead\s+of|not|rather\s+than)\s*$", re.IGNORECASE)
 
@@ -99,7 +105,9 @@ def stated_from_facts(facts: RequestFacts) -> Stated:
             nights, in_days = stay.days, stay.unit != "night"
     shift = facts.shifts[0] if facts.shifts else None
     quantities = []
-    for q in facts.quantities:
+    # Goods first: "three vendors for pricing on 250 chairs" is about the chairs; the count of
+    # whom to ask (vendors, quotes, people) says how, not what.
+    for q in sorted(facts.quantities, key=lambda q: q.singular.lower() in _COUNTED_PARTIES):
         unit = _DISTANCE_UNITS.get(q.singular.lower(), "")
         quantities.append(Quantity(float(q.count), q.singular, unit, q.text))
     organisations = [

@@ -133,3 +133,8 @@ def test_the_days_of_an_event_come_before_the_year_of_a_story() -> None:
         "Last year we had a tiny stand at the expo. This year the show runs 22 to 24 April.", TODAY
     )
     assert (said.start, said.end) == (dt.date(2027, 4, 22), dt.date(2027, 4, 24))
+
+
+def test_goods_are_counted_before_whom_to_ask() -> None:
+    said = understand("Go out to three vendors for pricing on 250 ergonomic chairs", TODAY)
+    assert [q.item for q in said.quantities] == ["ergonomic chair", "vendor"]
