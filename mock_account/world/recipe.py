@@ -58,6 +58,27 @@ USD_PER_UNIT: dict[str, float] = {
     "AED": 0.27,
     "ILS": 0.27,
     "TRY": 0.029,
+    # The rest of the region's and the world's common ones: without a rate, a price in them
+    # would be its dollar figure under their name ("382.80 IDR" for a night in Jakarta).
+    "IDR": 0.000063,
+    "MYR": 0.21,
+    "THB": 0.028,
+    "PHP": 0.017,
+    "VND": 0.000039,
+    "TWD": 0.031,
+    "SAR": 0.27,
+    "QAR": 0.27,
+    "KWD": 3.25,
+    "EGP": 0.02,
+    "KES": 0.0077,
+    "NGN": 0.00065,
+    "ARS": 0.001,
+    "CLP": 0.001,
+    "COP": 0.00025,
+    "PKR": 0.0036,
+    "BDT": 0.0084,
+    "LKR": 0.0033,
+    "RON": 0.22,
 }
 
 

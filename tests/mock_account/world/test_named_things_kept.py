@@ -65,3 +65,11 @@ def test_a_new_product_is_launched_as_typed(deployment, user) -> None:
     )
     answer = run_agent(deployment, user, "PlanProductLaunch", text, None).parts[0]["text"]
     assert answer.startswith("The go-to-market plan for Aurora X2 "), answer
+
+
+def test_a_room_is_priced_in_its_citys_money_at_that_moneys_rate(deployment, user) -> None:
+    text = "Book me a hotel in Jakarta from 18 to 22 December"
+    result = run_agent(deployment, user, "BookHotelStay", text, None)
+    room = last_tool_result(state_of(deployment, user, result.convid), "BookHotelStay")
+    # A night in Jakarta costs hundreds of thousands of rupiah, not its dollar figure.
+    assert room["currency"] == "IDR" and room["nightly_rate"] > 100_000, room
