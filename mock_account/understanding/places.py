@@ -32,7 +32,7 @@ import importlib
 import re
 import threading
 import unicodedata
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -40,6 +40,8 @@ from .facts import PlaceFact
 from .lexicon import (
     AMBIGUOUS_PLACE_WORDS,
     FUNCTION_WORDS,
+    INDUSTRY_WORDS,
+    LEGAL_FORMS,
     MONTH_WORDS,
     PERSON_VERBS,
     PLACE_CUES_AFTER,
@@ -339,11 +341,19 @@ def find_places(analysis: Analysis) -> list[PlaceFact]:
     words = analysis.words
     text = analysis.text
     found: list[tuple[int, int, _Entry, str | None]] = []  # first word, word count, entry, role
+    # A message typed all in lower case ("do i need a visa for india") says nothing by its
+    # capitals: its places are read without them (words that are also common ones still need
+    # a place cue, as capitalised ones do).
+    uncased = not any(c.isupper() for c in text)
     i = 0
     while i < len(words):
         w = words[i]
         longest = g.longest.get(w.folded)
-        if not longest or not w.capitalised or not analysis.is_free(w.start, w.end):
+        if (
+            not longest
+            or not (w.capitalised or (uncased and len(w.text) > 3))
+            or not analysis.is_free(w.start, w.end)
+        ):
             i += 1
             continue
         match = _longest_match(g, analysis, i, longest)
@@ -447,7 +457,10 @@ def _longest_match(
                 continue
             if n == 1 and _inside_a_name(analysis, i):
                 continue  # "Logitech MX Keys": a model's letters, not Mexico
-        elif not all(w.capitalised or w.folded in PLACE_PARTICLES for w in span_words):
+        elif not all(
+            w.capitalised or w.folded in PLACE_PARTICLES or not any(c.isupper() for c in text)
+            for w in span_words
+        ):
             continue
         elif any(len(w.text) > 1 and w.text.isupper() for w in span_words):
             continue  # "REST API", "the PO": capitals are acronyms, not Rest or Po
@@ -455,6 +468,20 @@ def _longest_match(
             continue
         return n, entry
     return None
+
+
+# Countries whose names are also words or given names, read as places only after a cue when
+# typed in lower case.
+_WORD_COUNTRIES = frozenset(
+    "turkey china chad jordan georgia guinea jersey niger mali israel cuba peru togo".split()
+)
+
+
+def _names_a_business(words: Sequence[Any], k: int) -> bool:
+    """Whether the words from ``k`` end a company's name within two words ("precision",
+    "hexa components", "logistics pte"), as a lower-case place before them would begin it."""
+    ahead = [w.folded for w in words[k : k + 2]]
+    return any(w in INDUSTRY_WORDS or w in LEGAL_FORMS for w in ahead)
 
 
 def _accept(
@@ -509,7 +536,15 @@ def _accept(
     if best.kind == "city" and best.population < MIN_POPULATION_WITHOUT_CUE:
         if _starts_longer_name(analysis, i + n):
             return None  # "near the Gare du Nord", "Central Station": a landmark, not Gare
-    if entry.ambiguous:
+    if not words[i].capitalised and _names_a_business(words, i + n):
+        return None  # "from kobe precision", "shenzhen hexa components": a company's name
+    if not words[i].capitalised and best.kind == "country" and n == 1:
+        # A country typed in lower case ("a visa for india") is one, unless its name is also
+        # a word or a given name ("a turkey sandwich", "ask jordan").
+        return before or (None if words[i].folded in _WORD_COUNTRIES else "")
+    if entry.ambiguous or not words[i].capitalised:
+        # A word that is also a common one, or a city typed in lower case, is a place only
+        # after a place cue ("fly to tokyo").
         return before or None
     if before or after:
         return before or after or ""

@@ -110,7 +110,8 @@ def test_ambiguous_names_with_a_cue(text: str, expected: list[tuple[str, str]]) 
         "Most of the chairs are broken",
         "Meeting with Florence Adams",
         "Jack London wrote it",
-        "fly to berlin",  # not capitalised
+        "Fly to berlin",  # not capitalised, where the message has capitals
+        "can you order a turkey sandwich",  # all in lower case: a word, with no place cue
         "send it to us",
         "Normal priority please",
         "Orange juice for the kitchen",
@@ -147,3 +148,11 @@ def test_destination_property() -> None:
     assert facts.destination is not None and facts.destination.name == "Lisbon"
     lone = extract_facts("Lisbon next week please", TODAY)
     assert lone.destination is not None and lone.destination.name == "Lisbon"
+
+
+def test_a_message_all_in_lower_case_has_its_places_read_without_capitals() -> None:
+    said = "do i need a visa for india, going to bangalore mid jan on a singapore passport"
+    assert [p.name for p in extract_facts(said, TODAY).places] == ["India", "Bangalore"]
+    assert [p.name for p in extract_facts("fly to berlin", TODAY).places] == ["Berlin"]
+    # A company's name that starts with a place is no place.
+    assert extract_facts("po 4500-7731 from shenzhen hexa components is late", TODAY).places == ()
