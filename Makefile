@@ -31,7 +31,7 @@ chat: $(DEMO_STAMP)
 # On every core (pytest-xdist; the order of the long tests is in tests/conftest.py), then
 # the browser walks alone: they time the demo's first paint, which must not share the CPU.
 test: $(STAMP)
-	$(BIN)/python -m pytest -q -n auto --dist loadgroup -m "not browser"
+	$(BIN)/python -m pytest -q -n auto --dist loadgroup -m "not browser" --durations=25
 	$(BIN)/python -m pytest -q -m browser
 
 # The README's screenshots (docs/images/), taken by the browser walk of the demo's first
