@@ -258,3 +258,12 @@ def test_a_countrys_code_inside_a_name_is_part_of_the_name() -> None:
     assert [p.name for p in facts.places] == ["Singapore"]
     assert [(q.count, q.item) for q in facts.quantities] == [(40, "Logitech MX Keys")]
     assert [p.name for p in extract_facts("Ship to MX by Friday", TODAY).places] == ["Mexico"]
+
+
+def test_a_lone_given_name_doing_something_is_a_person() -> None:
+    said = "Can someone cover my pager on the 19th? Ravi mentioned he might be free."
+    assert [p.text for p in extract_facts(said, TODAY).people] == ["Ravi"]
+    said = "Update: Marcus can only do the Saturday. Aisha Karim will take Sunday instead."
+    assert [p.text for p in extract_facts(said, TODAY).people] == ["Marcus", "Aisha Karim"]
+    # A month or a question's verb is no one.
+    assert extract_facts("May is a good month for it", TODAY).people == ()
