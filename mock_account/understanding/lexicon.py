@@ -157,6 +157,11 @@ AMBIGUOUS_PLACE_WORDS: frozenset[str] = frozenset(
     natal mesa batman warder samba pest perm
     """.split()
 )
+# Countries whose names are also words or given names ("a turkey sandwich", "ask jordan"): typed
+# in lower case, a place only after a place cue.
+WORD_COUNTRIES: frozenset[str] = frozenset(
+    "turkey china chad jordan georgia guinea jersey niger mali israel cuba peru togo".split()
+)
 
 # Month and weekday names are dates, never places or names.
 MONTH_WORDS: frozenset[str] = frozenset(
@@ -218,6 +223,14 @@ PERSON_CUES_AFTER: frozenset[str] = frozenset(
     """
     joins joined joining starts started starting begins began arrives arrived resigned resigns
     retires retired leaves quits
+    """.split()
+)
+# Verbs after a lone given name that make it someone doing them ("Ravi mentioned…", "Marcus
+# can only do the Saturday"); too common after a company's name to mark a longer one.
+GIVEN_NAME_CUES_AFTER: frozenset[str] = frozenset(
+    """
+    said says mentioned agreed offered asked wants wanted can could will would has had is was
+    called emailed replied confirmed thinks thought needs needed volunteered promised
     """.split()
 )
 # Connectors allowed inside a multi-word name ("Smith and Jones", "Bank of Scotland").

@@ -36,6 +36,7 @@ from .facts import ORGANISATION_KINDS, PERSON_KINDS, NameFact
 from .lexicon import (
     DOTTED_LEGAL_FORMS,
     FUNCTION_WORDS,
+    GIVEN_NAME_CUES_AFTER,
     GIVEN_NAME_VERBS,
     HIRING_VERBS,
     INDUSTRY_WORDS,
@@ -58,14 +59,7 @@ _TITLES = frozenset({"mr", "mrs", "ms", "miss", "dr", "prof", "mister"})
 _LOWER_CASE_LEGAL_FORMS = frozenset({"plc", "ltd", "inc", "llc", "gmbh", "corp"})
 # Words before a lone given name that make it a person ("a call with Anna", "ask Tom").
 _PERSON_PREPOSITIONS = frozenset({"with", "for", "from", "by", "and"}) | PERSON_VERBS
-# Verbs after a lone given name that make it someone doing them ("Ravi mentioned…", "Marcus
-# can only do the Saturday", "Aisha offered to cover").
-_SAID_BY_PEOPLE = frozenset(
-    """
-    said says mentioned agreed offered asked wants wanted can could will would has had is was
-    called emailed replied confirmed thinks thought needs needed volunteered promised
-    """.split()
-)
+_LONE_NAME_CUES_AFTER = PERSON_CUES_AFTER | GIVEN_NAME_CUES_AFTER
 # Between two words of one name: spaces, a hyphen, "&", a comma ("Smith, Jones and Brown"), or
 # the dot of an abbreviation ("Inc. ", "S.A.").
 # Prepositions after which a name of several capitalised words is a company's ("a charge from
@@ -610,7 +604,7 @@ def _classify(
         people.append(_unknown(analysis, first, end))
     elif end - first == 1 and words[first].folded in given_names and prev in _PERSON_PREPOSITIONS:
         people.append(_unknown(analysis, first, end))  # "a call with Anna"
-    elif end - first == 1 and words[first].folded in given_names and nxt in _SAID_BY_PEOPLE:
+    elif end - first == 1 and words[first].folded in given_names and nxt in _LONE_NAME_CUES_AFTER:
         people.append(_unknown(analysis, first, end))  # "Ravi mentioned he might be free"
     elif (
         prev in ORG_CUES_BEFORE

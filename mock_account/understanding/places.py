@@ -50,6 +50,7 @@ from .lexicon import (
     REQUEST_WORDS,
     TRAVEL_WORDS,
     WEEKDAY_WORDS,
+    WORD_COUNTRIES,
 )
 from .text import WORD_RE, Analysis, fold
 
@@ -356,7 +357,7 @@ def find_places(analysis: Analysis) -> list[PlaceFact]:
         ):
             i += 1
             continue
-        match = _longest_match(g, analysis, i, longest)
+        match = _longest_match(g, analysis, i, longest, uncased)
         if match is None:
             i += 1
             continue
@@ -436,7 +437,7 @@ def _inside_a_name(analysis: Analysis, i: int) -> bool:
 
 
 def _longest_match(
-    g: Gazetteer, analysis: Analysis, i: int, longest: int
+    g: Gazetteer, analysis: Analysis, i: int, longest: int, uncased: bool
 ) -> tuple[int, _Entry] | None:
     words = analysis.words
     text = analysis.text
@@ -457,9 +458,8 @@ def _longest_match(
                 continue
             if n == 1 and _inside_a_name(analysis, i):
                 continue  # "Logitech MX Keys": a model's letters, not Mexico
-        elif not all(
-            w.capitalised or w.folded in PLACE_PARTICLES or not any(c.isupper() for c in text)
-            for w in span_words
+        elif not uncased and not all(
+            w.capitalised or w.folded in PLACE_PARTICLES for w in span_words
         ):
             continue
         elif any(len(w.text) > 1 and w.text.isupper() for w in span_words):
@@ -468,13 +468,6 @@ def _longest_match(
             continue
         return n, entry
     return None
-
-
-# Countries whose names are also words or given names, read as places only after a cue when
-# typed in lower case.
-_WORD_COUNTRIES = frozenset(
-    "turkey china chad jordan georgia guinea jersey niger mali israel cuba peru togo".split()
-)
 
 
 def _names_a_business(words: Sequence[Any], k: int) -> bool:
@@ -541,7 +534,7 @@ def _accept(
     if not words[i].capitalised and best.kind == "country" and n == 1:
         # A country typed in lower case ("a visa for india") is one, unless its name is also
         # a word or a given name ("a turkey sandwich", "ask jordan").
-        return before or (None if words[i].folded in _WORD_COUNTRIES else "")
+        return before or (None if words[i].folded in WORD_COUNTRIES else "")
     if entry.ambiguous or not words[i].capitalised:
         # A word that is also a common one, or a city typed in lower case, is a place only
         # after a place cue ("fly to tokyo").
