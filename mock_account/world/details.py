@@ -18,11 +18,15 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import date, timedelta
+from typing import Any
 
 from .changes import How, changed_value, how_changed
 from .recipe import shown_money
 from .roles import people_beside
 from .stated import Stated
+
+#: Where the details of a request keep what earlier requests said (``Details.kept``).
+EARLIER = "earlier"
 
 #: Keys whose values are joined when a request states several ("Maria Lopez, Daniel Weber").
 _JOINED = ", "
@@ -65,11 +69,13 @@ class Details:
     changed: Mapping[str, str] = field(default_factory=dict)
     # What earlier requests of the conversation stated that this one, about something else,
     # neither repeats nor replaces: kept in the conversation (the next agent may need the
-    # service or the reference said two turns ago), never said as this request's.
+    # service or the reference said two turns ago) under ``earlier``, apart from this
+    # request's, so that a follow-up never carries it on as its own ("make it 15k" after a
+    # budget is not "for Ravi", the colleague of the request before).
     kept: Mapping[str, str] = field(default_factory=dict)
 
-    def as_json(self) -> dict[str, str]:
-        return {**self.kept, **self.values}
+    def as_json(self) -> dict[str, Any]:
+        return {**self.values, EARLIER: dict(self.kept)} if self.kept else dict(self.values)
 
 
 def details_of(stated: Stated, known: frozenset[str] = frozenset()) -> dict[str, str]:
@@ -213,7 +219,7 @@ _MEASURED = ("percentage", "amount", "quantity")
 
 def carried_over(
     stated: Stated,
-    before: Mapping[str, str] | None,
+    before: Mapping[str, Any] | None,
     *,
     same_agent: bool,
     known: frozenset[str] = frozenset(),
@@ -223,8 +229,12 @@ def carried_over(
     now = details_of(stated, known)
     if not before:
         return Details(now)
+    before = dict(before)
+    older = before.pop(EARLIER, None)
+    older = {k: str(v) for k, v in older.items()} if isinstance(older, Mapping) else {}
     if not (same_agent or points_back(stated.text)):
-        return Details(now, kept={k: str(v) for k, v in before.items() if k not in now})
+        kept = {**older, **{k: str(v) for k, v in before.items()}}
+        return Details(now, kept={k: v for k, v in kept.items() if k not in now})
     earlier = {k: str(v) for k, v in before.items()}
     how = how_changed(stated.text)
     bare = _BARE_VALUE.search(stated.text)
@@ -258,7 +268,7 @@ def carried_over(
         if k in before and str(before[k]) != now[k] and k not in _NOT_CHANGED
     }
     carried = frozenset(k for k in before if k not in now)
-    return Details(values, carried, changed)
+    return Details(values, carried, changed, {k: v for k, v in older.items() if k not in values})
 
 
 # What a request is about, of what it carried over: said again so a follow-up answer shows

@@ -52,9 +52,14 @@ def test_a_follow_up_carries_the_request_before_only_when_it_follows_on() -> Non
     assert follows.changed == {"percentage": "25%"} and follows.carried == {"code"}
     fresh = carried_over(understand("Book a flight to Oslo", TODAY), before, same_agent=False)
     assert fresh.values["to"] == "Oslo" and "code" not in fresh.values and not fresh.carried
-    # What the request before said is still the conversation's, kept but never said anew.
-    assert fresh.kept == before and fresh.as_json() == {**before, **fresh.values}
+    # What the request before said is still the conversation's, kept apart and never said anew.
+    assert fresh.kept == before and fresh.as_json() == {**fresh.values, "earlier": before}
     assert "search-indexer" not in noted(fresh, "I booked a flight to Oslo.")
+    # A follow-up of the flight carries the flight's details, not those kept from before it.
+    saved = fresh.as_json()
+    moved = carried_over(understand("move it to Friday", TODAY), saved, same_agent=True)
+    assert "code" not in moved.values and "code" not in moved.carried, moved
+    assert moved.kept == before
 
 
 def test_a_number_said_alone_is_in_the_unit_of_what_it_changes() -> None:
